@@ -1,0 +1,487 @@
+#!/usr/bin/env python3
+"""Benchmark suite for relfterrain.
+
+Run from the repository root (after building the extension in place):
+
+    PYTHONPATH=. python benchmarks/bench_terrain.py            # full run (~2-3 min on 2 cores)
+    PYTHONPATH=. python benchmarks/bench_terrain.py --quick    # smoke run (seconds)
+    PYTHONPATH=. python benchmarks/bench_terrain.py --repeat 7 --json bench.json
+
+See benchmarks/README.md for what every number means.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import numpy_reference as npref  # noqa: E402
+
+X0, Y0 = 23396, 5318  # origin of the classic map (CLASSIC_MAP)
+NCPU = os.cpu_count() or 1
+RECORDS = []  # everything measured, for --json
+
+
+# ----------------------------------------------------------------- helpers
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.lower().startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def timeit(fn, repeat, warmup=1):
+    """Median wall time (s) of fn() over `repeat` calls after `warmup` calls."""
+    for _ in range(warmup):
+        fn()
+    ts = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        ts.append(time.perf_counter() - t0)
+    return statistics.median(ts), ts
+
+
+def mpts(npoints, seconds):
+    return npoints / seconds / 1e6 if seconds > 0 else float("inf")
+
+
+def row(cols, widths):
+    return "  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w)
+                     for i, (c, w) in enumerate(zip(cols, widths)))
+
+
+W = (34, 11, 7, 7, 11, 10, 4)
+HEAD = ("case", "size", "threads", "alloc", "ms/call", "Mpts/s", "n")
+
+
+def print_head(title):
+    print()
+    print(title)
+    print(row(HEAD, W))
+    print(row(["-" * w for w in W], W))
+
+
+def record(group, case, nx, ny, threads, alloc, t, ts, note=""):
+    n = nx * ny
+    RECORDS.append(dict(group=group, case=case, nx=nx, ny=ny, threads=threads, alloc=alloc,
+                        seconds=t, all_seconds=ts, ms_per_call=t * 1e3,
+                        mpoints_per_s=mpts(n, t), note=note))
+    print(row((case, f"{nx}x{ny}", threads, alloc, f"{t * 1e3:.2f}", f"{mpts(n, t):.1f}",
+               len(ts)), W) + (f"  {note}" if note else ""), flush=True)
+    return t
+
+
+def bits_equal(a, b):
+    """Number of elements whose bits differ (float64 compared as uint64)."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.shape != b.shape:
+        return a.size
+    if a.dtype == np.float64 and b.dtype == np.float64:
+        return int(np.count_nonzero(a.view(np.uint64) != b.view(np.uint64)))
+    return int(np.count_nonzero(a != b))
+
+
+# ----------------------------------------------------------------- machine
+def machine_info(rt, rt_err):
+    info = dict(
+        platform=platform.platform(),
+        python=platform.python_version(),
+        cpu=cpu_model(),
+        cores=NCPU,
+        numpy=np.__version__,
+        relfterrain=(getattr(rt, "__version__", "unknown") if rt is not None
+                     else f"not importable ({rt_err})"),
+    )
+    print("relfterrain benchmark")
+    for k, v in info.items():
+        print(f"  {k:<12} {v}")
+    return info
+
+
+# ------------------------------------------------------------- SIMD variants
+def simd_variants(rt):
+    """List of variant names if relfterrain exposes a selector, else []."""
+    if rt is None or not hasattr(rt, "simd_variants"):
+        return []
+    v = rt.simd_variants
+    v = v() if callable(v) else v
+    return [str(s) for s in v]
+
+
+def select_variant(rt, name):
+    """Select a SIMD variant by whatever setter relfterrain offers; True if done."""
+    for setter in ("set_simd_variant", "use_simd_variant", "select_simd_variant",
+                   "set_variant", "simd_variant"):
+        fn = getattr(rt, setter, None)
+        if callable(fn):
+            fn(name)
+            return True
+    return False
+
+
+# ---------------------------------------------------------- relfterrain
+def bench_rt(rt, sizes, repeat, repeat_big, thread_counts, label="relfterrain", group="rt"):
+    """height_grid and grid on each size, each thread count, fresh and out=."""
+    t = rt.Terrain()
+    res = {}
+    print_head(f"{label}: height_grid / grid (median of repeats; 1 warm-up call each)")
+    for (nx, ny) in sizes:
+        reps = repeat if nx * ny <= 10**6 else repeat_big
+        h = np.empty((ny, nx))
+        outs = (np.empty((ny, nx)), np.empty((ny, nx)),
+                np.empty((ny, nx), np.uint8), np.empty((ny, nx), np.uint8))
+        for a in outs:  # touch the reused buffers once
+            a.fill(0)
+        for fname in ("height_grid", "grid"):
+            for th in thread_counts:
+                for alloc in ("fresh", "out="):
+                    if fname == "height_grid":
+                        fn = ((lambda th=th: t.height_grid(X0, Y0, nx, ny, threads=th))
+                              if alloc == "fresh" else
+                              (lambda th=th: t.height_grid(X0, Y0, nx, ny, out=h, threads=th)))
+                    else:
+                        fn = ((lambda th=th: t.grid(X0, Y0, nx, ny, threads=th))
+                              if alloc == "fresh" else
+                              (lambda th=th: t.grid(X0, Y0, nx, ny, out=outs, threads=th)))
+                    tm, ts = timeit(fn, reps)
+                    res[(fname, nx, ny, th, alloc)] = record(group, fname, nx, ny, th, alloc, tm, ts)
+        del h, outs
+    return res
+
+
+def scaling(rt, res, big, repeat_big):
+    nx, ny = big
+    print()
+    print(f"thread scaling 1 -> 2 threads on {nx}x{ny} (time(1 thread) / time(2 threads); ideal 2.00)")
+    if NCPU < 2:
+        print("  n/a: this machine has 1 core")
+        return
+    t = rt.Terrain()
+    for fname in ("height_grid", "grid"):
+        for alloc in ("fresh", "out="):
+            t1 = res.get((fname, nx, ny, 1, alloc))
+            t2 = res.get((fname, nx, ny, 2, alloc))
+            if t2 is None:  # more than 2 cores: measure 2 threads explicitly
+                if fname == "height_grid":
+                    h = np.empty((ny, nx)) if alloc == "out=" else None
+                    fn = lambda: t.height_grid(X0, Y0, nx, ny, out=h, threads=2)  # noqa: E731
+                else:
+                    o = (None if alloc == "fresh" else
+                         (np.empty((ny, nx)), np.empty((ny, nx)),
+                          np.empty((ny, nx), np.uint8), np.empty((ny, nx), np.uint8)))
+                    fn = lambda: t.grid(X0, Y0, nx, ny, out=o, threads=2)  # noqa: E731
+                t2, _ = timeit(fn, repeat_big)
+            ratio = t1 / t2
+            RECORDS.append(dict(group="scaling", case=fname, alloc=alloc, nx=nx, ny=ny,
+                                t1=t1, t2=t2, ratio=ratio))
+            print(f"  {fname:<12} {alloc:<6} {t1 * 1e3:9.2f} ms -> {t2 * 1e3:9.2f} ms   x{ratio:.2f}")
+
+
+def memory(rt, big, quick):
+    nx, ny = big
+    out_bytes = nx * ny * (8 + 8 + 1 + 1) + (nx + ny) * 8  # height, depth, terrain, feature, x, y
+    mib = 1 << 20
+    print()
+    print(f"peak memory of grid({nx}x{ny}), threads=all, fresh outputs "
+          f"(outputs: {out_bytes / mib:.1f} MiB = height+depth float64, terrain+feature uint8, x, y)")
+    # (a) tracemalloc in this process: sees every allocation made through Python's
+    # and NumPy's allocators (NumPy reports its data buffers to tracemalloc); it does
+    # not see plain malloc() calls inside the C core.
+    t = rt.Terrain()
+    tracemalloc.start()
+    tracemalloc.reset_peak()
+    g = t.grid(X0, Y0, nx, ny)
+    cur, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    del g
+    print(f"  {'tracemalloc peak':<24}{peak / mib:8.1f} MiB  = x{peak / out_bytes:.3f} of outputs "
+          f"(NumPy/Python allocations only; still held after the call: {cur / mib:.1f} MiB)")
+    RECORDS.append(dict(group="memory", method="tracemalloc", nx=nx, ny=ny,
+                        peak_bytes=peak, out_bytes=out_bytes))
+    # (b) peak resident set of a fresh subprocess: counts everything (the C core's own
+    # malloc, thread stacks, the page-touched outputs). The kernel's peak (VmHWM) is
+    # reset just before the call (write "5" to /proc/self/clear_refs, Linux); the number
+    # is the rise of the peak over the resident set just before the call. Where that
+    # reset is unavailable, ru_maxrss (peak since process start) is used instead.
+    code = (
+        "import resource, json, numpy as np, relfterrain as rt\n"
+        "def status(key):\n"
+        "    for line in open('/proc/self/status'):\n"
+        "        if line.startswith(key): return int(line.split()[1])\n"
+        "t = rt.Terrain(); t.grid(0, 0, 8, 8)\n"
+        "try:\n"
+        "    open('/proc/self/clear_refs', 'w').write('5'); how = 'VmHWM'\n"
+        "    r0 = status('VmRSS')\n"
+        "except OSError:\n"
+        "    how = 'ru_maxrss'; r0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        f"g = t.grid({X0}, {Y0}, {nx}, {ny})\n"
+        "r1 = status('VmHWM') if how == 'VmHWM' else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "print(json.dumps([r0, r1, how]))\n"
+    )
+    p = None
+    try:
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           timeout=300, env=dict(os.environ))
+        r0, r1, how = json.loads(p.stdout.strip().splitlines()[-1])
+        delta = (r1 - r0) * 1024  # KiB
+        print(f"  {'peak RSS rise (subproc)':<24}{delta / mib:8.1f} MiB  = x{delta / out_bytes:.3f} of outputs "
+              f"(whole process, {how}; RSS {r0 / 1024:.1f} MiB before -> peak {r1 / 1024:.1f} MiB)")
+        RECORDS.append(dict(group="memory", method="rss_subprocess_" + how, nx=nx, ny=ny,
+                            peak_bytes=delta, out_bytes=out_bytes, rss0_kib=r0, rss1_kib=r1))
+    except Exception as e:  # noqa: BLE001
+        print(f"  peak RSS subprocess failed: {e!r} {(p.stderr if p else '')[-300:]}")
+    # (c) the NumPy transcription, for comparison (tracemalloc sees all of it)
+    tracemalloc.start()
+    tracemalloc.reset_peak()
+    g = npref.grid(X0, Y0, nx, ny)
+    cur, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    del g
+    out_np = nx * ny * 18
+    print(f"  {'NumPy transcription':<24}{peak / mib:8.1f} MiB  = x{peak / out_np:.3f} of its outputs "
+          f"(tracemalloc; temporaries in blocks of {npref.CHUNK_POINTS} points)")
+    RECORDS.append(dict(group="memory", method="tracemalloc_numpy", nx=nx, ny=ny,
+                        peak_bytes=peak, out_bytes=out_np))
+
+
+# ------------------------------------------------------------------ NumPy
+def bench_numpy(sizes, repeat, repeat_big):
+    res = {}
+    print_head("NumPy transcription (benchmarks/numpy_reference.py, 1 thread)")
+    for (nx, ny) in sizes:
+        big = nx * ny > 10**6
+        reps = repeat if not big else repeat_big
+        for fname, fn in (("numpy height_grid", lambda: npref.height_grid(X0, Y0, nx, ny)),
+                          ("numpy grid", lambda: npref.grid(X0, Y0, nx, ny))):
+            tm, ts = timeit(fn, reps, warmup=0 if big else 1)
+            res[(fname.split()[1], nx, ny)] = record("numpy", fname, nx, ny, 1, "fresh", tm, ts)
+    return res
+
+
+def selfcheck(rt):
+    """NumPy transcription vs relfterrain on the classic 800x600 map, bit for bit."""
+    nx, ny = 800, 600
+    print()
+    print("self-check on the classic 800x600 map: NumPy transcription vs relfterrain")
+    out = {}
+    try:
+        t = rt.Terrain()
+        mism = bits_equal(npref.height_grid(X0, Y0, nx, ny), t.height_grid(X0, Y0, nx, ny))
+        out["height_grid"] = mism
+        print(f"  height_grid: {'MATCH (bit for bit)' if mism == 0 else 'MISMATCH'}"
+              f"  ({mism} of {nx * ny} values differ)")
+        g = t.grid(X0, Y0, nx, ny)
+        mine = npref.grid(X0, Y0, nx, ny)
+        for name, a, b in zip(("height", "depth", "terrain", "feature"), mine,
+                              (g.height, g.depth, g.terrain, g.feature)):
+            mism = bits_equal(a, b)
+            out["grid." + name] = mism
+            print(f"  grid.{name:<8} {'MATCH' if mism == 0 else 'MISMATCH'}"
+                  f"  ({mism} of {nx * ny} values differ)")
+        print(f"  features on the map: {int(np.count_nonzero(g.feature))} (relfterrain), "
+              f"{int(np.count_nonzero(mine[3]))} (NumPy)")
+    except Exception as e:  # noqa: BLE001
+        print(f"  self-check failed: {e!r}")
+        out["error"] = repr(e)
+    RECORDS.append(dict(group="selfcheck", mismatches=out))
+    return out
+
+
+# ------------------------------------------------------------------ peers
+def bench_peers(sizes, repeat, repeat_big, quick):
+    """Other ways to make a height field; each 5 octaves (relfterrain sums 5 components)."""
+    res = {}
+    print_head("peers: a 5-octave noise height field on the same grid")
+    octaves, freq = 5, 1.0 / 128.0
+    for (nx, ny) in sizes:
+        big = nx * ny > 10**6
+        reps = repeat if not big else repeat_big
+        xs = npref.axis(X0, nx, 1.0)
+        ys = npref.axis(Y0, ny, 1.0)
+
+        # opensimplex: noise2array(x, y) -> (ny, nx); numba JIT (parallel) if installed
+        try:
+            import opensimplex
+            try:
+                import numba  # noqa: F401
+                jit = True
+            except ImportError:
+                jit = False
+            opensimplex.seed(1234)
+
+            def osx(xs=xs, ys=ys):
+                h = np.zeros((ys.size, xs.size))
+                f, a = freq, 1.0
+                for _ in range(octaves):
+                    h += a * opensimplex.noise2array(xs * f, ys * f)
+                    f, a = f * 2, a * 0.5
+                return h
+
+            if jit:
+                tm, ts = timeit(osx, reps)
+                res[("opensimplex", nx, ny)] = record(
+                    "peer", "opensimplex.noise2array", nx, ny, f"{NCPU}*", "fresh", tm, ts,
+                    "numba JIT, parallel")
+            else:  # pure Python: ~10 us/point -> time a small grid, extrapolate
+                sx, sy = (64, 48) if quick else (160, 120)
+                tm, ts = timeit(lambda: osx(xs[:sx], ys[:sy]), 1, warmup=0)
+                tm = tm * (nx * ny) / (sx * sy)
+                res[("opensimplex", nx, ny)] = record(
+                    "peer", "opensimplex.noise2array", nx, ny, 1, "fresh", tm, ts,
+                    f"no numba: pure Python, extrapolated from {sx}x{sy}")
+        except ImportError:
+            print(row(("opensimplex", f"{nx}x{ny}"), W) + "  not installed (pip install opensimplex)")
+
+        # pyfastnoiselite: FastNoiseLite.gen_from_coords(float32 (2, N)); FBm 5 octaves
+        try:
+            from pyfastnoiselite.pyfastnoiselite import FastNoiseLite, FractalType, NoiseType
+            fnl = FastNoiseLite(1234)
+            fnl.noise_type = NoiseType.NoiseType_OpenSimplex2
+            fnl.fractal_type = FractalType.FractalType_FBm
+            fnl.fractal_octaves = octaves
+            fnl.frequency = freq
+
+            def fnl_run(xs=xs, ys=ys):
+                c = np.empty((2, ys.size, xs.size), np.float32)
+                c[0] = xs.astype(np.float32)[None, :]
+                c[1] = ys.astype(np.float32)[:, None]
+                return fnl.gen_from_coords(c.reshape(2, -1)).reshape(ys.size, xs.size)
+
+            tm, ts = timeit(fnl_run, reps)
+            res[("pyfastnoiselite", nx, ny)] = record(
+                "peer", "pyfastnoiselite.gen_from_coords", nx, ny, 1, "fresh", tm, ts,
+                "float32; incl. building coords")
+        except ImportError:
+            print(row(("pyfastnoiselite", f"{nx}x{ny}"), W) + "  not installed (pip install pyfastnoiselite)")
+
+        # noise: pnoise2 per point in a Python loop -> small grid, extrapolated
+        try:
+            import noise
+            sx, sy = (100, 75) if quick else (200, 150)
+
+            def pn(xs=xs[:sx], ys=ys[:sy]):
+                h = np.empty((ys.size, xs.size))
+                pnoise2 = noise.pnoise2
+                for r, y in enumerate((ys * freq).tolist()):
+                    hr = h[r]
+                    for c, x in enumerate((xs * freq).tolist()):
+                        hr[c] = pnoise2(x, y, octaves=octaves)
+                return h
+
+            tm, ts = timeit(pn, 1 if not quick else 1, warmup=0)
+            tm = tm * (nx * ny) / (sx * sy)
+            res[("noise", nx, ny)] = record(
+                "peer", "noise.pnoise2 (Python loop)", nx, ny, 1, "fresh", tm, ts,
+                f"extrapolated from {sx}x{sy}")
+        except ImportError:
+            print(row(("noise", f"{nx}x{ny}"), W) + "  not installed (pip install noise)")
+    return res
+
+
+# ------------------------------------------------------------------ main
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[1])
+    ap.add_argument("--quick", action="store_true",
+                    help="smoke run: 1024x1024 instead of 4096x4096, 1 repeat")
+    ap.add_argument("--repeat", type=int, default=None,
+                    help="repeats per measurement (median reported); default 5, quick 1")
+    ap.add_argument("--json", metavar="PATH", help="also write all measurements as JSON")
+    ap.add_argument("--variant", metavar="NAME",
+                    help="SIMD variant to benchmark (only if relfterrain.simd_variants exists)")
+    ap.add_argument("--skip-peers", action="store_true", help="do not run the peer libraries")
+    args = ap.parse_args(argv)
+
+    repeat = args.repeat or (1 if args.quick else 5)
+    repeat_big = max(1, repeat if args.quick else min(repeat, 3))
+    repeat_np_big = 1 if args.quick else max(1, min(repeat, 2))
+    small = (800, 600)
+    big = (1024, 1024) if args.quick else (4096, 4096)
+    sizes = [small, big]
+    threads = [1] if NCPU == 1 else [1, NCPU]
+
+    try:
+        import relfterrain as rt
+        rt_err = None
+    except Exception as e:  # noqa: BLE001
+        rt, rt_err = None, repr(e)
+    info = machine_info(rt, rt_err)
+    print(f"  sizes        {small[0]}x{small[1]} (classic map) and {big[0]}x{big[1]}, origin "
+          f"({X0}, {Y0}), step 1; repeats {repeat} ({repeat_big} at {big[0]}x{big[1]})")
+
+    t_start = time.perf_counter()
+    rt_res = {}
+    if rt is not None:
+        variants = simd_variants(rt)
+        if variants:
+            print(f"  SIMD variants {variants}")
+        if args.variant:
+            if not variants:
+                print(f"  --variant {args.variant} ignored: relfterrain has no simd_variants")
+            elif not select_variant(rt, args.variant):
+                print(f"  --variant {args.variant}: no setter found; ignored")
+        selfcheck(rt)
+        rt_res = bench_rt(rt, sizes, repeat, repeat_big, threads)
+        if variants and not args.variant:
+            for v in variants:
+                if select_variant(rt, v):
+                    bench_rt(rt, sizes, repeat, repeat_big, [1], label=f"relfterrain [variant {v}]",
+                             group=f"rt[{v}]")
+                else:
+                    print(f"  cannot select variant {v}: no setter found")
+                    break
+        scaling(rt, rt_res, big, repeat_big)
+        memory(rt, big, args.quick)
+    else:
+        print(f"\nrelfterrain is not importable ({rt_err}); only NumPy and peers are measured")
+
+    np_res = bench_numpy(sizes, repeat, repeat_np_big)
+    if rt_res:
+        print()
+        print("speed-up of relfterrain over the NumPy transcription (NumPy time / relfterrain time,"
+              " fresh allocation both)")
+        for (nx, ny) in sizes:
+            for fname in ("height_grid", "grid"):
+                tn = np_res[(fname, nx, ny)]
+                parts = [f"{th} thread{'s' if th > 1 else ''}: x{tn / rt_res[(fname, nx, ny, th, 'fresh')]:.1f}"
+                         for th in threads]
+                RECORDS.append(dict(group="ratio_numpy", case=fname, nx=nx, ny=ny,
+                                    ratios={th: tn / rt_res[(fname, nx, ny, th, 'fresh')]
+                                            for th in threads}))
+                print(f"  {fname:<12} {f'{nx}x{ny}':<10} " + "   ".join(parts))
+
+    if not args.skip_peers:
+        peer_res = bench_peers(sizes, repeat, repeat_big, args.quick)
+        if rt_res and peer_res:
+            print()
+            print("relfterrain height_grid (1 thread, fresh) compared with each peer"
+                  " (peer time / relfterrain time; >1 = relfterrain faster)")
+            for (name, nx, ny), tp in peer_res.items():
+                r = tp / rt_res[("height_grid", nx, ny, 1, "fresh")]
+                RECORDS.append(dict(group="ratio_peer", case=name, nx=nx, ny=ny, ratio=r))
+                print(f"  {name:<16} {f'{nx}x{ny}':<10} x{r:.1f}")
+    print(f"\n(total benchmark time {time.perf_counter() - t_start:.0f} s)")
+
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(dict(machine=info, records=RECORDS), fh, indent=1, default=str)
+        print(f"wrote {args.json}")
+
+
+if __name__ == "__main__":
+    main()

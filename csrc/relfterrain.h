@@ -1,0 +1,233 @@
+/*
+ * relfterrain.h - public interface of the relfterrain C core.
+ *
+ * The Relf Terrain Generator (Graham Relf, The Forest, 1983-) computed point
+ * by point, exactly as the JavaScript original computes it (see SPEC.md in the
+ * project's shared documents).  Plain C11, no Python headers.
+ *
+ * Conventions, for every function declared here:
+ *  - Every exported symbol starts with rt_ (types rt_..., macros RT_...).
+ *  - Outputs go to caller-owned buffers; nothing here allocates except the
+ *    placed table (rt_placed_*), which says so.
+ *  - Errors are an rt_status return value, never a print or an abort.  A
+ *    function that fails has written nothing to its outputs.
+ *  - Reentrant and thread-safe: there is no mutable global state.  Functions
+ *    take `const` parameter structs and may run concurrently on the same
+ *    struct, provided nobody modifies the struct (or the placed table it
+ *    points to) meanwhile.
+ *  - Arithmetic is IEEE-754 double in the order the seed writes it; the core
+ *    must be compiled with -ffp-contract=off and without -ffast-math.
+ */
+#ifndef RELFTERRAIN_H
+#define RELFTERRAIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RT_VERSION "0.1.0"
+
+/* ------------------------------------------------------------------------ */
+/* Status codes                                                             */
+/* ------------------------------------------------------------------------ */
+
+typedef enum rt_status {
+    RT_OK = 0,
+    RT_ERR_PROFILE_LENGTH,  /* profile length not a power of two in 1..RT_MAX_PROFILE */
+    RT_ERR_PROFILE_VALUE,   /* a profile value is NaN or infinite */
+    RT_ERR_VECTOR_LENGTH,   /* direction count outside 1..RT_MAX_DIRECTIONS */
+    RT_ERR_VECTOR_VALUE,    /* a direction component outside +-RT_MAX_VECTOR */
+    RT_ERR_PARAM,           /* another parameter is invalid (non-finite level...) */
+    RT_ERR_SIZE,            /* a block dimension < 1, or the block is too large */
+    RT_ERR_COORD,           /* a coordinate or step is non-finite, or step <= 0 */
+    RT_ERR_NOMEM,           /* memory allocation failed */
+    RT_ERR_PLACED_VALUE,    /* a placed value is not a valid terrain type or feature */
+    RT_ERR_NULL             /* a required pointer argument is NULL */
+} rt_status;
+
+/* A static English description of a status code. Thread-safe. */
+const char *rt_strerror(rt_status status);
+
+/* ------------------------------------------------------------------------ */
+/* Codes (the Java enums' ordinals)                                         */
+/* ------------------------------------------------------------------------ */
+
+typedef enum rt_terrain_type {
+    RT_LAKE = 0, RT_TOWN, RT_GRASS, RT_MOOR, RT_WOOD, RT_THICKET, RT_ROAD,
+    RT_MUD, RT_PATH, RT_STREAM, RT_MARSH, RT_SNOW,
+    RT_TERRAIN_TYPE_COUNT
+} rt_terrain_type;
+
+typedef enum rt_feature {
+    RT_NONE = 0, RT_MINE, RT_BOULDER, RT_ROOT, RT_WATERHOLE, RT_KNOLL, RT_X,
+    RT_CONE, RT_ROCKET, RT_BUILDING,
+    RT_FEATURE_COUNT
+} rt_feature;
+
+/* ------------------------------------------------------------------------ */
+/* Limits                                                                   */
+/* ------------------------------------------------------------------------ */
+
+#define RT_MAX_PROFILE    (1u << 24) /* longest profile accepted */
+#define RT_MAX_DIRECTIONS 64         /* longest direction vectors */
+#define RT_MAX_VECTOR     (1 << 20)  /* largest |component| of a direction vector */
+/* Domain of exactness (SPEC 10): inside it every result equals the
+ * JavaScript original bit for bit; outside it results are defined (no
+ * undefined behaviour) but beyond the original's precision. */
+#define RT_TERRAIN_DOMAIN 67108864.0 /* 2^26: |x|, |y| */
+#define RT_GALAXY_DOMAIN  131072.0   /* 2^17: |x|, |y|, |z| */
+
+/* ------------------------------------------------------------------------ */
+/* Number semantics of the JavaScript original (SPEC 2)                     */
+/* ------------------------------------------------------------------------ */
+
+/* Math.round: floor(v), plus one if v - floor(v) >= 0.5. */
+double rt_round_js(double v);
+/* JavaScript ToInt32: truncate toward zero, reduce modulo 2^32 to a signed
+ * 32-bit value; NaN and infinities give 0. */
+int32_t rt_toint32(double v);
+
+/* ------------------------------------------------------------------------ */
+/* The placed table (SPEC 6)                                                */
+/* ------------------------------------------------------------------------ */
+
+/* A hash table from an integer ground point (x, y) to a terrain type or a
+ * feature.  Values are encoded as one byte: RT_PLACED_TERRAIN(t) for a
+ * terrain type, RT_PLACED_FEATURE(f) for a feature; 0 means "nothing". */
+#define RT_PLACED_TERRAIN(t) ((uint8_t)(0x40u | (unsigned)(t)))
+#define RT_PLACED_FEATURE(f) ((uint8_t)(0x80u | (unsigned)(f)))
+#define RT_PLACED_IS_TERRAIN(v) (((v) & 0xC0u) == 0x40u)
+#define RT_PLACED_IS_FEATURE(v) (((v) & 0xC0u) == 0x80u)
+#define RT_PLACED_CODE(v) ((unsigned)(v) & 0x3Fu)
+
+typedef struct rt_placed rt_placed;
+
+/* Allocate an empty table (NULL when out of memory).  Free with rt_placed_free. */
+rt_placed *rt_placed_new(void);
+/* A deep copy (NULL when out of memory). */
+rt_placed *rt_placed_clone(const rt_placed *p);
+void rt_placed_free(rt_placed *p);
+/* Set (x, y) to value (an RT_PLACED_* encoding); may allocate.
+ * RT_ERR_PLACED_VALUE for an invalid encoding, RT_ERR_NOMEM. */
+rt_status rt_placed_set(rt_placed *p, int64_t x, int64_t y, uint8_t value);
+/* The value at (x, y), or 0. p may be NULL (an empty table). */
+uint8_t rt_placed_get(const rt_placed *p, int64_t x, int64_t y);
+/* Remove (x, y); returns 1 if something was there, else 0. */
+int rt_placed_remove(rt_placed *p, int64_t x, int64_t y);
+/* Remove every entry equal to value; returns how many were removed. */
+int64_t rt_placed_remove_all(rt_placed *p, uint8_t value);
+/* Number of entries. p may be NULL. */
+int64_t rt_placed_count(const rt_placed *p);
+/* Write up to cap entries into xs, ys, values (any may be NULL) in an
+ * unspecified but stable order; returns the number written. */
+int64_t rt_placed_items(const rt_placed *p, int64_t *xs, int64_t *ys,
+                        uint8_t *values, int64_t cap);
+
+/* ------------------------------------------------------------------------ */
+/* Terrain parameters                                                       */
+/* ------------------------------------------------------------------------ */
+
+/* Indices into rt_terrain.vec: the eight direction vectors of SPEC 3. */
+enum { RT_AH = 0, RT_BH, RT_A1, RT_B1, RT_A2, RT_B2, RT_A3, RT_B3, RT_VECTOR_COUNT };
+
+typedef struct rt_terrain {
+    const double *profile;   /* borrowed, profile_len values, must outlive use */
+    uint32_t profile_len;    /* a power of two; the index mask is len - 1 */
+    uint32_t directions;     /* N: the length of every direction vector */
+    int32_t vec[RT_VECTOR_COUNT][RT_MAX_DIRECTIONS]; /* AH, BH, A1, ... B3 */
+    double lake_base;        /* LAKE_HT0: 204 */
+    double lake_height;      /* current lake level (rain raises it) */
+    int mountains;           /* nonzero: apply mountain_base */
+    double mountain_base;    /* above it z = base + dz*sqrt(dz) */
+    int snow;                /* nonzero: ground above snow_height is SNOW */
+    double snow_height;
+    int with_paths;          /* paths where height(x,y) ~ height(x+4000,y+2000) */
+    int wood_only;           /* no vegetation: all WOOD (features kept) */
+    int bleak;               /* heights only: GRASS, no lakes, no features */
+    /* Point features (SPEC 5): f = toint32(round(a*xr*yr/128)) & feature_mask. */
+    uint32_t feature_mask;   /* 0xfff */
+    uint32_t feature_point;  /* f giving MINE..ROOT: 4 */
+    uint32_t feature_x;      /* f giving X (man-made): 8 */
+    uint32_t feature_cone;   /* f giving CONE: 16 */
+    uint32_t mine_below, boulder_below, waterhole_below, knoll_below; /* 32,128,160,200 */
+    uint32_t x_below;        /* round(PI1000*xryr) & 0xff below this: X. 4 */
+    uint32_t cone_below;     /* round(PI10000*xryr) & 0xff below this: CONE. 8 */
+    const rt_placed *placed; /* borrowed, may be NULL */
+} rt_terrain;
+
+/* The classic 1983 profile (256 values, SPEC 3). */
+const double *rt_classic_profile(void);
+/* Fill *t with the classic parameters: classic profile and vectors, lake
+ * base and height 204, no mountains, snow or paths, feature mask 0xfff. */
+void rt_terrain_defaults(rt_terrain *t);
+/* Validate a parameter struct.  Returns RT_ERR_PROFILE_LENGTH,
+ * RT_ERR_PROFILE_VALUE, RT_ERR_VECTOR_LENGTH, RT_ERR_VECTOR_VALUE (with
+ * *bad_vector set to the RT_AH.. index when bad_vector is not NULL) or
+ * RT_ERR_PARAM. Every computing function validates too. */
+rt_status rt_terrain_check(const rt_terrain *t, int *bad_vector);
+
+/* ------------------------------------------------------------------------ */
+/* Blocks of a grid                                                         */
+/* ------------------------------------------------------------------------ */
+
+/* A grid is (x0, y0, step): its point [r][c] is (x0 + c*step, y0 + r*step),
+ * computed as exactly that double expression, row 0 southernmost.  A block is
+ * the rows r0 .. r0+ny-1 and columns c0 .. c0+nx-1 of it; output element
+ * [i][j] (row-major, nx per row) is grid point [r0+i][c0+j].  So a grid cut
+ * into blocks in any way gives the same bits as the whole. */
+typedef struct rt_block {
+    double x0, y0, step;     /* finite; step > 0 */
+    int64_t c0, r0;          /* >= 0 */
+    int64_t nx, ny;          /* >= 1 */
+} rt_block;
+
+/* The per-point outputs of terra.  Any pointer may be NULL (not wanted). */
+typedef struct rt_terra_out {
+    double *height;          /* terra's height: the water surface on lakes */
+    double *depth;           /* lake depth, 0 elsewhere */
+    uint8_t *terrain;        /* rt_terrain_type */
+    uint8_t *feature;        /* rt_feature */
+} rt_terra_out;
+
+/* threads: how many threads to split the rows (or points) across; 0 or 1
+ * computes on the calling thread.  Results are identical for every count. */
+
+/* Ground height (SPEC 4, with mountains when enabled) of a block. */
+rt_status rt_height_grid(const rt_terrain *t, const rt_block *b, double *out,
+                         int threads);
+/* terra() of every point of a block. */
+rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b,
+                        const rt_terra_out *out, int threads);
+/* Ground height at n arbitrary points (x[k], y[k]). */
+rt_status rt_height_points(const rt_terrain *t, const double *x,
+                           const double *y, int64_t n, double *out,
+                           int threads);
+/* terra() at n arbitrary points. */
+rt_status rt_terra_points(const rt_terrain *t, const double *x,
+                          const double *y, int64_t n, const rt_terra_out *out,
+                          int threads);
+
+/* Tree selector at the rounded points: toint32(round(PI10000*xr*yr)) & 3. */
+rt_status rt_tree_selector_points(const double *x, const double *y, int64_t n,
+                                  uint8_t *out);
+/* 1 if a building stands with its centre at integer point (xr, yr): xr and
+ * yr multiples of 16, the point TOWN, and toint32(PI10000*xr*yr) & 0xf < 8. */
+int rt_building_at(const rt_terrain *t, int64_t xr, int64_t yr);
+
+/* ------------------------------------------------------------------------ */
+/* Threads                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* Run fn(ctx, begin, end) over [0, n) split into `threads` contiguous parts,
+ * the first on the calling thread.  Falls back to fewer threads if a thread
+ * cannot be started; the work done is the same either way. */
+typedef void (*rt_range_fn)(void *ctx, int64_t begin, int64_t end);
+void rt_parallel_for(int threads, int64_t n, rt_range_fn fn, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RELFTERRAIN_H */

@@ -1,0 +1,50 @@
+/*
+ * rt_internal.h - helpers shared by the core's .c files; not installed.
+ *
+ * JavaScript number semantics (SPEC 2) as inline functions, so the hot loops
+ * of every generator use one definition of each.
+ */
+#ifndef RT_INTERNAL_H
+#define RT_INTERNAL_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "relfterrain.h"
+
+#define RT_RECIP128 (1.0 / 128.0)
+/* Math.PI * 1000 and Math.PI * 10000: a double product, rounded once. */
+#define RT_PI1000 (3.141592653589793 * 1000.0)
+#define RT_PI10000 (3.141592653589793 * 10000.0)
+
+/* Math.round. */
+static inline double rt__round_js(double v)
+{
+    double r = floor(v);
+    if (v - r >= 0.5) r += 1.0;
+    return r;
+}
+
+/* The low 32 bits of ToInt32(v), as JavaScript's `v & mask` sees them.
+ * Exact for every double: values beyond int64 are reduced with fmod, which is
+ * exact.  Non-finite values give 0. */
+static inline uint32_t rt__low32(double v)
+{
+    if (!isfinite(v)) return 0;
+    double t = trunc(v);
+    /* 2^63 would overflow int64; reduce first (fmod is exact). */
+    if (!(fabs(t) < 9.2e18)) t = fmod(t, 4294967296.0);
+    /* int64 -> uint64 is reduction modulo 2^64: well defined for negatives. */
+    return (uint32_t)(uint64_t)(int64_t)t;
+}
+
+/* The low bits of an int64 in two's complement, without UB for negatives. */
+static inline uint64_t rt__u64(int64_t v) { return (uint64_t)v; }
+
+/* Is v an integer-valued double with |v| <= limit? */
+static inline int rt__is_int_within(double v, double limit)
+{
+    return isfinite(v) && fabs(v) <= limit && v == floor(v);
+}
+
+#endif /* RT_INTERNAL_H */

@@ -1,0 +1,599 @@
+/*
+ * terrain.c - the classic Relf terrain: height (SPEC 4) and terra (SPEC 5-6).
+ *
+ * Two evaluation paths give the same bits:
+ *  - the point path transcribes the seed's double arithmetic directly and
+ *    serves arbitrary points and grids;
+ *  - the block path serves grids whose origin and step are multiples of
+ *    2^-m (m <= RT_MAX_DYADIC) inside the domain of exactness.  There every
+ *    `A*x + B*y` of the seed is an exact double, so it is carried as the
+ *    integer V = (A*x + B*y) * 2^m: the profile index is V >> (m+7) and the
+ *    interpolation fraction the low m+7 bits, exactly as floor() and j - jint
+ *    would give them, with no floating-point rounding to reproduce.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "relfterrain.h"
+#include "rt_internal.h"
+
+#define RT_MAX_DYADIC 4
+
+static const double CLASSIC_PROFILE[256] = {
+    77,  80,  84,  88,  92,  96,  101, 104, 108, 112, 115, 118, 120, 123, 126, 129,
+    131, 133, 134, 134, 133, 133, 131, 130, 129, 126, 123, 122, 122, 122, 123, 125,
+    126, 130, 134, 137, 137, 138, 138, 137, 135, 133, 129, 123, 118, 111, 105, 101,
+    97,  93,  90,  86,  82,  78,  74,  71,  69,  67,  67,  67,  66,  67,  69,  71,
+    73,  74,  73,  73,  71,  69,  66,  62,  58,  54,  52,  52,  54,  55,  58,  59,
+    62,  63,  63,  65,  65,  65,  66,  66,  67,  69,  70,  73,  77,  80,  82,  85,
+    88,  90,  93,  95,  96,  96,  96,  96,  93,  92,  90,  85,  80,  75,  71,  67,
+    63,  60,  58,  55,  52,  50,  47,  44,  43,  41,  40,  39,  36,  35,  33,  32,
+    30,  28,  24,  20,  15,  11,  7,   3,   2,   2,   2,   2,   2,   2,   3,   6,
+    7,   10,  11,  15,  18,  22,  24,  25,  25,  26,  26,  25,  25,  25,  25,  25,
+    26,  28,  29,  30,  33,  36,  37,  39,  39,  40,  40,  40,  39,  39,  39,  37,
+    37,  37,  36,  36,  36,  35,  35,  33,  33,  32,  30,  28,  25,  20,  15,  11,
+    10,  9,   9,   9,   9,   11,  14,  15,  17,  17,  18,  18,  18,  18,  18,  18,
+    17,  17,  17,  15,  14,  13,  11,  11,  10,  10,  10,  11,  13,  14,  17,  20,
+    22,  25,  28,  30,  35,  39,  41,  45,  50,  58,  63,  69,  73,  77,  80,  82,
+    84,  84,  85,  85,  84,  84,  82,  81,  80,  75,  73,  71,  71,  73,  74,  75,
+};
+
+static const int32_t CLASSIC_VECTORS[RT_VECTOR_COUNT][5] = {
+    {0, 13, 21, 22, 29},        /* AH */
+    {27, 26, 21, 11, 1},        /* BH */
+    {-43, -43, -56, 31, 4},     /* A1 */
+    {-3, -12, 22, 2, 32},       /* B1 */
+    {-24, -25, 60, 10, -30},    /* A2 */
+    {15, -54, -34, -51, -43},   /* B2 */
+    {-51, -62, -58, -64, 33},   /* A3 */
+    {-44, 20, 27, -64, -44},    /* B3 */
+};
+
+/* Vegetation thresholds of the seed. */
+#define TOWN_BELOW 120.0
+#define GRASS_BELOW 255.0
+#define OPEN_BELOW 255.0
+#define THICKET_BELOW 200.0
+/* The offset of the second height surface that makes paths. */
+#define PATH_DX 4000.0
+#define PATH_DY 2000.0
+#define PATH_WIDTH 2.0
+
+const double *rt_classic_profile(void) { return CLASSIC_PROFILE; }
+
+void rt_terrain_defaults(rt_terrain *t)
+{
+    memset(t, 0, sizeof *t);
+    t->profile = CLASSIC_PROFILE;
+    t->profile_len = 256;
+    t->directions = 5;
+    for (int v = 0; v < RT_VECTOR_COUNT; v++)
+        for (int i = 0; i < 5; i++) t->vec[v][i] = CLASSIC_VECTORS[v][i];
+    t->lake_base = 204.0;
+    t->lake_height = 204.0;
+    t->feature_mask = 0xfff;
+    t->feature_point = 4;
+    t->feature_x = 8;
+    t->feature_cone = 16;
+    t->mine_below = 32;
+    t->boulder_below = 128;
+    t->waterhole_below = 160;
+    t->knoll_below = 200;
+    t->x_below = 4;
+    t->cone_below = 8;
+}
+
+/* Structure checks, cheap enough for every call. */
+static rt_status check_shape(const rt_terrain *t, int *bad_vector)
+{
+    if (!t || !t->profile) return RT_ERR_NULL;
+    uint32_t n = t->profile_len;
+    if (n == 0 || n > RT_MAX_PROFILE || (n & (n - 1)) != 0) return RT_ERR_PROFILE_LENGTH;
+    if (t->directions < 1 || t->directions > RT_MAX_DIRECTIONS) return RT_ERR_VECTOR_LENGTH;
+    for (int v = 0; v < RT_VECTOR_COUNT; v++) {
+        for (uint32_t i = 0; i < t->directions; i++) {
+            int32_t c = t->vec[v][i];
+            if (c > RT_MAX_VECTOR || c < -RT_MAX_VECTOR) {
+                if (bad_vector) *bad_vector = v;
+                return RT_ERR_VECTOR_VALUE;
+            }
+        }
+    }
+    if (!isfinite(t->lake_base) || !isfinite(t->lake_height)) return RT_ERR_PARAM;
+    if (t->mountains && !isfinite(t->mountain_base)) return RT_ERR_PARAM;
+    if (t->snow && !isfinite(t->snow_height)) return RT_ERR_PARAM;
+    return RT_OK;
+}
+
+rt_status rt_terrain_check(const rt_terrain *t, int *bad_vector)
+{
+    rt_status s = check_shape(t, bad_vector);
+    if (s != RT_OK) return s;
+    for (uint32_t k = 0; k < t->profile_len; k++)
+        if (!isfinite(t->profile[k])) return RT_ERR_PROFILE_VALUE;
+    return RT_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The point path: the seed's arithmetic, operation for operation.          */
+/* ------------------------------------------------------------------------ */
+
+static inline double mountain(const rt_terrain *t, double ht)
+{
+    if (t->mountains && ht > t->mountain_base) {
+        double dz = ht - t->mountain_base;
+        ht = t->mountain_base + dz * sqrt(dz);
+    }
+    return ht;
+}
+
+/* calcHeight (SPEC 4). */
+static double height_xy(const rt_terrain *t, double x, double y)
+{
+    const double *P = t->profile;
+    const uint32_t mask = t->profile_len - 1;
+    const int32_t *A = t->vec[RT_AH], *B = t->vec[RT_BH];
+    double ht = 0.0;
+    for (uint32_t i = 0; i < t->directions; i++) {
+        double j = ((double)A[i] * x + (double)B[i] * y) * RT_RECIP128;
+        double jint = floor(j);
+        double jfrac = j - jint;
+        double p0 = P[rt__low32(jint) & mask];
+        double p1 = P[rt__low32(jint + 1.0) & mask];
+        ht += p0 + jfrac * (p1 - p0);
+    }
+    return mountain(t, ht);
+}
+
+/* calcProf (SPEC 5, the Java reference): floor, then >> 7, then & mask. */
+static double prof_xy(const rt_terrain *t, const int32_t *A, double x,
+                      const int32_t *B, double y)
+{
+    const double *P = t->profile;
+    const uint32_t mask = t->profile_len - 1;
+    double p = 0.0;
+    for (uint32_t i = 0; i < t->directions; i++) {
+        double v = (double)A[i] * x + (double)B[i] * y;
+        /* floor(v) is an integer, so the scaling by 2^-7 is exact */
+        double q = floor(floor(v) * RT_RECIP128);
+        p += P[rt__low32(q) & mask];
+    }
+    return p;
+}
+
+/* The generated point feature at a rounded point, given xr*yr. */
+static uint8_t feature_of(const rt_terrain *t, double a, double xryr)
+{
+    uint32_t f = rt__low32(rt__round_js(a * xryr * RT_RECIP128)) & t->feature_mask;
+    if (f == t->feature_point) {
+        uint32_t xyff = rt__low32(xryr) & 0xffu;
+        if (xyff < t->mine_below) return RT_MINE;
+        if (xyff < t->boulder_below) return RT_BOULDER;
+        if (xyff < t->waterhole_below) return RT_WATERHOLE;
+        if (xyff < t->knoll_below) return RT_KNOLL;
+        return RT_ROOT;
+    }
+    if (f == t->feature_x && (rt__low32(rt__round_js(RT_PI1000 * xryr)) & 0xffu) < t->x_below)
+        return RT_X;
+    if (f == t->feature_cone &&
+        (rt__low32(rt__round_js(RT_PI10000 * xryr)) & 0xffu) < t->cone_below)
+        return RT_CONE;
+    return RT_NONE;
+}
+
+static uint8_t vegetation(double a2, double a3)
+{
+    if (a2 < GRASS_BELOW) return a3 < OPEN_BELOW ? RT_GRASS : RT_MOOR;
+    return a3 < THICKET_BELOW ? RT_THICKET : RT_WOOD;
+}
+
+typedef struct terra_res {
+    double height, depth;
+    uint8_t terrain, feature;
+} terra_res;
+
+static inline void store(const rt_terra_out *o, int64_t k, const terra_res *r)
+{
+    if (o->height) o->height[k] = r->height;
+    if (o->depth) o->depth[k] = r->depth;
+    if (o->terrain) o->terrain[k] = r->terrain;
+    if (o->feature) o->feature[k] = r->feature;
+}
+
+/* The placed value at a rounded point (0: none). */
+static inline uint8_t placed_at(const rt_placed *p, double xr, double yr)
+{
+    /* keys are int64; points beyond +-2^62 cannot have an entry */
+    if (!p || !(fabs(xr) < 4.6e18) || !(fabs(yr) < 4.6e18)) return 0;
+    return rt_placed_get(p, (int64_t)xr, (int64_t)yr);
+}
+
+/* ------------------------------------------------------------------------ */
+/* One point, evaluated by either path.                                     */
+/* ------------------------------------------------------------------------ */
+
+enum { PAIR_H = 0, PAIR_1, PAIR_2, PAIR_3, PAIR_COUNT };
+
+/* The per-row state of the block path. */
+typedef struct row_state {
+    int shift;                                 /* m + 7 */
+    uint64_t frac_mask;                        /* 2^shift - 1 */
+    double frac_scale;                         /* 2^-shift */
+    int64_t by[PAIR_COUNT][RT_MAX_DIRECTIONS]; /* B*Y for each pair, Y = y*2^m */
+    int64_t path_off[RT_MAX_DIRECTIONS];       /* (AH*4000 + BH*2000) * 2^m */
+    int64_t feat_by[RT_MAX_DIRECTIONS];        /* A3*yr, the feature pair */
+    int64_t yr;                                /* the row's rounded y */
+} row_state;
+
+typedef struct point {
+    double x, y;             /* the point itself (both paths) */
+    const row_state *row;    /* block path only */
+    int64_t X;               /* x * 2^m (block path) */
+} point;
+
+#define RT_INLINE static inline __attribute__((always_inline))
+
+static const int PAIR_A[PAIR_COUNT] = {RT_AH, RT_A1, RT_A2, RT_A3};
+
+RT_INLINE double height_at(const rt_terrain *t, const point *p, int fast, int path)
+{
+    if (!fast)
+        return path ? height_xy(t, p->x + PATH_DX, p->y + PATH_DY) : height_xy(t, p->x, p->y);
+    const double *P = t->profile;
+    const uint32_t mask = t->profile_len - 1;
+    const int32_t *A = t->vec[RT_AH];
+    const row_state *rs = p->row;
+    double ht = 0.0;
+    for (uint32_t i = 0; i < t->directions; i++) {
+        int64_t V = (int64_t)A[i] * p->X + rs->by[PAIR_H][i];
+        if (path) V += rs->path_off[i];
+        uint64_t u = rt__u64(V);
+        uint64_t q = u >> rs->shift; /* floor(j), modulo 2^(64-shift) */
+        double jfrac = (double)(u & rs->frac_mask) * rs->frac_scale;
+        double p0 = P[q & mask];
+        double p1 = P[(q + 1) & mask];
+        ht += p0 + jfrac * (p1 - p0);
+    }
+    return mountain(t, ht);
+}
+
+RT_INLINE double prof_at(const rt_terrain *t, const point *p, int fast, int pair)
+{
+    static const int PAIR_B[PAIR_COUNT] = {RT_BH, RT_B1, RT_B2, RT_B3};
+    if (!fast) return prof_xy(t, t->vec[PAIR_A[pair]], p->x, t->vec[PAIR_B[pair]], p->y);
+    const double *P = t->profile;
+    const uint32_t mask = t->profile_len - 1;
+    const int32_t *A = t->vec[PAIR_A[pair]];
+    const row_state *rs = p->row;
+    double s = 0.0;
+    for (uint32_t i = 0; i < t->directions; i++) {
+        int64_t V = (int64_t)A[i] * p->X + rs->by[pair][i];
+        s += P[(rt__u64(V) >> rs->shift) & mask];
+    }
+    return s;
+}
+
+/* calcProf(B2, xr, A3, yr) at the rounded point. */
+RT_INLINE double feature_prof_at(const rt_terrain *t, const point *p, int fast,
+                                 double xr, double yr)
+{
+    if (!fast) return prof_xy(t, t->vec[RT_B2], xr, t->vec[RT_A3], yr);
+    const double *P = t->profile;
+    const uint32_t mask = t->profile_len - 1;
+    const int32_t *A = t->vec[RT_B2];
+    int64_t xri = (int64_t)xr;
+    double s = 0.0;
+    for (uint32_t i = 0; i < t->directions; i++) {
+        int64_t V = (int64_t)A[i] * xri + p->row->feat_by[i];
+        s += P[(rt__u64(V) >> 7) & mask];
+    }
+    return s;
+}
+
+/* terra (SPEC 5): the order of the seed, written once for both paths. */
+RT_INLINE void terra_at(const rt_terrain *t, const point *p, int fast, terra_res *r)
+{
+    double ht = height_at(t, p, fast, 0);
+    r->height = ht;
+    r->depth = 0.0;
+    r->feature = RT_NONE;
+    if (t->bleak) {
+        r->terrain = RT_GRASS;
+        return;
+    }
+    if (t->snow && ht > t->snow_height) {
+        r->terrain = RT_SNOW;
+        return;
+    }
+    if (t->with_paths && ht > t->lake_height &&
+        fabs(ht - height_at(t, p, fast, 1)) < PATH_WIDTH) {
+        r->terrain = RT_PATH;
+        return;
+    }
+    double xr = rt__round_js(p->x);
+    double yr = fast ? (double)p->row->yr : rt__round_js(p->y);
+    int feature = -1;
+    uint8_t pv = placed_at(t->placed, xr, yr);
+    if (pv) {
+        if (RT_PLACED_IS_TERRAIN(pv)) {
+            r->height = ht > t->lake_height ? ht : t->lake_height;
+            r->terrain = (uint8_t)RT_PLACED_CODE(pv);
+            return;
+        }
+        feature = (int)RT_PLACED_CODE(pv);
+    }
+    if (t->lake_height > ht) {
+        r->height = t->lake_height;
+        r->depth = t->lake_height - ht;
+        r->terrain = RT_LAKE;
+        r->feature = feature < 0 ? RT_NONE : (uint8_t)feature;
+        return;
+    }
+    if (t->lake_base > ht) {
+        r->terrain = RT_MUD;
+        r->feature = feature < 0 ? RT_NONE : (uint8_t)feature;
+        return;
+    }
+    /* A town discards the feature, so decide the town first. */
+    if (!t->wood_only && prof_at(t, p, fast, PAIR_1) < TOWN_BELOW) {
+        r->terrain = RT_TOWN;
+        return;
+    }
+    if (feature < 0) /* NB: swapped tables at the rounded point, as in the seed */
+        feature = feature_of(t, feature_prof_at(t, p, fast, xr, yr), xr * yr);
+    r->feature = (uint8_t)feature;
+    if (t->wood_only) {
+        r->terrain = RT_WOOD;
+        return;
+    }
+    r->terrain = vegetation(prof_at(t, p, fast, PAIR_2), prof_at(t, p, fast, PAIR_3));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Blocks                                                                   */
+/* ------------------------------------------------------------------------ */
+
+typedef struct block_job {
+    const rt_terrain *t;
+    const rt_block *b;
+    int fast, m;
+    int64_t X0, Y0, S;        /* x0, y0, step times 2^m (block path) */
+    double *height_out;       /* height grid */
+    const rt_terra_out *out;  /* terra grid */
+} block_job;
+
+static rt_status check_block(const rt_block *b)
+{
+    if (!b) return RT_ERR_NULL;
+    if (b->nx < 1 || b->ny < 1 || b->c0 < 0 || b->r0 < 0) return RT_ERR_SIZE;
+    /* grid indices must convert to double exactly; the output must be
+     * addressable with 16-byte elements */
+    const int64_t lim = (int64_t)1 << 53;
+    if (b->nx > lim - b->c0 || b->ny > lim - b->r0) return RT_ERR_SIZE;
+    if (b->nx > INT64_MAX / 16 / b->ny) return RT_ERR_SIZE;
+    if (!isfinite(b->x0) || !isfinite(b->y0) || !isfinite(b->step) || !(b->step > 0))
+        return RT_ERR_COORD;
+    /* every point finite: the extremes are */
+    double xl = b->x0 + (double)(b->c0 + b->nx - 1) * b->step;
+    double yl = b->y0 + (double)(b->r0 + b->ny - 1) * b->step;
+    if (!isfinite(xl) || !isfinite(yl)) return RT_ERR_COORD;
+    return RT_OK;
+}
+
+/* Can the block path serve this block?  Origin and step multiples of 2^-m,
+ * every point (and path point) inside the domain of exactness. */
+static void plan_block(block_job *j)
+{
+    const rt_block *b = j->b;
+    const double lim = RT_TERRAIN_DOMAIN;
+    j->fast = 0;
+    double xa = b->x0 + (double)b->c0 * b->step;
+    double xb = b->x0 + (double)(b->c0 + b->nx - 1) * b->step;
+    double ya = b->y0 + (double)b->r0 * b->step;
+    double yb = b->y0 + (double)(b->r0 + b->ny - 1) * b->step;
+    if (!(fabs(b->x0) <= lim && fabs(b->y0) <= lim && fabs(xa) <= lim && fabs(xb) <= lim &&
+          fabs(ya) <= lim && fabs(yb) <= lim && b->step <= lim))
+        return;
+    for (int m = 0; m <= RT_MAX_DYADIC; m++) {
+        double s = ldexp(1.0, m);
+        double X0 = b->x0 * s, Y0 = b->y0 * s, S = b->step * s;
+        if (X0 == floor(X0) && Y0 == floor(Y0) && S == floor(S)) {
+            j->fast = 1;
+            j->m = m;
+            j->X0 = (int64_t)X0;
+            j->Y0 = (int64_t)Y0;
+            j->S = (int64_t)S;
+            return;
+        }
+    }
+}
+
+static void row_setup(const block_job *j, int64_t r, row_state *rs)
+{
+    const rt_terrain *t = j->t;
+    int64_t Y = j->Y0 + r * j->S;
+    rs->shift = j->m + 7;
+    rs->frac_mask = ((uint64_t)1 << rs->shift) - 1;
+    rs->frac_scale = ldexp(1.0, -rs->shift);
+    static const int PAIR_B[PAIR_COUNT] = {RT_BH, RT_B1, RT_B2, RT_B3};
+    for (int pair = 0; pair < PAIR_COUNT; pair++)
+        for (uint32_t i = 0; i < t->directions; i++)
+            rs->by[pair][i] = (int64_t)t->vec[PAIR_B[pair]][i] * Y;
+    for (uint32_t i = 0; i < t->directions; i++)
+        rs->path_off[i] = ((int64_t)t->vec[RT_AH][i] * 4000 + (int64_t)t->vec[RT_BH][i] * 2000)
+                          * ((int64_t)1 << j->m);
+    double y = j->b->y0 + (double)r * j->b->step;
+    rs->yr = (int64_t)rt__round_js(y);
+    for (uint32_t i = 0; i < t->directions; i++)
+        rs->feat_by[i] = (int64_t)t->vec[RT_A3][i] * rs->yr;
+}
+
+static void height_rows(void *ctx, int64_t begin, int64_t end)
+{
+    const block_job *j = ctx;
+    const rt_terrain *t = j->t;
+    const rt_block *b = j->b;
+    row_state rs;
+    for (int64_t i = begin; i < end; i++) {
+        int64_t r = b->r0 + i;
+        double *out = j->height_out + i * b->nx;
+        point p = {0.0, b->y0 + (double)r * b->step, &rs, 0};
+        if (j->fast) {
+            row_setup(j, r, &rs);
+            for (int64_t c = 0; c < b->nx; c++) {
+                p.X = j->X0 + (b->c0 + c) * j->S;
+                out[c] = height_at(t, &p, 1, 0);
+            }
+        } else {
+            for (int64_t c = 0; c < b->nx; c++) {
+                p.x = b->x0 + (double)(b->c0 + c) * b->step;
+                out[c] = height_at(t, &p, 0, 0);
+            }
+        }
+    }
+}
+
+static void terra_rows(void *ctx, int64_t begin, int64_t end)
+{
+    const block_job *j = ctx;
+    const rt_terrain *t = j->t;
+    const rt_block *b = j->b;
+    row_state rs;
+    terra_res res;
+    for (int64_t i = begin; i < end; i++) {
+        int64_t r = b->r0 + i;
+        int64_t k = i * b->nx;
+        point p = {0.0, b->y0 + (double)r * b->step, &rs, 0};
+        if (j->fast) {
+            row_setup(j, r, &rs);
+            for (int64_t c = 0; c < b->nx; c++, k++) {
+                p.x = b->x0 + (double)(b->c0 + c) * b->step;
+                p.X = j->X0 + (b->c0 + c) * j->S;
+                terra_at(t, &p, 1, &res);
+                store(j->out, k, &res);
+            }
+        } else {
+            for (int64_t c = 0; c < b->nx; c++, k++) {
+                p.x = b->x0 + (double)(b->c0 + c) * b->step;
+                terra_at(t, &p, 0, &res);
+                store(j->out, k, &res);
+            }
+        }
+    }
+}
+
+rt_status rt_height_grid(const rt_terrain *t, const rt_block *b, double *out, int threads)
+{
+    rt_status s = check_shape(t, NULL);
+    if (s == RT_OK) s = check_block(b);
+    if (s != RT_OK) return s;
+    if (!out) return RT_ERR_NULL;
+    block_job j = {t, b, 0, 0, 0, 0, 0, out, NULL};
+    plan_block(&j);
+    rt_parallel_for(threads, b->ny, height_rows, &j);
+    return RT_OK;
+}
+
+rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b, const rt_terra_out *out,
+                        int threads)
+{
+    rt_status s = check_shape(t, NULL);
+    if (s == RT_OK) s = check_block(b);
+    if (s != RT_OK) return s;
+    if (!out) return RT_ERR_NULL;
+    block_job j = {t, b, 0, 0, 0, 0, 0, NULL, out};
+    plan_block(&j);
+    rt_parallel_for(threads, b->ny, terra_rows, &j);
+    return RT_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Arbitrary points                                                         */
+/* ------------------------------------------------------------------------ */
+
+typedef struct points_job {
+    const rt_terrain *t;
+    const double *x, *y;
+    double *height_out;
+    const rt_terra_out *out;
+} points_job;
+
+static void height_points(void *ctx, int64_t begin, int64_t end)
+{
+    const points_job *j = ctx;
+    for (int64_t k = begin; k < end; k++) j->height_out[k] = height_xy(j->t, j->x[k], j->y[k]);
+}
+
+static void terra_points(void *ctx, int64_t begin, int64_t end)
+{
+    const points_job *j = ctx;
+    terra_res res;
+    for (int64_t k = begin; k < end; k++) {
+        point p = {j->x[k], j->y[k], NULL, 0};
+        terra_at(j->t, &p, 0, &res);
+        store(j->out, k, &res);
+    }
+}
+
+static rt_status check_points(const double *x, const double *y, int64_t n)
+{
+    if (n < 0) return RT_ERR_SIZE;
+    if (n > 0 && (!x || !y)) return RT_ERR_NULL;
+    for (int64_t k = 0; k < n; k++)
+        if (!isfinite(x[k]) || !isfinite(y[k])) return RT_ERR_COORD;
+    return RT_OK;
+}
+
+rt_status rt_height_points(const rt_terrain *t, const double *x, const double *y, int64_t n,
+                           double *out, int threads)
+{
+    rt_status s = check_shape(t, NULL);
+    if (s == RT_OK) s = check_points(x, y, n);
+    if (s != RT_OK) return s;
+    if (n > 0 && !out) return RT_ERR_NULL;
+    points_job j = {t, x, y, out, NULL};
+    rt_parallel_for(threads, n, height_points, &j);
+    return RT_OK;
+}
+
+rt_status rt_terra_points(const rt_terrain *t, const double *x, const double *y, int64_t n,
+                          const rt_terra_out *out, int threads)
+{
+    rt_status s = check_shape(t, NULL);
+    if (s == RT_OK) s = check_points(x, y, n);
+    if (s != RT_OK) return s;
+    if (!out) return RT_ERR_NULL;
+    points_job j = {t, x, y, NULL, out};
+    rt_parallel_for(threads, n, terra_points, &j);
+    return RT_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Trees and buildings (SPEC 5)                                             */
+/* ------------------------------------------------------------------------ */
+
+rt_status rt_tree_selector_points(const double *x, const double *y, int64_t n, uint8_t *out)
+{
+    rt_status s = check_points(x, y, n);
+    if (s != RT_OK) return s;
+    if (n > 0 && !out) return RT_ERR_NULL;
+    for (int64_t k = 0; k < n; k++) {
+        /* left to right: (PI10000 * xr) * yr */
+        double v = RT_PI10000 * rt__round_js(x[k]) * rt__round_js(y[k]);
+        out[k] = (uint8_t)(rt__low32(rt__round_js(v)) & 3u);
+    }
+    return RT_OK;
+}
+
+int rt_building_at(const rt_terrain *t, int64_t xr, int64_t yr)
+{
+    if (check_shape(t, NULL) != RT_OK) return 0;
+    /* JavaScript's % keeps the sign; only "divisible by 16" matters here */
+    if (xr % 16 != 0 || yr % 16 != 0) return 0;
+    double x = (double)xr, y = (double)yr;
+    if ((rt__low32(RT_PI10000 * x * y) & 0xfu) >= 8) return 0;
+    terra_res res;
+    point p = {x, y, NULL, 0};
+    terra_at(t, &p, 0, &res);
+    return res.terrain == RT_TOWN;
+}

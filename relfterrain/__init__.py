@@ -1,0 +1,42 @@
+"""relfterrain: the Relf Terrain Generator as exact, fast NumPy arrays.
+
+Graham Relf's generator (The Forest, 1983 to now) makes limitless terrain
+point by point from a 256-entry profile summed along a few directions. This
+package computes it in a C core, bit for bit as the JavaScript original
+would, and hands it over as NumPy arrays.
+
+>>> import relfterrain as rt
+>>> t = rt.Terrain()
+>>> t.terra(23400, 5320).terrain
+<TerrainType.MOOR: 3>
+"""
+
+from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
+from .terrain import (
+    CLASSIC_MAP,
+    CLASSIC_PROFILE,
+    CLASSIC_VECTORS,
+    TERRAIN_DOMAIN,
+    PlacedView,
+    Terrain,
+    default_threads,
+    orienteering_code,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Terrain",
+    "TerrainType",
+    "Feature",
+    "Terra",
+    "TerrainGrid",
+    "Sample",
+    "PlacedView",
+    "CLASSIC_PROFILE",
+    "CLASSIC_VECTORS",
+    "CLASSIC_MAP",
+    "TERRAIN_DOMAIN",
+    "default_threads",
+    "orienteering_code",
+]

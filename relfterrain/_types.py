@@ -1,0 +1,101 @@
+"""Enums and named results shared by the relfterrain API."""
+
+from __future__ import annotations
+
+import enum
+from typing import NamedTuple
+
+import numpy as np
+
+__all__ = ["TerrainType", "Feature", "Terra", "TerrainGrid", "Sample"]
+
+
+class TerrainType(enum.IntEnum):
+    """Kinds of ground (the Java enum ``TERRAINS``; values are its ordinals).
+
+    ``terrain_grid`` and ``grid(...).terrain`` hold these codes as ``uint8``.
+    """
+
+    LAKE = 0
+    TOWN = 1
+    GRASS = 2
+    MOOR = 3
+    WOOD = 4
+    THICKET = 5
+    ROAD = 6
+    MUD = 7
+    PATH = 8
+    STREAM = 9
+    MARSH = 10
+    SNOW = 11
+
+
+class Feature(enum.IntEnum):
+    """Point features on the ground (the Java enum ``FEATURES``).
+
+    ``feature_grid`` and ``grid(...).feature`` hold these codes as ``uint8``.
+    """
+
+    NONE = 0
+    MINE = 1
+    BOULDER = 2
+    ROOT = 3
+    WATERHOLE = 4
+    KNOLL = 5
+    X = 6
+    CONE = 7
+    ROCKET = 8
+    BUILDING = 9
+
+    @property
+    def description(self) -> str:
+        """The orienteering description of the seed's ``getDescription``."""
+        return _DESCRIPTIONS.get(self, "unknown")
+
+    @property
+    def has_code(self) -> bool:
+        """Whether the feature carries a two-letter orienteering control code."""
+        return self in _DESCRIPTIONS
+
+
+_DESCRIPTIONS = {
+    Feature.MINE: "mineshaft",
+    Feature.BOULDER: "boulder",
+    Feature.KNOLL: "knoll",
+    Feature.ROOT: "rootstock",
+    Feature.WATERHOLE: "water hole",
+    Feature.X: "man-made",
+}
+
+
+class Terra(NamedTuple):
+    """Everything about one ground point, as the seed's ``terra(x, y)``."""
+
+    height: float
+    """Ground height, or the water surface on a lake (metres)."""
+    terrain: TerrainType
+    feature: Feature
+    code: str
+    """Two-letter orienteering code of the feature, or ``""``."""
+    depth: float
+    """Depth of lake water at the point (0 off lakes)."""
+
+
+class TerrainGrid(NamedTuple):
+    """The result of :meth:`Terrain.grid`: point ``[r, c]`` is ``(x[c], y[r])``."""
+
+    x: np.ndarray
+    y: np.ndarray
+    height: np.ndarray
+    depth: np.ndarray
+    terrain: np.ndarray
+    feature: np.ndarray
+
+
+class Sample(NamedTuple):
+    """The result of :meth:`Terrain.sample` at arbitrary points."""
+
+    height: np.ndarray
+    depth: np.ndarray
+    terrain: np.ndarray
+    feature: np.ndarray

@@ -1,0 +1,632 @@
+"""The classic Relf terrain: heights, lakes, terrain kinds and point features."""
+
+from __future__ import annotations
+
+import math
+import numbers
+import operator
+import os
+from collections.abc import Iterator, Mapping
+from typing import Any, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _core
+from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
+
+__all__ = [
+    "Terrain",
+    "CLASSIC_PROFILE",
+    "CLASSIC_VECTORS",
+    "CLASSIC_MAP",
+    "TERRAIN_DOMAIN",
+    "orienteering_code",
+    "default_threads",
+]
+
+ArrayLike = Any
+Placeable = Union[TerrainType, Feature]
+
+#: The 1983 profile of The Forest (SPEC 3), read-only float64, 256 values.
+CLASSIC_PROFILE: np.ndarray = _core.CLASSIC_PROFILE
+#: The classic direction vectors by name: ``ah``, ``bh``, ``a1`` ... ``b3``.
+CLASSIC_VECTORS: dict[str, tuple[int, ...]] = dict(_core.CLASSIC_VECTORS)
+#: The classic 800 x 600 m map area as ``(x0, y0, nx, ny)``.
+CLASSIC_MAP: tuple[int, int, int, int] = (23396, 5318, 800, 600)
+#: Inside ``|x|, |y| <= TERRAIN_DOMAIN`` results equal the original bit for bit.
+TERRAIN_DOMAIN: float = _core.TERRAIN_DOMAIN
+
+_VECTOR_NAMES = ("ah", "bh", "a1", "b1", "a2", "b2", "a3", "b3")
+_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def default_threads() -> int:
+    """The number of threads used when ``threads=None``: the usable cores."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def orienteering_code(xr: int, yr: int) -> str:
+    """The two-letter orienteering control code of the integer point ``(xr, yr)``.
+
+    As the seed's ``getCode``: ``ALPHABET[|xr| % 26] + ALPHABET[|yr| % 26]``.
+
+    >>> orienteering_code(27, -2)
+    'BC'
+    """
+    return _ALPHABET[abs(operator.index(xr)) % 26] + _ALPHABET[abs(operator.index(yr)) % 26]
+
+
+def _threads(threads: Optional[int]) -> int:
+    if threads is None:
+        return default_threads()
+    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral):
+        raise TypeError(f"threads: must be an int >= 1 or None, got {threads!r}")
+    if threads < 1:
+        raise ValueError(f"threads: must be >= 1, got {threads}")
+    return int(threads)
+
+
+def _finite(value: Any, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name}: must be a real number, got {value!r}")
+    v = float(value)
+    if not math.isfinite(v):
+        raise ValueError(f"{name}: must be finite, got {v!r}")
+    return v
+
+
+def _count(value: Any, name: str) -> int:
+    if isinstance(value, bool):
+        raise TypeError(f"{name}: must be an int, got {value!r}")
+    try:
+        n = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name}: must be an int, got {value!r}") from None
+    if n < 1:
+        raise ValueError(f"{name}: must be >= 1, got {n}")
+    return n
+
+
+def _grid_args(x0: Any, y0: Any, nx: Any, ny: Any, step: Any) -> tuple:
+    x0 = _finite(x0, "x0")
+    y0 = _finite(y0, "y0")
+    step = _finite(step, "step")
+    if step <= 0:
+        raise ValueError(f"step: must be a positive number, got {step!r}")
+    nx = _count(nx, "nx")
+    ny = _count(ny, "ny")
+    for name, origin, n in (("x", x0, nx), ("y", y0, ny)):
+        if not math.isfinite(origin + (n - 1) * step):
+            raise ValueError(f"{name}0, step: the grid's last {name} coordinate is not finite")
+    return x0, y0, nx, ny, step
+
+
+def _points(x: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray, tuple]:
+    try:
+        xa = np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"x: must be a number or an array-like of numbers, got {x!r}") from None
+    try:
+        ya = np.asarray(y, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"y: must be a number or an array-like of numbers, got {y!r}") from None
+    try:
+        xb, yb = np.broadcast_arrays(xa, ya)
+    except ValueError:
+        raise ValueError(f"x, y: shapes {xa.shape} and {ya.shape} do not broadcast") from None
+    for name, a in (("x", xa), ("y", ya)):
+        if not np.isfinite(a).all():
+            raise ValueError(f"{name}: coordinates must be finite")
+    shape = xb.shape
+    return np.ascontiguousarray(xb).ravel(), np.ascontiguousarray(yb).ravel(), shape
+
+
+def _encode(what: Any) -> int:
+    if isinstance(what, TerrainType):
+        return 0x40 | int(what)
+    if isinstance(what, Feature):
+        return 0x80 | int(what)
+    raise TypeError(
+        f"what: must be a relfterrain.TerrainType or a relfterrain.Feature, got {what!r}"
+    )
+
+
+def _decode(code: int) -> Optional[Placeable]:
+    if code == 0:
+        return None
+    if code & 0xC0 == 0x40:
+        return TerrainType(code & 0x3F)
+    return Feature(code & 0x3F)
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+class PlacedView(Mapping):
+    """A read-only live view of a terrain's placed table: ``{(x, y): what}``.
+
+    Change it with :meth:`Terrain.place`, :meth:`Terrain.remove` and
+    :meth:`Terrain.remove_all`.
+    """
+
+    def __init__(self, core: Any) -> None:
+        self._core = core
+
+    def __len__(self) -> int:
+        return self._core.placed_count()
+
+    def __getitem__(self, key: tuple[int, int]) -> Placeable:
+        x, y = key
+        v = _decode(self._core.at(operator.index(x), operator.index(y)))
+        if v is None:
+            raise KeyError(key)
+        return v
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        xs, ys, _ = self._core.placed_items()
+        return iter(list(zip(xs.tolist(), ys.tolist())))
+
+    def __repr__(self) -> str:
+        return f"PlacedView({dict(self.items())!r})"
+
+
+class Terrain:
+    """The Relf terrain generator: limitless terrain computed point by point.
+
+    Every parameter defaults to the classic 1983 model of The Forest (see
+    ``SPEC.md`` section 3). Results equal the JavaScript original bit for bit
+    inside ``|x|, |y| <= 2**26`` (:data:`TERRAIN_DOMAIN`).
+
+    Parameters
+    ----------
+    profile : array-like of float, optional
+        The periodic profile. Its length must be a power of two (1 .. 2**24);
+        values must be finite. Default :data:`CLASSIC_PROFILE`.
+    ah, bh, a1, b1, a2, b2, a3, b3 : sequence of int, optional
+        Direction vectors: ``ah, bh`` for height, ``a1 .. b3`` for terrain
+        kinds and point features. Integers with ``|v| <= 2**20``, all eight of
+        one common length N (1 <= N <= 64). Any not given takes its classic
+        value (then N must be 5).
+    lake_base : float
+        The lake level of the dry-weather terrain (204). Ground below it but
+        above ``lake_height`` is MUD.
+    lake_height : float, optional
+        The current lake level, default ``lake_base``. Settable later: rain
+        raises it, draining lowers it; raising it a lot makes islands.
+    feature_mask : int
+        Mask of the point-feature test (``0xfff``, as every running version of
+        the original; the seed PDF's ``0xffff`` gives far fewer features).
+    with_paths : bool
+        Make the experimental paths of the seed (ground nearly as high as the
+        ground 4000 m east and 2000 m north).
+    mountain_base : float, optional
+        If given, heights above it become ``base + dz * sqrt(dz)``.
+    snow_height : float, optional
+        If given, ground above it is SNOW.
+    wood_only : bool
+        No vegetation: all dry ground is WOOD (features are kept).
+    bleak : bool
+        Heights only: every point GRASS, no lakes and no features.
+
+    Examples
+    --------
+    >>> import relfterrain as rt
+    >>> t = rt.Terrain()
+    >>> t.height(0, 0)
+    385.0
+    >>> g = t.grid(*rt.CLASSIC_MAP)
+    >>> g.height.shape
+    (600, 800)
+    >>> int((g.feature != rt.Feature.NONE).sum())
+    90
+    """
+
+    def __init__(
+        self,
+        *,
+        profile: Optional[ArrayLike] = None,
+        ah: Optional[Sequence[int]] = None,
+        bh: Optional[Sequence[int]] = None,
+        a1: Optional[Sequence[int]] = None,
+        b1: Optional[Sequence[int]] = None,
+        a2: Optional[Sequence[int]] = None,
+        b2: Optional[Sequence[int]] = None,
+        a3: Optional[Sequence[int]] = None,
+        b3: Optional[Sequence[int]] = None,
+        lake_base: float = 204.0,
+        lake_height: Optional[float] = None,
+        feature_mask: int = 0xFFF,
+        with_paths: bool = False,
+        mountain_base: Optional[float] = None,
+        snow_height: Optional[float] = None,
+        wood_only: bool = False,
+        bleak: bool = False,
+    ) -> None:
+        prof = self._check_profile(profile)
+        given = dict(ah=ah, bh=bh, a1=a1, b1=b1, a2=a2, b2=b2, a3=a3, b3=b3)
+        vectors = self._check_vectors(given)
+        lake_base = _finite(lake_base, "lake_base")
+        lake_height = lake_base if lake_height is None else _finite(lake_height, "lake_height")
+        if isinstance(feature_mask, bool) or not isinstance(feature_mask, numbers.Integral):
+            raise TypeError(f"feature_mask: must be an int, got {feature_mask!r}")
+        if not 0 <= feature_mask <= 0xFFFFFFFF:
+            raise ValueError(f"feature_mask: must be between 0 and 2**32 - 1, got {feature_mask}")
+        if mountain_base is not None:
+            mountain_base = _finite(mountain_base, "mountain_base")
+        if snow_height is not None:
+            snow_height = _finite(snow_height, "snow_height")
+        self._core = _core.TerrainCore(
+            prof,
+            vectors,
+            lake_base=lake_base,
+            lake_height=lake_height,
+            feature_mask=int(feature_mask),
+            with_paths=bool(with_paths),
+            mountain_base=mountain_base,
+            snow_height=snow_height,
+            wood_only=bool(wood_only),
+            bleak=bool(bleak),
+        )
+        self._profile = _readonly(self._core.profile)
+        vecs = self._core.vectors
+        self._vectors = {name: _readonly(vecs[k].copy()) for k, name in enumerate(_VECTOR_NAMES)}
+        self._options = self._core.options
+        self._placed = PlacedView(self._core)
+
+    # -- validation ---------------------------------------------------------
+
+    @staticmethod
+    def _check_profile(profile: Optional[ArrayLike]) -> np.ndarray:
+        if profile is None:
+            return np.asarray(CLASSIC_PROFILE)
+        try:
+            p = np.array(profile, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"profile: must be an array-like of numbers, got {profile!r}") from None
+        if p.ndim != 1:
+            raise ValueError(f"profile: must be one-dimensional, got shape {p.shape}")
+        n = p.size
+        if n < 1 or n > _core.MAX_PROFILE or n & (n - 1):
+            raise ValueError(
+                f"profile: length must be a power of two between 1 and 2**24, got {n}"
+            )
+        bad = np.flatnonzero(~np.isfinite(p))
+        if bad.size:
+            raise ValueError(f"profile: values must be finite, index {bad[0]} is {p[bad[0]]!r}")
+        return p
+
+    @staticmethod
+    def _check_vectors(given: dict) -> np.ndarray:
+        rows = []
+        for name in _VECTOR_NAMES:
+            v = given[name]
+            if v is None:
+                v = CLASSIC_VECTORS[name]
+            try:
+                a = np.asarray(v)
+                if a.dtype == object or a.dtype.kind not in "iufb":
+                    raise TypeError
+            except (TypeError, ValueError):
+                raise TypeError(f"{name}: must be a sequence of integers, got {v!r}") from None
+            if a.ndim != 1:
+                raise ValueError(f"{name}: must be one-dimensional, got shape {a.shape}")
+            if a.size == 0:
+                raise ValueError(f"{name}: must not be empty")
+            if a.size > _core.MAX_DIRECTIONS:
+                raise ValueError(
+                    f"{name}: at most {_core.MAX_DIRECTIONS} directions, got {a.size}"
+                )
+            af = a.astype(np.float64)
+            if not np.all(np.isfinite(af)) or not np.all(af == np.floor(af)):
+                raise ValueError(f"{name}: components must be integers, got {v!r}")
+            if np.any(np.abs(af) > _core.MAX_VECTOR):
+                raise ValueError(f"{name}: components must satisfy |v| <= 2**20, got {v!r}")
+            rows.append(af.astype(np.int64))
+        lengths = {name: r.size for name, r in zip(_VECTOR_NAMES, rows)}
+        if len(set(lengths.values())) != 1:
+            listed = ", ".join(f"{k}={n}" for k, n in lengths.items())
+            raise ValueError(
+                f"ah, bh, a1, b1, a2, b2, a3, b3: vectors must all have one length, got {listed}"
+            )
+        return np.stack(rows)
+
+    # -- parameters ---------------------------------------------------------
+
+    @property
+    def profile(self) -> np.ndarray:
+        """The profile (read-only float64)."""
+        return self._profile
+
+    ah = property(lambda self: self._vectors["ah"], doc="Height vector A (read-only).")
+    bh = property(lambda self: self._vectors["bh"], doc="Height vector B (read-only).")
+    a1 = property(lambda self: self._vectors["a1"], doc="Town vector A (read-only).")
+    b1 = property(lambda self: self._vectors["b1"], doc="Town vector B (read-only).")
+    a2 = property(lambda self: self._vectors["a2"], doc="Vegetation vector A2 (read-only).")
+    b2 = property(lambda self: self._vectors["b2"], doc="Vegetation vector B2 (read-only).")
+    a3 = property(lambda self: self._vectors["a3"], doc="Vegetation vector A3 (read-only).")
+    b3 = property(lambda self: self._vectors["b3"], doc="Vegetation vector B3 (read-only).")
+
+    @property
+    def directions(self) -> int:
+        """N, the number of directions summed."""
+        return int(self._vectors["ah"].size)
+
+    @property
+    def lake_height(self) -> float:
+        """The current lake level; assign to raise (rain) or lower (drain) it."""
+        return self._core.lake_height
+
+    @lake_height.setter
+    def lake_height(self, value: float) -> None:
+        self._core.lake_height = _finite(value, "lake_height")
+
+    lake_base = property(lambda self: self._options["lake_base"], doc="Dry-weather lake level.")
+    feature_mask = property(lambda self: self._options["feature_mask"], doc="Feature mask.")
+    with_paths = property(lambda self: self._options["with_paths"], doc="Paths enabled.")
+    mountain_base = property(lambda self: self._options["mountain_base"], doc="Mountain base.")
+    snow_height = property(lambda self: self._options["snow_height"], doc="Snow height.")
+    wood_only = property(lambda self: self._options["wood_only"], doc="All dry ground WOOD.")
+    bleak = property(lambda self: self._options["bleak"], doc="Heights only.")
+
+    def __repr__(self) -> str:
+        classic_profile = self._profile.size == 256 and np.array_equal(
+            self._profile, CLASSIC_PROFILE
+        )
+        parts = ["profile=classic" if classic_profile else f"profile=<{self._profile.size} values>"]
+        if not all(
+            self._vectors[n].size == 5 and tuple(self._vectors[n]) == CLASSIC_VECTORS[n]
+            for n in _VECTOR_NAMES
+        ):
+            parts.append(f"vectors=<custom, N={self.directions}>")
+        parts.append(f"lake_height={self.lake_height!r}")
+        defaults = dict(lake_base=204.0, feature_mask=0xFFF, with_paths=False,
+                        mountain_base=None, snow_height=None, wood_only=False, bleak=False)
+        for k, d in defaults.items():
+            if self._options[k] != d:
+                parts.append(f"{k}={self._options[k]!r}")
+        if len(self._placed):
+            parts.append(f"placed={len(self._placed)}")
+        return f"Terrain({', '.join(parts)})"
+
+    # -- points -------------------------------------------------------------
+
+    def height(self, x: ArrayLike, y: ArrayLike, *, threads: Optional[int] = 1) -> Any:
+        """Ground height at ``(x, y)`` (SPEC 4), interpolated, broadcasting.
+
+        Returns a Python float for two scalars, else a float64 array of the
+        broadcast shape. Lakes are not applied: see :meth:`terra` for the
+        water surface.
+
+        >>> Terrain().height([0.0, 0.5], 0)
+        array([385.        , 385.99609375])
+        """
+        xf, yf, shape = _points(x, y)
+        out = self._core.height_points(xf, yf, threads=_threads(threads))
+        if shape == ():
+            return float(out[0])
+        return out.reshape(shape)
+
+    def sample(self, x: ArrayLike, y: ArrayLike, *, threads: Optional[int] = None) -> Sample:
+        """terra at arbitrary points, broadcasting: ``Sample(height, depth, terrain, feature)``.
+
+        >>> s = Terrain().sample([23400.5, 23401], 5320)
+        >>> s.terrain.dtype, s.height.shape
+        (dtype('uint8'), (2,))
+        """
+        xf, yf, shape = _points(x, y)
+        h, d, t, f = self._core.terra_points(xf, yf, threads=_threads(threads))
+        return Sample(h.reshape(shape), d.reshape(shape), t.reshape(shape), f.reshape(shape))
+
+    def terra(self, x: float, y: float) -> Terra:
+        """Everything at one point, as the seed's ``terra(x, y)``.
+
+        >>> Terrain().terra(23400, 5320).terrain
+        <TerrainType.MOOR: 3>
+        """
+        x = _finite(x, "x")
+        y = _finite(y, "y")
+        h, d, t, f = self._core.terra_points([x], [y], threads=1)
+        feature = Feature(int(f[0]))
+        code = ""
+        if feature.has_code:
+            code = orienteering_code(_round_js(x), _round_js(y))
+        return Terra(float(h[0]), TerrainType(int(t[0])), feature, code, float(d[0]))
+
+    def tree_selector(self, x: ArrayLike, y: ArrayLike) -> Any:
+        """Which of four tree images stands at the rounded point (0..3).
+
+        ``toint32(round(PI10000 * xr * yr)) & 3``; an int for two scalars.
+        """
+        xf, yf, shape = _points(x, y)
+        out = self._core.tree_selector(xf, yf)
+        if shape == ():
+            return int(out[0])
+        return out.reshape(shape)
+
+    def buildings(self, x0: int, y0: int, nx: int, ny: int) -> np.ndarray:
+        """Centres ``(xr, yr)`` of the town buildings in ``[x0, x0+nx) x [y0, y0+ny)``.
+
+        Each building is a 12 m square centred on a point whose coordinates
+        are multiples of 16, on TOWN ground (SPEC 5). Returns int64 ``(k, 2)``.
+        """
+        x0 = operator.index(x0)
+        y0 = operator.index(y0)
+        return self._core.buildings(x0, y0, _count(nx, "nx"), _count(ny, "ny"))
+
+    # -- grids --------------------------------------------------------------
+
+    def height_grid(
+        self,
+        x0: float,
+        y0: float,
+        nx: int,
+        ny: int,
+        step: float = 1.0,
+        *,
+        out: Optional[np.ndarray] = None,
+        threads: Optional[int] = None,
+    ) -> np.ndarray:
+        """Ground height on a grid: float64 ``(ny, nx)``.
+
+        Element ``[r, c]`` is the height at ``(x0 + c*step, y0 + r*step)``;
+        row 0 is the southern edge (plot with ``origin="lower"``).
+
+        Parameters
+        ----------
+        x0, y0 : float
+            The south-west corner.
+        nx, ny : int
+            Columns and rows (>= 1).
+        step : float
+            Spacing in metres (> 0).
+        out : ndarray, optional
+            A C-contiguous writeable float64 ``(ny, nx)`` array to fill and
+            return (not touched if the call fails).
+        threads : int, optional
+            Threads to split the rows across; default all cores. The result
+            is the same for every count.
+
+        >>> Terrain().height_grid(0, 0, 3, 2).shape
+        (2, 3)
+        """
+        x0, y0, nx, ny, step = _grid_args(x0, y0, nx, ny, step)
+        return self._core.height_grid(x0, y0, nx, ny, step, out=out, threads=_threads(threads))
+
+    def terrain_grid(
+        self,
+        x0: float,
+        y0: float,
+        nx: int,
+        ny: int,
+        step: float = 1.0,
+        *,
+        out: Optional[np.ndarray] = None,
+        threads: Optional[int] = None,
+    ) -> np.ndarray:
+        """Terrain kinds on a grid: uint8 :class:`TerrainType` codes ``(ny, nx)``.
+
+        Arguments as :meth:`height_grid`.
+        """
+        x0, y0, nx, ny, step = _grid_args(x0, y0, nx, ny, step)
+        res = self._core.terra_grid(x0, y0, nx, ny, step,
+                                    outputs=(None, None, True if out is None else out, None),
+                                    threads=_threads(threads))
+        return res[2]
+
+    def feature_grid(
+        self,
+        x0: float,
+        y0: float,
+        nx: int,
+        ny: int,
+        step: float = 1.0,
+        *,
+        out: Optional[np.ndarray] = None,
+        threads: Optional[int] = None,
+    ) -> np.ndarray:
+        """Point features on a grid: uint8 :class:`Feature` codes ``(ny, nx)``.
+
+        Arguments as :meth:`height_grid`.
+        """
+        x0, y0, nx, ny, step = _grid_args(x0, y0, nx, ny, step)
+        res = self._core.terra_grid(x0, y0, nx, ny, step,
+                                    outputs=(None, None, None, True if out is None else out),
+                                    threads=_threads(threads))
+        return res[3]
+
+    def grid(
+        self,
+        x0: float,
+        y0: float,
+        nx: int,
+        ny: int,
+        step: float = 1.0,
+        *,
+        out: Optional[Sequence[np.ndarray]] = None,
+        threads: Optional[int] = None,
+    ) -> TerrainGrid:
+        """terra on a grid in one pass: ``TerrainGrid(x, y, height, depth, terrain, feature)``.
+
+        ``height`` is terra's height (the water surface on lakes), ``depth`` the
+        lake depth (0 elsewhere), ``terrain`` and ``feature`` uint8 codes, all
+        ``(ny, nx)``; ``x`` (nx,) and ``y`` (ny,) are the coordinates.
+        ``out`` may be a 4-sequence ``(height, depth, terrain, feature)`` of
+        preallocated arrays (e.g. a previous result) to fill.
+
+        >>> g = Terrain().grid(23396, 5318, 4, 3)
+        >>> g.x
+        array([23396., 23397., 23398., 23399.])
+        """
+        x0, y0, nx, ny, step = _grid_args(x0, y0, nx, ny, step)
+        if out is None:
+            outputs: tuple = (True, True, True, True)
+        else:
+            if isinstance(out, TerrainGrid):
+                out = out[2:]
+            outputs = tuple(out)
+            if len(outputs) != 4 or any(o is None for o in outputs):
+                raise ValueError("out: must be 4 arrays (height, depth, terrain, feature)")
+        h, d, t, f = self._core.terra_grid(x0, y0, nx, ny, step, outputs=outputs,
+                                           threads=_threads(threads))
+        x = x0 + np.arange(nx, dtype=np.float64) * step
+        y = y0 + np.arange(ny, dtype=np.float64) * step
+        return TerrainGrid(x, y, h, d, t, f)
+
+    # -- the placed table ---------------------------------------------------
+
+    @property
+    def placed(self) -> PlacedView:
+        """The placed table, a read-only mapping ``{(x, y): TerrainType | Feature}``."""
+        return self._placed
+
+    def place(self, x: int, y: int, what: Placeable) -> None:
+        """Place a terrain type or a feature at the integer point ``(x, y)``.
+
+        A placed :class:`TerrainType` overrides the kind of ground there
+        (height ``max(ground, lake_height)``, no feature); a placed
+        :class:`Feature` replaces the generated one (``Feature.NONE`` hides it).
+        Every grid and point function honours the table.
+
+        >>> t = Terrain()
+        >>> t.place(23400, 5320, TerrainType.ROAD)
+        >>> t.terra(23400, 5320).terrain
+        <TerrainType.ROAD: 6>
+        """
+        code = _encode(what)
+        self._core.place(_key(x, "x"), _key(y, "y"), code)
+
+    def at(self, x: int, y: int) -> Optional[Placeable]:
+        """What is placed at ``(x, y)``, or None."""
+        return _decode(self._core.at(_key(x, "x"), _key(y, "y")))
+
+    def remove(self, x: int, y: int) -> bool:
+        """Remove what is placed at ``(x, y)``; True if there was something."""
+        return self._core.remove(_key(x, "x"), _key(y, "y"))
+
+    def remove_all(self, what: Placeable) -> int:
+        """Remove every placement of ``what``; returns how many were removed."""
+        return self._core.remove_all(_encode(what))
+
+
+def _key(v: Any, name: str) -> int:
+    if isinstance(v, bool):
+        raise TypeError(f"{name}: must be an int, got {v!r}")
+    try:
+        k = operator.index(v)
+    except TypeError:
+        raise TypeError(f"{name}: placed points are integers, got {v!r}") from None
+    if not -(2**62) <= k < 2**62:
+        raise ValueError(f"{name}: must be within +-2**62, got {k}")
+    return k
+
+
+def _round_js(v: float) -> int:
+    r = math.floor(v)
+    if v - r >= 0.5:
+        r += 1
+    return int(r)
