@@ -13,6 +13,8 @@ See benchmarks/README.md for what every number means.
 from __future__ import annotations
 
 import argparse
+import functools
+import importlib.util
 import json
 import os
 import platform
@@ -26,7 +28,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import numpy_reference as npref  # noqa: E402
+import numpy_reference as npref
 
 X0, Y0 = 23396, 5318  # origin of the classic map (CLASSIC_MAP)
 NCPU = os.cpu_count() or 1
@@ -79,9 +81,9 @@ def print_head(title):
 
 def record(group, case, nx, ny, threads, alloc, t, ts, note=""):
     n = nx * ny
-    RECORDS.append(dict(group=group, case=case, nx=nx, ny=ny, threads=threads, alloc=alloc,
-                        seconds=t, all_seconds=ts, ms_per_call=t * 1e3,
-                        mpoints_per_s=mpts(n, t), note=note))
+    RECORDS.append({"group": group, "case": case, "nx": nx, "ny": ny, "threads": threads, "alloc": alloc,
+                        "seconds": t, "all_seconds": ts, "ms_per_call": t * 1e3,
+                        "mpoints_per_s": mpts(n, t), "note": note})
     print(row((case, f"{nx}x{ny}", threads, alloc, f"{t * 1e3:.2f}", f"{mpts(n, t):.1f}",
                len(ts)), W) + (f"  {note}" if note else ""), flush=True)
     return t
@@ -99,15 +101,17 @@ def bits_equal(a, b):
 
 # ----------------------------------------------------------------- machine
 def machine_info(rt, rt_err):
-    info = dict(
-        platform=platform.platform(),
-        python=platform.python_version(),
-        cpu=cpu_model(),
-        cores=NCPU,
-        numpy=np.__version__,
-        relfterrain=(getattr(rt, "__version__", "unknown") if rt is not None
+    info = {
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "cpu": cpu_model(),
+        "cores": NCPU,
+        "numpy": np.__version__,
+        "relfterrain": (getattr(rt, "__version__", "unknown") if rt is not None
                      else f"not importable ({rt_err})"),
-    )
+    }
+    if hasattr(os, "getloadavg"):
+        info["load_avg"] = " ".join(f"{v:.2f}" for v in os.getloadavg())
     print("relfterrain benchmark")
     for k, v in info.items():
         print(f"  {k:<12} {v}")
@@ -136,6 +140,24 @@ def select_variant(rt, name):
 
 
 # ---------------------------------------------------------- relfterrain
+def rt_call(t, fname, nx, ny, threads, out):
+    """A no-argument callable running t.height_grid or t.grid on the benchmark grid."""
+    method = getattr(t, fname)
+
+    def call():
+        return method(X0, Y0, nx, ny, out=out, threads=threads)
+
+    return call
+
+
+def new_outs(fname, nx, ny):
+    """Touched output arrays for out= (one array for height_grid, four for grid)."""
+    if fname == "height_grid":
+        return np.zeros((ny, nx))
+    return (np.zeros((ny, nx)), np.zeros((ny, nx)),
+            np.zeros((ny, nx), np.uint8), np.zeros((ny, nx), np.uint8))
+
+
 def bench_rt(rt, sizes, repeat, repeat_big, thread_counts, label="relfterrain", group="rt"):
     """height_grid and grid on each size, each thread count, fresh and out=."""
     t = rt.Terrain()
@@ -143,22 +165,13 @@ def bench_rt(rt, sizes, repeat, repeat_big, thread_counts, label="relfterrain", 
     print_head(f"{label}: height_grid / grid (median of repeats; 1 warm-up call each)")
     for (nx, ny) in sizes:
         reps = repeat if nx * ny <= 10**6 else repeat_big
-        h = np.empty((ny, nx))
-        outs = (np.empty((ny, nx)), np.empty((ny, nx)),
-                np.empty((ny, nx), np.uint8), np.empty((ny, nx), np.uint8))
-        for a in outs:  # touch the reused buffers once
-            a.fill(0)
+        h = new_outs("height_grid", nx, ny)  # reused out= buffers, touched once
+        outs = new_outs("grid", nx, ny)
         for fname in ("height_grid", "grid"):
             for th in thread_counts:
                 for alloc in ("fresh", "out="):
-                    if fname == "height_grid":
-                        fn = ((lambda th=th: t.height_grid(X0, Y0, nx, ny, threads=th))
-                              if alloc == "fresh" else
-                              (lambda th=th: t.height_grid(X0, Y0, nx, ny, out=h, threads=th)))
-                    else:
-                        fn = ((lambda th=th: t.grid(X0, Y0, nx, ny, threads=th))
-                              if alloc == "fresh" else
-                              (lambda th=th: t.grid(X0, Y0, nx, ny, out=outs, threads=th)))
+                    fn = rt_call(t, fname, nx, ny, th, None if alloc == "fresh" else
+                                 (h if fname == "height_grid" else outs))
                     tm, ts = timeit(fn, reps)
                     res[(fname, nx, ny, th, alloc)] = record(group, fname, nx, ny, th, alloc, tm, ts)
         del h, outs
@@ -178,18 +191,11 @@ def scaling(rt, res, big, repeat_big):
             t1 = res.get((fname, nx, ny, 1, alloc))
             t2 = res.get((fname, nx, ny, 2, alloc))
             if t2 is None:  # more than 2 cores: measure 2 threads explicitly
-                if fname == "height_grid":
-                    h = np.empty((ny, nx)) if alloc == "out=" else None
-                    fn = lambda: t.height_grid(X0, Y0, nx, ny, out=h, threads=2)  # noqa: E731
-                else:
-                    o = (None if alloc == "fresh" else
-                         (np.empty((ny, nx)), np.empty((ny, nx)),
-                          np.empty((ny, nx), np.uint8), np.empty((ny, nx), np.uint8)))
-                    fn = lambda: t.grid(X0, Y0, nx, ny, out=o, threads=2)  # noqa: E731
-                t2, _ = timeit(fn, repeat_big)
+                out = None if alloc == "fresh" else new_outs(fname, nx, ny)
+                t2, _ = timeit(rt_call(t, fname, nx, ny, 2, out), repeat_big)
             ratio = t1 / t2
-            RECORDS.append(dict(group="scaling", case=fname, alloc=alloc, nx=nx, ny=ny,
-                                t1=t1, t2=t2, ratio=ratio))
+            RECORDS.append({"group": "scaling", "case": fname, "alloc": alloc, "nx": nx, "ny": ny,
+                                "t1": t1, "t2": t2, "ratio": ratio})
             print(f"  {fname:<12} {alloc:<6} {t1 * 1e3:9.2f} ms -> {t2 * 1e3:9.2f} ms   x{ratio:.2f}")
 
 
@@ -212,8 +218,8 @@ def memory(rt, big, quick):
     del g
     print(f"  {'tracemalloc peak':<24}{peak / mib:8.1f} MiB  = x{peak / out_bytes:.3f} of outputs "
           f"(NumPy/Python allocations only; still held after the call: {cur / mib:.1f} MiB)")
-    RECORDS.append(dict(group="memory", method="tracemalloc", nx=nx, ny=ny,
-                        peak_bytes=peak, out_bytes=out_bytes))
+    RECORDS.append({"group": "memory", "method": "tracemalloc", "nx": nx, "ny": ny,
+                        "peak_bytes": peak, "out_bytes": out_bytes})
     # (b) peak resident set of a fresh subprocess: counts everything (the C core's own
     # malloc, thread stacks, the page-touched outputs). The kernel's peak (VmHWM) is
     # reset just before the call (write "5" to /proc/self/clear_refs, Linux); the number
@@ -236,15 +242,15 @@ def memory(rt, big, quick):
     )
     p = None
     try:
-        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
                            timeout=300, env=dict(os.environ))
         r0, r1, how = json.loads(p.stdout.strip().splitlines()[-1])
         delta = (r1 - r0) * 1024  # KiB
         print(f"  {'peak RSS rise (subproc)':<24}{delta / mib:8.1f} MiB  = x{delta / out_bytes:.3f} of outputs "
               f"(whole process, {how}; RSS {r0 / 1024:.1f} MiB before -> peak {r1 / 1024:.1f} MiB)")
-        RECORDS.append(dict(group="memory", method="rss_subprocess_" + how, nx=nx, ny=ny,
-                            peak_bytes=delta, out_bytes=out_bytes, rss0_kib=r0, rss1_kib=r1))
-    except Exception as e:  # noqa: BLE001
+        RECORDS.append({"group": "memory", "method": "rss_subprocess_" + how, "nx": nx, "ny": ny,
+                            "peak_bytes": delta, "out_bytes": out_bytes, "rss0_kib": r0, "rss1_kib": r1})
+    except Exception as e:  # noqa: BLE001 (report, do not stop the benchmark)
         print(f"  peak RSS subprocess failed: {e!r} {(p.stderr if p else '')[-300:]}")
     # (c) the NumPy transcription, for comparison (tracemalloc sees all of it)
     tracemalloc.start()
@@ -256,8 +262,8 @@ def memory(rt, big, quick):
     out_np = nx * ny * 18
     print(f"  {'NumPy transcription':<24}{peak / mib:8.1f} MiB  = x{peak / out_np:.3f} of its outputs "
           f"(tracemalloc; temporaries in blocks of {npref.CHUNK_POINTS} points)")
-    RECORDS.append(dict(group="memory", method="tracemalloc_numpy", nx=nx, ny=ny,
-                        peak_bytes=peak, out_bytes=out_np))
+    RECORDS.append({"group": "memory", "method": "tracemalloc_numpy", "nx": nx, "ny": ny,
+                        "peak_bytes": peak, "out_bytes": out_np})
 
 
 # ------------------------------------------------------------------ NumPy
@@ -267,8 +273,10 @@ def bench_numpy(sizes, repeat, repeat_big):
     for (nx, ny) in sizes:
         big = nx * ny > 10**6
         reps = repeat if not big else repeat_big
-        for fname, fn in (("numpy height_grid", lambda: npref.height_grid(X0, Y0, nx, ny)),
-                          ("numpy grid", lambda: npref.grid(X0, Y0, nx, ny))):
+        for fname, func in (("numpy height_grid", npref.height_grid), ("numpy grid", npref.grid)):
+            def fn(func=func, nx=nx, ny=ny):
+                return func(X0, Y0, nx, ny)
+
             tm, ts = timeit(fn, reps, warmup=0 if big else 1)
             res[(fname.split()[1], nx, ny)] = record("numpy", fname, nx, ny, 1, "fresh", tm, ts)
     return res
@@ -296,10 +304,10 @@ def selfcheck(rt):
                   f"  ({mism} of {nx * ny} values differ)")
         print(f"  features on the map: {int(np.count_nonzero(g.feature))} (relfterrain), "
               f"{int(np.count_nonzero(mine[3]))} (NumPy)")
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:  # noqa: BLE001 (report, do not stop the benchmark)
         print(f"  self-check failed: {e!r}")
         out["error"] = repr(e)
-    RECORDS.append(dict(group="selfcheck", mismatches=out))
+    RECORDS.append({"group": "selfcheck", "mismatches": out})
     return out
 
 
@@ -318,11 +326,7 @@ def bench_peers(sizes, repeat, repeat_big, quick):
         # opensimplex: noise2array(x, y) -> (ny, nx); numba JIT (parallel) if installed
         try:
             import opensimplex
-            try:
-                import numba  # noqa: F401
-                jit = True
-            except ImportError:
-                jit = False
+            jit = importlib.util.find_spec("numba") is not None
             opensimplex.seed(1234)
 
             def osx(xs=xs, ys=ys):
@@ -340,7 +344,7 @@ def bench_peers(sizes, repeat, repeat_big, quick):
                     "numba JIT, parallel")
             else:  # pure Python: ~10 us/point -> time a small grid, extrapolate
                 sx, sy = (64, 48) if quick else (160, 120)
-                tm, ts = timeit(lambda: osx(xs[:sx], ys[:sy]), 1, warmup=0)
+                tm, ts = timeit(functools.partial(osx, xs[:sx], ys[:sy]), 1, warmup=0)
                 tm = tm * (nx * ny) / (sx * sy)
                 res[("opensimplex", nx, ny)] = record(
                     "peer", "opensimplex.noise2array", nx, ny, 1, "fresh", tm, ts,
@@ -357,7 +361,7 @@ def bench_peers(sizes, repeat, repeat_big, quick):
             fnl.fractal_octaves = octaves
             fnl.frequency = freq
 
-            def fnl_run(xs=xs, ys=ys):
+            def fnl_run(xs=xs, ys=ys, fnl=fnl):
                 c = np.empty((2, ys.size, xs.size), np.float32)
                 c[0] = xs.astype(np.float32)[None, :]
                 c[1] = ys.astype(np.float32)[:, None]
@@ -384,7 +388,7 @@ def bench_peers(sizes, repeat, repeat_big, quick):
                         hr[c] = pnoise2(x, y, octaves=octaves)
                 return h
 
-            tm, ts = timeit(pn, 1 if not quick else 1, warmup=0)
+            tm, ts = timeit(pn, 1, warmup=0)
             tm = tm * (nx * ny) / (sx * sy)
             res[("noise", nx, ny)] = record(
                 "peer", "noise.pnoise2 (Python loop)", nx, ny, 1, "fresh", tm, ts,
@@ -418,7 +422,7 @@ def main(argv=None):
     try:
         import relfterrain as rt
         rt_err = None
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:  # noqa: BLE001 (report, do not stop the benchmark)
         rt, rt_err = None, repr(e)
     info = machine_info(rt, rt_err)
     print(f"  sizes        {small[0]}x{small[1]} (classic map) and {big[0]}x{big[1]}, origin "
@@ -460,9 +464,9 @@ def main(argv=None):
                 tn = np_res[(fname, nx, ny)]
                 parts = [f"{th} thread{'s' if th > 1 else ''}: x{tn / rt_res[(fname, nx, ny, th, 'fresh')]:.1f}"
                          for th in threads]
-                RECORDS.append(dict(group="ratio_numpy", case=fname, nx=nx, ny=ny,
-                                    ratios={th: tn / rt_res[(fname, nx, ny, th, 'fresh')]
-                                            for th in threads}))
+                RECORDS.append({"group": "ratio_numpy", "case": fname, "nx": nx, "ny": ny,
+                                    "ratios": {th: tn / rt_res[(fname, nx, ny, th, 'fresh')]
+                                            for th in threads}})
                 print(f"  {fname:<12} {f'{nx}x{ny}':<10} " + "   ".join(parts))
 
     if not args.skip_peers:
@@ -473,13 +477,15 @@ def main(argv=None):
                   " (peer time / relfterrain time; >1 = relfterrain faster)")
             for (name, nx, ny), tp in peer_res.items():
                 r = tp / rt_res[("height_grid", nx, ny, 1, "fresh")]
-                RECORDS.append(dict(group="ratio_peer", case=name, nx=nx, ny=ny, ratio=r))
+                RECORDS.append({"group": "ratio_peer", "case": name, "nx": nx, "ny": ny, "ratio": r})
                 print(f"  {name:<16} {f'{nx}x{ny}':<10} x{r:.1f}")
-    print(f"\n(total benchmark time {time.perf_counter() - t_start:.0f} s)")
+    load = (" ".join(f"{v:.2f}" for v in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a")
+    print(f"\n(total benchmark time {time.perf_counter() - t_start:.0f} s; load average now {load};"
+          f" a 1-minute load well above 0.5 in the header means other work shared the cores)")
 
     if args.json:
         with open(args.json, "w") as fh:
-            json.dump(dict(machine=info, records=RECORDS), fh, indent=1, default=str)
+            json.dump({"machine": info, "records": RECORDS}, fh, indent=1, default=str)
         print(f"wrote {args.json}")
 
 

@@ -41,8 +41,8 @@ __all__ = [
     "CLASSIC_PROFILE",
     "CLASSIC_VECTORS",
     "NumpyTerrain",
-    "height_grid",
     "grid",
+    "height_grid",
 ]
 
 CLASSIC_PROFILE = np.array(

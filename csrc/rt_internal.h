@@ -17,10 +17,22 @@
 #define RT_PI1000 (3.141592653589793 * 1000.0)
 #define RT_PI10000 (3.141592653589793 * 10000.0)
 
+/* floor(v), exact, without a libm call on baseline x86-64: below 2^52 in
+ * magnitude the truncating conversion to int64 is exact; at or above it (and
+ * for NaN and infinities) v is its own floor.  copysign keeps floor(-0.0) =
+ * -0.0 and is right for every other v, whose floor has v's sign. */
+static inline double rt__floor(double v)
+{
+    if (!(fabs(v) < 4503599627370496.0)) return v;
+    double r = (double)(int64_t)v;
+    if (r > v) r -= 1.0;
+    return copysign(r, v);
+}
+
 /* Math.round. */
 static inline double rt__round_js(double v)
 {
-    double r = floor(v);
+    double r = rt__floor(v);
     if (v - r >= 0.5) r += 1.0;
     return r;
 }
@@ -30,12 +42,12 @@ static inline double rt__round_js(double v)
  * exact.  Non-finite values give 0. */
 static inline uint32_t rt__low32(double v)
 {
+    /* the conversion truncates toward zero, as ToInt32 does; int64 -> uint64
+     * is reduction modulo 2^64, well defined for negatives */
+    if (fabs(v) < 9.2e18) return (uint32_t)(uint64_t)(int64_t)v;
     if (!isfinite(v)) return 0;
-    double t = trunc(v);
-    /* 2^63 would overflow int64; reduce first (fmod is exact). */
-    if (!(fabs(t) < 9.2e18)) t = fmod(t, 4294967296.0);
-    /* int64 -> uint64 is reduction modulo 2^64: well defined for negatives. */
-    return (uint32_t)(uint64_t)(int64_t)t;
+    /* beyond int64: fmod is exact and keeps the residue modulo 2^32 */
+    return (uint32_t)(uint64_t)(int64_t)fmod(trunc(v), 4294967296.0);
 }
 
 /* The low bits of an int64 in two's complement, without UB for negatives. */

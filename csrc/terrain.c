@@ -19,6 +19,12 @@
 
 #define RT_MAX_DYADIC 4
 
+#if defined(__GNUC__)
+#define RT_INLINE static inline __attribute__((always_inline))
+#else
+#define RT_INLINE static inline
+#endif
+
 static const double CLASSIC_PROFILE[256] = {
     77,  80,  84,  88,  92,  96,  101, 104, 108, 112, 115, 118, 120, 123, 126, 129,
     131, 133, 134, 134, 133, 133, 131, 130, 129, 126, 123, 122, 122, 122, 123, 125,
@@ -128,15 +134,15 @@ static inline double mountain(const rt_terrain *t, double ht)
 }
 
 /* calcHeight (SPEC 4). */
-static double height_xy(const rt_terrain *t, double x, double y)
+RT_INLINE double height_xy(const rt_terrain *t, double x, double y, uint32_t n)
 {
     const double *P = t->profile;
     const uint32_t mask = t->profile_len - 1;
     const int32_t *A = t->vec[RT_AH], *B = t->vec[RT_BH];
     double ht = 0.0;
-    for (uint32_t i = 0; i < t->directions; i++) {
+    for (uint32_t i = 0; i < n; i++) {
         double j = ((double)A[i] * x + (double)B[i] * y) * RT_RECIP128;
-        double jint = floor(j);
+        double jint = rt__floor(j);
         double jfrac = j - jint;
         double p0 = P[rt__low32(jint) & mask];
         double p1 = P[rt__low32(jint + 1.0) & mask];
@@ -146,23 +152,23 @@ static double height_xy(const rt_terrain *t, double x, double y)
 }
 
 /* calcProf (SPEC 5, the Java reference): floor, then >> 7, then & mask. */
-static double prof_xy(const rt_terrain *t, const int32_t *A, double x,
-                      const int32_t *B, double y)
+RT_INLINE double prof_xy(const rt_terrain *t, const int32_t *A, double x,
+                         const int32_t *B, double y, uint32_t n)
 {
     const double *P = t->profile;
     const uint32_t mask = t->profile_len - 1;
     double p = 0.0;
-    for (uint32_t i = 0; i < t->directions; i++) {
+    for (uint32_t i = 0; i < n; i++) {
         double v = (double)A[i] * x + (double)B[i] * y;
         /* floor(v) is an integer, so the scaling by 2^-7 is exact */
-        double q = floor(floor(v) * RT_RECIP128);
+        double q = rt__floor(rt__floor(v) * RT_RECIP128);
         p += P[rt__low32(q) & mask];
     }
     return p;
 }
 
 /* The generated point feature at a rounded point, given xr*yr. */
-static uint8_t feature_of(const rt_terrain *t, double a, double xryr)
+RT_INLINE uint8_t feature_of(const rt_terrain *t, double a, double xryr)
 {
     uint32_t f = rt__low32(rt__round_js(a * xryr * RT_RECIP128)) & t->feature_mask;
     if (f == t->feature_point) {
@@ -181,7 +187,7 @@ static uint8_t feature_of(const rt_terrain *t, double a, double xryr)
     return RT_NONE;
 }
 
-static uint8_t vegetation(double a2, double a3)
+RT_INLINE uint8_t vegetation(double a2, double a3)
 {
     if (a2 < GRASS_BELOW) return a3 < OPEN_BELOW ? RT_GRASS : RT_MOOR;
     return a3 < THICKET_BELOW ? RT_THICKET : RT_WOOD;
@@ -192,12 +198,14 @@ typedef struct terra_res {
     uint8_t terrain, feature;
 } terra_res;
 
-static inline void store(const rt_terra_out *o, int64_t k, const terra_res *r)
+RT_INLINE void store(const rt_terra_out *o, int64_t k, const terra_res *r)
 {
-    if (o->height) o->height[k] = r->height;
-    if (o->depth) o->depth[k] = r->depth;
-    if (o->terrain) o->terrain[k] = r->terrain;
-    if (o->feature) o->feature[k] = r->feature;
+    double *restrict h = o->height, *restrict d = o->depth;
+    uint8_t *restrict te = o->terrain, *restrict fe = o->feature;
+    if (h) h[k] = r->height;
+    if (d) d[k] = r->depth;
+    if (te) te[k] = r->terrain;
+    if (fe) fe[k] = r->feature;
 }
 
 /* The placed value at a rounded point (0: none). */
@@ -231,20 +239,18 @@ typedef struct point {
     int64_t X;               /* x * 2^m (block path) */
 } point;
 
-#define RT_INLINE static inline __attribute__((always_inline))
-
 static const int PAIR_A[PAIR_COUNT] = {RT_AH, RT_A1, RT_A2, RT_A3};
 
-RT_INLINE double height_at(const rt_terrain *t, const point *p, int fast, int path)
+RT_INLINE double height_at(const rt_terrain *t, const point *p, int fast, int path, uint32_t n)
 {
     if (!fast)
-        return path ? height_xy(t, p->x + PATH_DX, p->y + PATH_DY) : height_xy(t, p->x, p->y);
+        return path ? height_xy(t, p->x + PATH_DX, p->y + PATH_DY, n) : height_xy(t, p->x, p->y, n);
     const double *P = t->profile;
     const uint32_t mask = t->profile_len - 1;
     const int32_t *A = t->vec[RT_AH];
     const row_state *rs = p->row;
     double ht = 0.0;
-    for (uint32_t i = 0; i < t->directions; i++) {
+    for (uint32_t i = 0; i < n; i++) {
         int64_t V = (int64_t)A[i] * p->X + rs->by[PAIR_H][i];
         if (path) V += rs->path_off[i];
         uint64_t u = rt__u64(V);
@@ -257,16 +263,16 @@ RT_INLINE double height_at(const rt_terrain *t, const point *p, int fast, int pa
     return mountain(t, ht);
 }
 
-RT_INLINE double prof_at(const rt_terrain *t, const point *p, int fast, int pair)
+RT_INLINE double prof_at(const rt_terrain *t, const point *p, int fast, int pair, uint32_t n)
 {
     static const int PAIR_B[PAIR_COUNT] = {RT_BH, RT_B1, RT_B2, RT_B3};
-    if (!fast) return prof_xy(t, t->vec[PAIR_A[pair]], p->x, t->vec[PAIR_B[pair]], p->y);
+    if (!fast) return prof_xy(t, t->vec[PAIR_A[pair]], p->x, t->vec[PAIR_B[pair]], p->y, n);
     const double *P = t->profile;
     const uint32_t mask = t->profile_len - 1;
     const int32_t *A = t->vec[PAIR_A[pair]];
     const row_state *rs = p->row;
     double s = 0.0;
-    for (uint32_t i = 0; i < t->directions; i++) {
+    for (uint32_t i = 0; i < n; i++) {
         int64_t V = (int64_t)A[i] * p->X + rs->by[pair][i];
         s += P[(rt__u64(V) >> rs->shift) & mask];
     }
@@ -275,15 +281,15 @@ RT_INLINE double prof_at(const rt_terrain *t, const point *p, int fast, int pair
 
 /* calcProf(B2, xr, A3, yr) at the rounded point. */
 RT_INLINE double feature_prof_at(const rt_terrain *t, const point *p, int fast,
-                                 double xr, double yr)
+                                 double xr, double yr, uint32_t n)
 {
-    if (!fast) return prof_xy(t, t->vec[RT_B2], xr, t->vec[RT_A3], yr);
+    if (!fast) return prof_xy(t, t->vec[RT_B2], xr, t->vec[RT_A3], yr, n);
     const double *P = t->profile;
     const uint32_t mask = t->profile_len - 1;
     const int32_t *A = t->vec[RT_B2];
     int64_t xri = (int64_t)xr;
     double s = 0.0;
-    for (uint32_t i = 0; i < t->directions; i++) {
+    for (uint32_t i = 0; i < n; i++) {
         int64_t V = (int64_t)A[i] * xri + p->row->feat_by[i];
         s += P[(rt__u64(V) >> 7) & mask];
     }
@@ -291,9 +297,10 @@ RT_INLINE double feature_prof_at(const rt_terrain *t, const point *p, int fast,
 }
 
 /* terra (SPEC 5): the order of the seed, written once for both paths. */
-RT_INLINE void terra_at(const rt_terrain *t, const point *p, int fast, terra_res *r)
+RT_INLINE void terra_at(const rt_terrain *t, const point *p, int fast, terra_res *r,
+                        uint32_t n)
 {
-    double ht = height_at(t, p, fast, 0);
+    double ht = height_at(t, p, fast, 0, n);
     r->height = ht;
     r->depth = 0.0;
     r->feature = RT_NONE;
@@ -306,7 +313,7 @@ RT_INLINE void terra_at(const rt_terrain *t, const point *p, int fast, terra_res
         return;
     }
     if (t->with_paths && ht > t->lake_height &&
-        fabs(ht - height_at(t, p, fast, 1)) < PATH_WIDTH) {
+        fabs(ht - height_at(t, p, fast, 1, n)) < PATH_WIDTH) {
         r->terrain = RT_PATH;
         return;
     }
@@ -335,18 +342,18 @@ RT_INLINE void terra_at(const rt_terrain *t, const point *p, int fast, terra_res
         return;
     }
     /* A town discards the feature, so decide the town first. */
-    if (!t->wood_only && prof_at(t, p, fast, PAIR_1) < TOWN_BELOW) {
+    if (!t->wood_only && prof_at(t, p, fast, PAIR_1, n) < TOWN_BELOW) {
         r->terrain = RT_TOWN;
         return;
     }
     if (feature < 0) /* NB: swapped tables at the rounded point, as in the seed */
-        feature = feature_of(t, feature_prof_at(t, p, fast, xr, yr), xr * yr);
+        feature = feature_of(t, feature_prof_at(t, p, fast, xr, yr, n), xr * yr);
     r->feature = (uint8_t)feature;
     if (t->wood_only) {
         r->terrain = RT_WOOD;
         return;
     }
-    r->terrain = vegetation(prof_at(t, p, fast, PAIR_2), prof_at(t, p, fast, PAIR_3));
+    r->terrain = vegetation(prof_at(t, p, fast, PAIR_2, n), prof_at(t, p, fast, PAIR_3, n));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -428,10 +435,12 @@ static void row_setup(const block_job *j, int64_t r, row_state *rs)
         rs->feat_by[i] = (int64_t)t->vec[RT_A3][i] * rs->yr;
 }
 
-static void height_rows(void *ctx, int64_t begin, int64_t end)
+RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uint32_t n)
 {
-    const block_job *j = ctx;
-    const rt_terrain *t = j->t;
+    /* local copies: stores through the output pointers cannot alias them, so
+     * the compiler keeps the parameters in registers */
+    const rt_terrain tl = *j->t;
+    const rt_terrain *t = &tl;
     const rt_block *b = j->b;
     row_state rs;
     for (int64_t i = begin; i < end; i++) {
@@ -442,21 +451,33 @@ static void height_rows(void *ctx, int64_t begin, int64_t end)
             row_setup(j, r, &rs);
             for (int64_t c = 0; c < b->nx; c++) {
                 p.X = j->X0 + (b->c0 + c) * j->S;
-                out[c] = height_at(t, &p, 1, 0);
+                out[c] = height_at(t, &p, 1, 0, n);
             }
         } else {
             for (int64_t c = 0; c < b->nx; c++) {
                 p.x = b->x0 + (double)(b->c0 + c) * b->step;
-                out[c] = height_at(t, &p, 0, 0);
+                out[c] = height_at(t, &p, 0, 0, n);
             }
         }
     }
 }
 
-static void terra_rows(void *ctx, int64_t begin, int64_t end)
+/* The classic model sums 5 directions: a constant count lets the compiler
+ * unroll the sums; any other count takes the general loop. */
+static void height_rows(void *ctx, int64_t begin, int64_t end)
 {
     const block_job *j = ctx;
-    const rt_terrain *t = j->t;
+    if (j->t->directions == 5)
+        height_rows_n(j, begin, end, 5);
+    else
+        height_rows_n(j, begin, end, j->t->directions);
+}
+
+RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint32_t n)
+{
+    const rt_terrain tl = *j->t; /* local copies, as in height_rows_n */
+    const rt_terrain *t = &tl;
+    const rt_terra_out out = *j->out;
     const rt_block *b = j->b;
     row_state rs;
     terra_res res;
@@ -469,17 +490,26 @@ static void terra_rows(void *ctx, int64_t begin, int64_t end)
             for (int64_t c = 0; c < b->nx; c++, k++) {
                 p.x = b->x0 + (double)(b->c0 + c) * b->step;
                 p.X = j->X0 + (b->c0 + c) * j->S;
-                terra_at(t, &p, 1, &res);
-                store(j->out, k, &res);
+                terra_at(t, &p, 1, &res, n);
+                store(&out, k, &res);
             }
         } else {
             for (int64_t c = 0; c < b->nx; c++, k++) {
                 p.x = b->x0 + (double)(b->c0 + c) * b->step;
-                terra_at(t, &p, 0, &res);
-                store(j->out, k, &res);
+                terra_at(t, &p, 0, &res, n);
+                store(&out, k, &res);
             }
         }
     }
+}
+
+static void terra_rows(void *ctx, int64_t begin, int64_t end)
+{
+    const block_job *j = ctx;
+    if (j->t->directions == 5)
+        terra_rows_n(j, begin, end, 5);
+    else
+        terra_rows_n(j, begin, end, j->t->directions);
 }
 
 rt_status rt_height_grid(const rt_terrain *t, const rt_block *b, double *out, int threads)
@@ -518,21 +548,37 @@ typedef struct points_job {
     const rt_terra_out *out;
 } points_job;
 
+RT_INLINE void height_points_n(const points_job *j, int64_t begin, int64_t end, uint32_t n)
+{
+    for (int64_t k = begin; k < end; k++) j->height_out[k] = height_xy(j->t, j->x[k], j->y[k], n);
+}
+
 static void height_points(void *ctx, int64_t begin, int64_t end)
 {
     const points_job *j = ctx;
-    for (int64_t k = begin; k < end; k++) j->height_out[k] = height_xy(j->t, j->x[k], j->y[k]);
+    if (j->t->directions == 5)
+        height_points_n(j, begin, end, 5);
+    else
+        height_points_n(j, begin, end, j->t->directions);
+}
+
+RT_INLINE void terra_points_n(const points_job *j, int64_t begin, int64_t end, uint32_t n)
+{
+    terra_res res;
+    for (int64_t k = begin; k < end; k++) {
+        point p = {j->x[k], j->y[k], NULL, 0};
+        terra_at(j->t, &p, 0, &res, n);
+        store(j->out, k, &res);
+    }
 }
 
 static void terra_points(void *ctx, int64_t begin, int64_t end)
 {
     const points_job *j = ctx;
-    terra_res res;
-    for (int64_t k = begin; k < end; k++) {
-        point p = {j->x[k], j->y[k], NULL, 0};
-        terra_at(j->t, &p, 0, &res);
-        store(j->out, k, &res);
-    }
+    if (j->t->directions == 5)
+        terra_points_n(j, begin, end, 5);
+    else
+        terra_points_n(j, begin, end, j->t->directions);
 }
 
 static rt_status check_points(const double *x, const double *y, int64_t n)
@@ -594,6 +640,6 @@ int rt_building_at(const rt_terrain *t, int64_t xr, int64_t yr)
     if ((rt__low32(RT_PI10000 * x * y) & 0xfu) >= 8) return 0;
     terra_res res;
     point p = {x, y, NULL, 0};
-    terra_at(t, &p, 0, &res);
+    terra_at(t, &p, 0, &res, t->directions);
     return res.terrain == RT_TOWN;
 }

@@ -568,7 +568,12 @@ class Terrain:
         else:
             if isinstance(out, TerrainGrid):
                 out = out[2:]
-            outputs = tuple(out)
+            try:
+                outputs = tuple(out)
+            except TypeError:
+                raise TypeError(
+                    f"out: must be 4 arrays (height, depth, terrain, feature), got {out!r}"
+                ) from None
             if len(outputs) != 4 or any(o is None for o in outputs):
                 raise ValueError("out: must be 4 arrays (height, depth, terrain, feature)")
         h, d, t, f = self._core.terra_grid(x0, y0, nx, ny, step, outputs=outputs,

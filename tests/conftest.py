@@ -13,13 +13,13 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 
 settings.register_profile(
     "default",
-    max_examples=40,
+    max_examples=100,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile(
     "ci",
-    max_examples=40,
+    max_examples=100,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],

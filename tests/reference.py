@@ -289,9 +289,12 @@ def terra(p: Params, x: float, y: float, placed: Optional[dict] = None):
     if feature is None:
         feature = point_feature(p, xr, yr)
 
-    a = calc_prof(p, p.a1, x, p.b1, y)
-    if a < 120:
-        return (ht, TOWN, F_NONE, "", 0.0)
+    # Java terra(): `if (!woodOnly) { town test; vegetation }`, so wood_only
+    # skips the town test too.
+    if not p.wood_only:
+        a = calc_prof(p, p.a1, x, p.b1, y)
+        if a < 120:
+            return (ht, TOWN, F_NONE, "", 0.0)
 
     code = _code(feature, xr, yr)
     if p.wood_only:

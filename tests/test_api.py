@@ -295,3 +295,62 @@ def test_one_row_and_one_column(classic):
     assert np.array_equal(bits(row.height[0]), bits(full.height[0]))
     assert np.array_equal(bits(col.height[:, 0]), bits(full.height[:, 0]))
     assert np.array_equal(col.terrain[:, 0], full.terrain[:, 0])
+
+
+# ---------------------------------------------------------------------------
+# beyond the domain of exactness (SPEC 10): defined, no crash
+# ---------------------------------------------------------------------------
+
+FAR = [2.0 ** 27, -(2.0 ** 27) - 0.5, 2.0 ** 31 + 0.5, 2.0 ** 40, -(2.0 ** 53), 2.0 ** 63,
+       1e15 + 0.5, 1e20, -1e20, 1e300, -1e300]
+
+
+def test_beyond_domain_is_defined_and_deterministic(classic):
+    xs = np.array(FAR)
+    ys = np.array(FAR[::-1])
+    s1 = classic.sample(xs, ys, threads=1)
+    s2 = classic.sample(xs, ys, threads=3)
+    assert np.isfinite(np.asarray(s1.height)).all()
+    assert (np.asarray(s1.depth) >= 0).all()
+    assert (np.asarray(s1.terrain) < len(rt.TerrainType)).all()
+    assert (np.asarray(s1.feature) < len(rt.Feature)).all()
+    assert np.array_equal(bits(s1.height), bits(s2.height))
+    assert np.array_equal(np.asarray(s1.terrain), np.asarray(s2.terrain))
+    assert np.array_equal(np.asarray(s1.feature), np.asarray(s2.feature))
+    for x, y in zip(xs, ys):
+        p = classic.terra(x, y)
+        assert p.height.hex() == float(np.asarray(s1.height)[list(xs).index(x)]).hex()
+        classic.tree_selector(int(x), int(y))
+    for x0 in (2.0 ** 40, -1e20, 1e300):
+        g = classic.grid(x0, -x0, 7, 5, 3.5)
+        assert np.isfinite(g.height).all()
+        assert (g.terrain < len(rt.TerrainType)).all()
+        h = classic.height_grid(x0, -x0, 7, 5, 3.5)
+        assert np.isfinite(h).all()
+
+
+def test_far_placed_keys_do_not_crash():
+    t = rt.Terrain()
+    for x, y in [(2 ** 40, -(2 ** 40)), (2 ** 62, 3)]:
+        try:
+            t.place(x, y, rt.TerrainType.ROAD)
+        except (ValueError, OverflowError):
+            continue
+        assert t.at(x, y) is rt.TerrainType.ROAD
+        assert t.terra(float(x), float(y)).terrain == rt.TerrainType.ROAD
+
+
+def test_empty_sample(classic):
+    s = classic.sample(np.zeros(0), np.zeros(0))
+    assert np.asarray(s.height).shape == (0,)
+    assert np.asarray(s.terrain).shape == (0,)
+    h = classic.height(np.zeros((0, 3)), 1.0)
+    assert np.asarray(h).shape == (0, 3)
+
+
+def test_numpy_and_int_scalars(classic):
+    for x, y in [(np.float64(24011.0), np.float64(5879.0)), (np.int64(24011), np.int32(5879)),
+                 (24011, 5879), (np.float32(24011.0), 5879)]:
+        p = classic.terra(x, y)
+        assert p.feature == rt.Feature.X
+        assert classic.height(x, y) == R.height(R.CLASSIC, 24011, 5879)

@@ -150,10 +150,10 @@ def test_whole_classic_map_features(classic):
 
 
 def test_classic_map_rows(classic):
-    """Every 25th row of the classic map, all columns, through sample()."""
+    """Every 7th row of the classic map, all columns, through sample()."""
     x0, y0, nx, ny = R.CLASSIC_MAP
     xs = np.arange(x0, x0 + nx, dtype=np.float64)
-    ys = np.arange(y0, y0 + ny, 25, dtype=np.float64)
+    ys = np.arange(y0, y0 + ny, 7, dtype=np.float64)
     X, Y = np.meshgrid(xs, ys)
     h, d, t, f = R.sample(R.CLASSIC, X, Y)
     s = classic.sample(X, Y)
@@ -162,8 +162,10 @@ def test_classic_map_rows(classic):
     assert np.array_equal(np.asarray(s.terrain), t)
     assert np.array_equal(np.asarray(s.feature), f)
     g = classic.grid(x0, y0, nx, ny)
-    assert_f64_exact(g.height[::25], h, "grid rows height")
-    assert_codes_exact(g.terrain[::25], t, "grid rows terrain")
+    assert_f64_exact(g.height[::7], h, "grid rows height")
+    assert_f64_exact(g.depth[::7], d, "grid rows depth")
+    assert_codes_exact(g.terrain[::7], t, "grid rows terrain")
+    assert_codes_exact(g.feature[::7], f, "grid rows feature")
     assert set(np.unique(t).tolist()) == {R.LAKE, R.TOWN, R.GRASS, R.MOOR, R.WOOD, R.THICKET}
 
 
@@ -263,7 +265,8 @@ OPTION_CASES = [
     ("snow", R.Params(snow_height=495.0), PEAK, {R.SNOW, R.WOOD}),
     ("snow-and-mountains", R.Params(snow_height=550.0, mountain_base=480.0), PEAK,
      {R.SNOW, R.WOOD}),
-    ("wood-only", R.Params(wood_only=True), TOWN_AREA, {R.WOOD, R.TOWN}),
+    # Java: woodOnly skips the town test, so a town area turns to WOOD
+    ("wood-only", R.Params(wood_only=True), TOWN_AREA, {R.WOOD}),
     ("wood-only-lake", R.Params(wood_only=True), LAKE_EDGE, {R.WOOD, R.LAKE}),
     ("bleak", R.Params(bleak=True), LAKE_EDGE, {R.GRASS}),
     ("mask-ffff", R.Params(feature_mask=0xFFFF), (24100, 5300), {R.WOOD}),
@@ -284,6 +287,8 @@ def test_options(params, window, kinds):
     x0, y0 = window
     ref = check_grid_against_reference(rt, t, params, x0, y0, 40, 30, 1.0)
     assert kinds <= set(np.unique(ref[4]).tolist())      # reference self-check
+    if params.wood_only:
+        assert R.TOWN not in set(np.unique(ref[4]).tolist())
     check_grid_against_reference(rt, t, params, x0 + 0.5, y0 - 0.5, 40, 30, 0.5)
     for (x, y) in [(x0, y0), (x0 + 11.5, y0 + 7.5), (x0 + 39.3, y0 + 29.7)]:
         check_terra_point(rt, t, params, x, y)
@@ -298,8 +303,9 @@ def test_options_reach_their_branches():
     assert R.SNOW in kinds(R.Params(snow_height=495.0), PEAK)
     hs = R.height_grid(R.Params(mountain_base=495.0), PEAK[0], PEAK[1], 40, 30)
     assert hs.max() > 495.0 and hs.min() < 495.0
-    # with wood_only, TOWN still comes first (API contract order)
-    assert R.TOWN in kinds(R.Params(wood_only=True), TOWN_AREA)
+    # Java terra(): wood_only skips the town test (the town area is all WOOD)
+    assert R.TOWN in kinds(R.CLASSIC, TOWN_AREA)
+    assert kinds(R.Params(wood_only=True), TOWN_AREA) == {R.WOOD}
     # mask 0xffff: the two classic-map features near (24117, 5319) and its
     # window; mask 0xff finds more features than 0xfff
     f_ff = R.grid(R.Params(feature_mask=0xFF), FEATURE_AREA[0], FEATURE_AREA[1], 40, 30)[5]
@@ -309,10 +315,14 @@ def test_options_reach_their_branches():
 
 def test_mask_ffff_feature_point():
     p = R.Params(feature_mask=0xFFFF)
-    assert R.terra(p, 24117, 5319)[2] == R.F_BOULDER
-    t = make_terrain(rt, p)
-    check_terra_point(rt, t, p, 24117, 5319)
-    check_grid_against_reference(rt, t, p, 24117 - 20, 5319 - 15, 40, 30, 1.0)
+    # with the PDF's mask only 4 features remain in the classic map
+    for (x, y, kind) in [(23469, 5696, R.F_BOULDER), (23538, 5797, R.F_ROOT),
+                         (23431, 5853, R.F_WATERHOLE), (23557, 5888, R.F_MINE)]:
+        assert R.terra(p, x, y)[2] == kind
+        t = make_terrain(rt, p)
+        check_terra_point(rt, t, p, x, y)
+        ref = check_grid_against_reference(rt, t, p, x - 20, y - 15, 40, 30, 1.0)
+        assert np.count_nonzero(ref[5]) == 1
 
 
 def test_lake_height_is_settable():
@@ -386,8 +396,10 @@ def test_orienteering_code():
 
 
 def test_tree_selector(classic):
+    # (-1824, -1015) and the large ones tell (PI10000*xr)*yr from PI10000*(xr*yr)
     pts = [(0, 0), (1, 1), (-1, 1), (7, -13), (24011, 5879), (L, L), (-L, L - 3),
-           (123456, 654321), (-98765, -43210)]
+           (123456, 654321), (-98765, -43210), (-1824, -1015), (3119619, -27942),
+           (46895493, 11217), (-14183581, 5398), (14582596, 14074), (37356976, 5131)]
     for x, y in pts:
         v = classic.tree_selector(x, y)
         assert int(v) == R.tree_selector(R.CLASSIC, x, y)

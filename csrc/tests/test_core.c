@@ -1,0 +1,207 @@
+/*
+ * test_core.c - the C core tested alone (no Python): build with
+ * `make -C csrc check` (-Wall -Wextra -Werror), `make -C csrc sanitize`
+ * (ASan + UBSan) or `make -C csrc valgrind`.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "relfterrain.h"
+
+static int failures = 0;
+#define CHECK(cond)                                                                \
+    do {                                                                           \
+        if (!(cond)) {                                                             \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+            failures++;                                                            \
+        }                                                                          \
+    } while (0)
+
+static int same_bits(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+static void test_js_numbers(void)
+{
+    CHECK(rt_round_js(2.5) == 3.0);
+    CHECK(rt_round_js(-2.5) == -2.0);
+    CHECK(rt_round_js(-0.5) == 0.0);
+    CHECK(rt_round_js(0.49999999999999994) == 0.0); /* floor + compare, not +0.5 */
+    CHECK(same_bits(rt_round_js(-0.0), -0.0));
+    CHECK(rt_toint32(4294967296.0 + 5.0) == 5);
+    CHECK(rt_toint32(2147483648.0) == INT32_MIN);
+    CHECK(rt_toint32(-1.9) == -1);
+    CHECK(rt_toint32(1e300) == 0); /* 1e300 is a multiple of 2^32 */
+    CHECK(rt_toint32(NAN) == 0 && rt_toint32(INFINITY) == 0);
+    CHECK(rt_toint32(-4294967297.0) == -1);
+    CHECK(rt_toint32(9.5e18) == (int32_t)(uint32_t)(9500000000000000000ull % 4294967296ull));
+}
+
+static void test_defaults(void)
+{
+    rt_terrain t;
+    rt_terrain_defaults(&t);
+    CHECK(rt_terrain_check(&t, NULL) == RT_OK);
+    CHECK(t.profile_len == 256 && rt_classic_profile()[141] == 2.0 &&
+          rt_classic_profile()[178] == 36.0);
+    double x = 0, y = 0, h;
+    CHECK(rt_height_points(&t, &x, &y, 1, &h, 1) == RT_OK && h == 385.0);
+    t.profile_len = 100;
+    CHECK(rt_terrain_check(&t, NULL) == RT_ERR_PROFILE_LENGTH);
+    rt_terrain_defaults(&t);
+    t.directions = 0;
+    CHECK(rt_terrain_check(&t, NULL) == RT_ERR_VECTOR_LENGTH);
+    rt_terrain_defaults(&t);
+    int bad = -1;
+    t.vec[RT_B3][2] = RT_MAX_VECTOR + 1;
+    CHECK(rt_terrain_check(&t, &bad) == RT_ERR_VECTOR_VALUE && bad == RT_B3);
+}
+
+/* The block path and the point path agree bit for bit, for every thread count. */
+static void compare_paths(const rt_terrain *t, double x0, double y0, double step, int64_t nx,
+                          int64_t ny)
+{
+    int64_t n = nx * ny;
+    double *h = malloc(n * sizeof *h), *d = malloc(n * sizeof *d), *hg = malloc(n * sizeof *hg);
+    double *ph = malloc(n * sizeof *ph), *pd = malloc(n * sizeof *pd), *hp = malloc(n * sizeof *hp);
+    double *xs = malloc(n * sizeof *xs), *ys = malloc(n * sizeof *ys);
+    uint8_t *te = malloc(n), *fe = malloc(n), *pt = malloc(n), *pf = malloc(n);
+    for (int64_t r = 0; r < ny; r++)
+        for (int64_t c = 0; c < nx; c++) {
+            xs[r * nx + c] = x0 + (double)c * step;
+            ys[r * nx + c] = y0 + (double)r * step;
+        }
+    rt_terra_out pts = {ph, pd, pt, pf};
+    CHECK(rt_terra_points(t, xs, ys, n, &pts, 1) == RT_OK);
+    CHECK(rt_height_points(t, xs, ys, n, hp, 1) == RT_OK);
+    for (int threads = 1; threads <= 3; threads++) {
+        rt_block b = {x0, y0, step, 0, 0, nx, ny};
+        rt_terra_out o = {h, d, te, fe};
+        CHECK(rt_terra_grid(t, &b, &o, threads) == RT_OK);
+        CHECK(rt_height_grid(t, &b, hg, threads) == RT_OK);
+        int bad = 0;
+        for (int64_t k = 0; k < n; k++)
+            bad += !same_bits(h[k], ph[k]) || !same_bits(d[k], pd[k]) || te[k] != pt[k] ||
+                   fe[k] != pf[k] || !same_bits(hg[k], hp[k]);
+        if (bad) fprintf(stderr, "  %d points differ at x0=%g y0=%g step=%g threads=%d\n", bad, x0, y0, step, threads);
+        CHECK(bad == 0);
+    }
+    /* a block of the grid equals the same part of the whole */
+    rt_block part = {x0, y0, step, nx / 3, ny / 2, nx - nx / 3, ny - ny / 2};
+    rt_terra_out o = {h, d, te, fe};
+    CHECK(rt_terra_grid(t, &part, &o, 2) == RT_OK);
+    int bad = 0;
+    for (int64_t r = 0; r < part.ny; r++)
+        for (int64_t c = 0; c < part.nx; c++) {
+            int64_t k = r * part.nx + c, K = (r + part.r0) * nx + c + part.c0;
+            bad += !same_bits(h[k], ph[K]) || te[k] != pt[K] || fe[k] != pf[K];
+        }
+    CHECK(bad == 0);
+    free(h), free(d), free(hg), free(ph), free(pd), free(hp), free(xs), free(ys);
+    free(te), free(fe), free(pt), free(pf);
+}
+
+static void test_paths(void)
+{
+    rt_terrain t;
+    rt_terrain_defaults(&t);
+    compare_paths(&t, 23396, 5318, 1.0, 200, 150);
+    compare_paths(&t, -1234.5, -777.25, 0.25, 64, 48);
+    compare_paths(&t, 67108864.0 - 40, -67108864.0, 1.0, 40, 30); /* the domain's edge */
+    compare_paths(&t, 23396.3, 5318.1, 0.3, 50, 40);              /* point path only */
+    compare_paths(&t, 1e12, -3e15, 7.0, 20, 10);                  /* beyond the domain */
+    t.with_paths = 1;
+    t.lake_height = 215;
+    t.mountains = 1;
+    t.mountain_base = 300;
+    t.snow = 1;
+    t.snow_height = 420;
+    compare_paths(&t, 23396, 5318, 0.5, 120, 90);
+    rt_placed *p = rt_placed_new();
+    CHECK(p != NULL);
+    for (int k = 0; k < 200; k++)
+        CHECK(rt_placed_set(p, 23396 + k % 37, 5318 + k % 23,
+                            k % 2 ? RT_PLACED_TERRAIN(RT_ROAD) : RT_PLACED_FEATURE(RT_CONE)) ==
+              RT_OK);
+    t.placed = p;
+    compare_paths(&t, 23396, 5318, 1.0, 60, 40);
+    rt_placed_free(p);
+}
+
+static void test_classic_map(void)
+{
+    rt_terrain t;
+    rt_terrain_defaults(&t);
+    int64_t nx = 800, ny = 600, n = nx * ny;
+    uint8_t *fe = malloc(n);
+    rt_block b = {23396, 5318, 1.0, 0, 0, nx, ny};
+    rt_terra_out o = {NULL, NULL, NULL, fe};
+    CHECK(rt_terra_grid(&t, &b, &o, 2) == RT_OK);
+    int64_t features = 0;
+    for (int64_t k = 0; k < n; k++) features += fe[k] != RT_NONE;
+    CHECK(features == 90); /* SPEC 5: about 90 with the 0xfff mask */
+    free(fe);
+}
+
+static void test_placed(void)
+{
+    rt_placed *p = rt_placed_new();
+    CHECK(rt_placed_count(p) == 0 && rt_placed_get(p, 1, 2) == 0);
+    CHECK(rt_placed_set(p, 1, 2, 0x3F) == RT_ERR_PLACED_VALUE);
+    CHECK(rt_placed_set(p, 1, 2, RT_PLACED_TERRAIN(RT_TERRAIN_TYPE_COUNT)) == RT_ERR_PLACED_VALUE);
+    for (int64_t k = 0; k < 10000; k++)
+        CHECK(rt_placed_set(p, k, -k, RT_PLACED_FEATURE(RT_CONE)) == RT_OK);
+    CHECK(rt_placed_count(p) == 10000);
+    CHECK(rt_placed_get(p, 5000, -5000) == RT_PLACED_FEATURE(RT_CONE));
+    CHECK(rt_placed_remove(p, 5000, -5000) == 1 && rt_placed_remove(p, 5000, -5000) == 0);
+    CHECK(rt_placed_get(p, 5000, -5000) == 0);
+    CHECK(rt_placed_set(p, INT64_MIN, INT64_MAX, RT_PLACED_TERRAIN(RT_ROAD)) == RT_OK);
+    rt_placed *q = rt_placed_clone(p);
+    CHECK(rt_placed_remove_all(p, RT_PLACED_FEATURE(RT_CONE)) == 9999);
+    CHECK(rt_placed_count(p) == 1 && rt_placed_count(q) == 10000);
+    CHECK(rt_placed_get(q, INT64_MIN, INT64_MAX) == RT_PLACED_TERRAIN(RT_ROAD));
+    int64_t xs[2], ys[2];
+    uint8_t vs[2];
+    CHECK(rt_placed_items(p, xs, ys, vs, 2) == 1 && xs[0] == INT64_MIN);
+    rt_placed_free(p);
+    rt_placed_free(q);
+}
+
+static void test_errors(void)
+{
+    rt_terrain t;
+    rt_terrain_defaults(&t);
+    double out[4] = {-1, -1, -1, -1};
+    rt_block b = {0, 0, 1.0, 0, 0, 2, 2};
+    b.step = 0;
+    CHECK(rt_height_grid(&t, &b, out, 1) == RT_ERR_COORD);
+    b.step = NAN;
+    CHECK(rt_height_grid(&t, &b, out, 1) == RT_ERR_COORD);
+    b.step = 1e308;
+    b.x0 = 1e308; /* the last point overflows */
+    CHECK(rt_height_grid(&t, &b, out, 1) == RT_ERR_COORD);
+    b = (rt_block){0, 0, 1.0, 0, 0, 0, 2};
+    CHECK(rt_height_grid(&t, &b, out, 1) == RT_ERR_SIZE);
+    b = (rt_block){0, 0, 1.0, 0, 0, INT64_MAX, INT64_MAX};
+    CHECK(rt_height_grid(&t, &b, out, 1) == RT_ERR_SIZE);
+    double xs[2] = {0, NAN}, ys[2] = {0, 0};
+    CHECK(rt_height_points(&t, xs, ys, 2, out, 1) == RT_ERR_COORD);
+    CHECK(out[0] == -1 && out[1] == -1 && out[2] == -1 && out[3] == -1); /* untouched */
+    CHECK(rt_strerror(RT_ERR_SIZE)[0] != 0);
+}
+
+int main(void)
+{
+    test_js_numbers();
+    test_defaults();
+    test_placed();
+    test_errors();
+    test_paths();
+    test_classic_map();
+    if (failures) {
+        fprintf(stderr, "%d checks failed\n", failures);
+        return 1;
+    }
+    printf("test_core: all checks passed\n");
+    return 0;
+}
