@@ -12,12 +12,14 @@ import reference as R
 from helpers import bits
 from relfterrain.cli import main
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The subprocess imports the very package this test process imported (the
+# installed one in CI, an in-place build during development).
+PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(rt.__file__)))
 
 
 def _env():
     env = dict(os.environ)
-    env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = PACKAGE_PARENT + os.pathsep + env.get("PYTHONPATH", "")
     return env
 
 

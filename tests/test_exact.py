@@ -260,6 +260,12 @@ OPTION_CASES = [
     ("drained-fraction", R.Params(lake_height=197.3), MUD_AREA, {R.MUD, R.LAKE}),
     ("paths", R.Params(with_paths=True), PATH_AREA, {R.PATH, R.WOOD}),
     ("paths-lake", R.Params(with_paths=True), LAKE_EDGE, {R.LAKE}),
+    # paths compare with the lake height, not the lake base
+    ("paths-raised-lake", R.Params(with_paths=True, lake_height=310.0), PATH_AREA,
+     {R.PATH, R.LAKE}),
+    ("paths-mountains", R.Params(with_paths=True, mountain_base=290.0), PATH_AREA, {R.PATH}),
+    ("paths-drained", R.Params(with_paths=True, lake_height=190.0), (23170, 5605),
+     {R.PATH, R.MUD}),
     ("mountains", R.Params(mountain_base=495.0), PEAK, {R.WOOD}),
     ("mountains-fraction", R.Params(mountain_base=230.3), LAKE_EDGE, {R.LAKE}),
     ("snow", R.Params(snow_height=495.0), PEAK, {R.SNOW, R.WOOD}),
