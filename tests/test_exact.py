@@ -444,3 +444,16 @@ def test_buildings_empty_and_edges(classic):
     exp = R.buildings(R.CLASSIC, 23600, 5800, 33, 25)
     got = sorted(map(tuple, np.asarray(classic.buildings(23600, 5800, 33, 25)).tolist()))
     assert got == exp
+
+
+def test_longest_profile_allowed():
+    """Length 2**24 is allowed (mask 2**24 - 1) and indexes without folding."""
+    n = 2 ** 24
+    one = dict(ah=(128,), bh=(0,), a1=(1,), b1=(0,), a2=(1,), b2=(0,), a3=(1,), b3=(0,))
+    t = rt.Terrain(profile=np.arange(n, dtype=np.float64), lake_base=-1.0, **one)
+    assert t.profile.shape == (n,)
+    assert t.height(1000.5, 0.0) == 1000.5
+    assert t.height(n - 0.5, 0.0) == (n - 1) + 0.5 * (0.0 - (n - 1))
+    assert t.height(-0.25, 7.0) == (n - 1) + 0.75 * (0.0 - (n - 1))
+    assert t.height(n + 3.0, 0.0) == 3.0
+    assert t.height(12345678.0, 0.0) == 12345678.0
