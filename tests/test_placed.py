@@ -260,3 +260,17 @@ def test_buildings_follow_placed_terrain():
     after = sorted(map(tuple, np.asarray(t.buildings(x0, y0, nx, ny)).tolist()))
     assert after == R.buildings(R.CLASSIC, x0, y0, nx, ny, ref_placed(rt, t.placed))
     assert after == before[1:]
+
+
+def test_placed_coded_feature_on_lake_and_mud_gets_code():
+    # contract reading: the code follows the feature kind wherever it stands
+    t = rt.Terrain()
+    t.place(*LAKE_POINT, F.BOULDER)
+    p = check_terra_point(rt, t, R.CLASSIC, *LAKE_POINT, ref_placed(rt, t.placed))
+    assert p.terrain == TT.LAKE and p.feature == F.BOULDER
+    assert p.code == R.orienteering_code(*LAKE_POINT)
+    params = R.Params(lake_height=190.0)
+    t = make_terrain(rt, params)
+    t.place(23690, 5600, F.MINE)
+    p = check_terra_point(rt, t, params, 23690, 5600, ref_placed(rt, t.placed))
+    assert p.terrain == TT.MUD and p.code == R.orienteering_code(23690, 5600)
