@@ -1,7 +1,6 @@
 """Helpers shared by the tests that compare relfterrain with tests/reference.py."""
 
 import numpy as np
-
 import reference as R
 
 
@@ -56,7 +55,7 @@ def ref_placed(rt, mapping):
         elif isinstance(what, rt.Feature):
             out[(int(x), int(y))] = ("F", int(what))
         else:  # pragma: no cover - a broken placed view
-            raise AssertionError(f"placed value {what!r} is neither TerrainType nor Feature")
+            raise TypeError(f"placed value {what!r} is neither TerrainType nor Feature")
     return out
 
 

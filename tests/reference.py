@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Dict, Optional, Tuple
 
 import numpy as np
 
@@ -28,7 +27,7 @@ import numpy as np
 # Classic parameters (SPEC 3)
 # ---------------------------------------------------------------------------
 
-CLASSIC_PROFILE: Tuple[float, ...] = tuple(float(v) for v in (
+CLASSIC_PROFILE: tuple[float, ...] = tuple(float(v) for v in (
     77, 80, 84, 88, 92, 96, 101, 104, 108, 112, 115, 118, 120, 123, 126, 129,
     131, 133, 134, 134, 133, 133, 131, 130, 129, 126, 123, 122, 122, 122, 123, 125,
     126, 130, 134, 137, 137, 138, 138, 137, 135, 133, 129, 123, 118, 111, 105, 101,
@@ -47,7 +46,7 @@ CLASSIC_PROFILE: Tuple[float, ...] = tuple(float(v) for v in (
     84, 84, 85, 85, 84, 84, 82, 81, 80, 75, 73, 71, 71, 73, 74, 75,
 ))
 
-CLASSIC_VECTORS: Dict[str, Tuple[int, ...]] = {
+CLASSIC_VECTORS: dict[str, tuple[int, ...]] = {
     "ah": (0, 13, 21, 22, 29),
     "bh": (27, 26, 21, 11, 1),
     "a1": (-43, -43, -56, 31, 4),
@@ -119,21 +118,21 @@ def orienteering_code(xr, yr) -> str:
 
 @dataclass(frozen=True)
 class Params:
-    profile: Tuple[float, ...] = CLASSIC_PROFILE
-    ah: Tuple[int, ...] = CLASSIC_VECTORS["ah"]
-    bh: Tuple[int, ...] = CLASSIC_VECTORS["bh"]
-    a1: Tuple[int, ...] = CLASSIC_VECTORS["a1"]
-    b1: Tuple[int, ...] = CLASSIC_VECTORS["b1"]
-    a2: Tuple[int, ...] = CLASSIC_VECTORS["a2"]
-    b2: Tuple[int, ...] = CLASSIC_VECTORS["b2"]
-    a3: Tuple[int, ...] = CLASSIC_VECTORS["a3"]
-    b3: Tuple[int, ...] = CLASSIC_VECTORS["b3"]
+    profile: tuple[float, ...] = CLASSIC_PROFILE
+    ah: tuple[int, ...] = CLASSIC_VECTORS["ah"]
+    bh: tuple[int, ...] = CLASSIC_VECTORS["bh"]
+    a1: tuple[int, ...] = CLASSIC_VECTORS["a1"]
+    b1: tuple[int, ...] = CLASSIC_VECTORS["b1"]
+    a2: tuple[int, ...] = CLASSIC_VECTORS["a2"]
+    b2: tuple[int, ...] = CLASSIC_VECTORS["b2"]
+    a3: tuple[int, ...] = CLASSIC_VECTORS["a3"]
+    b3: tuple[int, ...] = CLASSIC_VECTORS["b3"]
     lake_base: float = LAKE_BASE
-    lake_height: Optional[float] = None      # None -> lake_base
+    lake_height: float | None = None      # None -> lake_base
     feature_mask: int = 0xFFF
     with_paths: bool = False
-    mountain_base: Optional[float] = None    # None -> off
-    snow_height: Optional[float] = None      # None -> off
+    mountain_base: float | None = None    # None -> off
+    snow_height: float | None = None      # None -> off
     wood_only: bool = False
     bleak: bool = False
 
@@ -249,7 +248,7 @@ def _code(feature: int, xr: float, yr: float) -> str:
     return orienteering_code(xr, yr) if feature in CODED_FEATURES else ""
 
 
-def terra(p: Params, x: float, y: float, placed: Optional[dict] = None):
+def terra(p: Params, x: float, y: float, placed: dict | None = None):
     """(height, terrain, feature, code, depth) following the API contract order."""
     x = float(x)
     y = float(y)
@@ -262,9 +261,8 @@ def terra(p: Params, x: float, y: float, placed: Optional[dict] = None):
     if p.snow_height is not None and ht > float(p.snow_height):
         return (ht, SNOW, F_NONE, "", 0.0)
 
-    if p.with_paths:
-        if ht > lake_ht and abs(ht - height(p, x + 4000, y + 2000)) < 2:
-            return (ht, PATH, F_NONE, "", 0.0)
+    if p.with_paths and ht > lake_ht and abs(ht - height(p, x + 4000, y + 2000)) < 2:
+        return (ht, PATH, F_NONE, "", 0.0)
 
     xr = round_js(x)
     yr = round_js(y)
@@ -362,7 +360,7 @@ def grid(p: Params, x0, y0, nx, ny, step=1.0, placed=None):
     f = np.empty((ny, nx), dtype=np.uint8)
     for r, y in enumerate(ys):
         for c, x in enumerate(xs):
-            hh, tt, ff, _code_, dd = terra(p, x, y, placed)
+            hh, tt, ff, _, dd = terra(p, x, y, placed)
             h[r, c] = hh
             d[r, c] = dd
             t[r, c] = tt

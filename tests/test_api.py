@@ -1,11 +1,13 @@
 """API shape: enums, named tuples, read-only parameters, threads, out=, chunking."""
 
+import itertools
+
 import numpy as np
 import pytest
-
-import relfterrain as rt
 import reference as R
 from helpers import assert_codes_exact, assert_f64_exact, bits, check_grid_against_reference
+
+import relfterrain as rt
 
 
 @pytest.fixture(scope="module")
@@ -260,8 +262,8 @@ def test_chunked_grid_equals_whole(classic, x0, y0, step):
     hg = np.empty((ny, nx))
     xs = [0, 17, 40, 41, 96]
     ys = [0, 1, 33, 70]
-    for r0, r1 in zip(ys[:-1], ys[1:]):
-        for c0, c1 in zip(xs[:-1], xs[1:]):
+    for r0, r1 in itertools.pairwise(ys):
+        for c0, c1 in itertools.pairwise(xs):
             sub = classic.grid(x0 + c0 * step, y0 + r0 * step, c1 - c0, r1 - r0, step)
             h[r0:r1, c0:c1] = sub.height
             d[r0:r1, c0:c1] = sub.depth

@@ -4,11 +4,17 @@ import math
 
 import numpy as np
 import pytest
+import reference as R
+from helpers import (
+    assert_codes_exact,
+    assert_f64_exact,
+    check_grid_against_reference,
+    check_terra_point,
+    make_terrain,
+    same_float,
+)
 
 import relfterrain as rt
-import reference as R
-from helpers import (assert_codes_exact, assert_f64_exact, check_grid_against_reference,
-                     check_terra_point, make_terrain, same_float)
 
 L = 2 ** 26
 
@@ -449,7 +455,8 @@ def test_buildings_empty_and_edges(classic):
 def test_longest_profile_allowed():
     """Length 2**24 is allowed (mask 2**24 - 1) and indexes without folding."""
     n = 2 ** 24
-    one = dict(ah=(128,), bh=(0,), a1=(1,), b1=(0,), a2=(1,), b2=(0,), a3=(1,), b3=(0,))
+    one = {"ah": (128,), "bh": (0,), "a1": (1,), "b1": (0,),
+           "a2": (1,), "b2": (0,), "a3": (1,), "b3": (0,)}
     t = rt.Terrain(profile=np.arange(n, dtype=np.float64), lake_base=-1.0, **one)
     assert t.profile.shape == (n,)
     assert t.height(1000.5, 0.0) == 1000.5

@@ -4,10 +4,10 @@ from collections.abc import Mapping
 
 import numpy as np
 import pytest
-
-import relfterrain as rt
 import reference as R
 from helpers import check_grid_against_reference, check_terra_point, make_terrain, ref_placed
+
+import relfterrain as rt
 
 TT = rt.TerrainType
 F = rt.Feature
@@ -241,7 +241,7 @@ def test_sample_honours_placed():
     xs = np.array([LAKE_POINT[0], BOULDER_POINT[0], 23470.0, 23470.4])
     ys = np.array([LAKE_POINT[1], BOULDER_POINT[1], 5324.0, 5323.6])
     s = t.sample(xs, ys)
-    h, d, tt, ff = R.sample(R.CLASSIC, xs, ys, ref_placed(rt, t.placed))
+    h, _d, tt, ff = R.sample(R.CLASSIC, xs, ys, ref_placed(rt, t.placed))
     assert np.array_equal(np.asarray(s.height).view(np.uint64), h.view(np.uint64))
     assert np.array_equal(np.asarray(s.terrain), tt)
     assert np.array_equal(np.asarray(s.feature), ff)

@@ -1,12 +1,12 @@
 """Property tests (hypothesis): library == reference, and invariants."""
 
 import numpy as np
+import reference as R
+from helpers import bits, check_terra_point, make_terrain, ref_placed, same_float
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import relfterrain as rt
-import reference as R
-from helpers import bits, check_terra_point, make_terrain, ref_placed, same_float
 
 L = 2 ** 26
 CLASSIC_T = rt.Terrain()

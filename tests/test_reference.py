@@ -3,7 +3,6 @@
 import math
 
 import pytest
-
 import reference as R
 
 
@@ -112,7 +111,7 @@ JS_ANCHORS = [
 
 @pytest.mark.parametrize("x, y, hhex, terrain, feature, dhex", JS_ANCHORS)
 def test_reference_matches_javascript_anchor(x, y, hhex, terrain, feature, dhex):
-    h, t, f, code, d = R.terra(R.CLASSIC, x, y)
+    h, t, f, _code, d = R.terra(R.CLASSIC, x, y)
     assert h.hex() == float.fromhex(hhex).hex()
     assert (t, f) == (terrain, feature)
     assert d.hex() == float.fromhex(dhex).hex()
