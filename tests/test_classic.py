@@ -253,6 +253,15 @@ def test_clouds_clamped():
     assert np.all(np.diff(c.ravel()[order]) >= 0)
 
 
+def test_clouds_any_layout_input_untouched():
+    z = np.asfortranarray(classic.diamond_square(5, rng=6))
+    before = z.copy()
+    c = classic.clouds(z[::2, 1::3].T, clear=-0.1, cloudy=0.3)
+    ref = np.clip((z[::2, 1::3].T + 0.1) / 0.4, 0.0, 1.0)
+    np.testing.assert_allclose(c, ref, rtol=1e-15, atol=0)
+    assert_f64_exact(z, before)
+
+
 def test_clouds_defaults_and_nan():
     z = classic.diamond_square(6, rng=4)
     c = classic.clouds(z)
