@@ -227,6 +227,121 @@ int rt_building_at(const rt_terrain *t, int64_t xr, int64_t yr);
 typedef void (*rt_range_fn)(void *ctx, int64_t begin, int64_t end);
 void rt_parallel_for(int threads, int64_t n, rt_range_fn fn, void *ctx);
 
+/* ------------------------------------------------------------------------ */
+/* Classic fractal generators (seeds 001 and 002)                           */
+/* ------------------------------------------------------------------------ */
+
+/* The generators an analyst compares the Relf terrain with: Paul Martz's
+ * midpoint displacement, diamond-square and cloud texture (seed 002) and the
+ * Scorched Earth style limited-random and circle-hill heightmaps (seed 001).
+ *
+ * Randomness: there is no random state here.  Every function takes the
+ * uniform numbers in [0, 1) it consumes as a caller-supplied array, in the
+ * order each function documents, so the same numbers give the same bits on
+ * every IEEE-754 platform (the Python layer draws them in bulk from
+ * numpy.random.default_rng(seed)).  Only +, -, *, /, floor and comparisons
+ * are used, plus rt_classic_cos below, which is itself made of those: no
+ * libm function whose last bit varies between C libraries.
+ *
+ * All functions are reentrant and thread-safe; they write only their output
+ * buffers and write nothing when they fail. */
+
+/* Largest iteration counts accepted: the 1-D line has 2^it + 1 points, the
+ * 2-D square (2^it + 1)^2; both keep every index inside int64. */
+#define RT_MAX_MIDPOINT_ITERATIONS 60
+#define RT_MAX_DIAMOND_ITERATIONS  30
+
+/* cos(x) for |x| <= 3.5 (a little beyond pi, so that a rounded
+ * Math.PI * d / r^2 is always inside), NaN elsewhere; within 2 ulp of the
+ * true value and the same bits on every IEEE-754 platform.  Used by
+ * circle-hill for the seed's Math.cos(Math.PI * d / r^2). */
+double rt_classic_cos(double x);
+
+/* One-dimensional midpoint displacement (seed 002).
+ * out: 2^iterations + 1 doubles.  out[0] = out[n-1] = 0; pass p = 0 ..
+ * iterations-1 sets each midpoint i of the segments of length
+ * s = 2^(iterations-p) (i = s/2, s/2 + s, ...) to
+ *     (out[i - s/2] + out[i + s/2]) / 2 + r_p * (2*u[i] - 1)
+ * with r_0 = scale and r_{p+1} = r_p * ratio (the seed's 2^-H).
+ * u: n uniforms in [0, 1), one per point, indexed by the point (u[0] and
+ * u[n-1] are not used).
+ * RT_ERR_PARAM: iterations outside 0..RT_MAX_MIDPOINT_ITERATIONS, or scale,
+ * ratio not finite.  RT_ERR_NULL: u or out NULL. */
+rt_status rt_midpoint_displacement(int iterations, double scale, double ratio,
+                                   const double *u, double *out);
+
+/* The diamond-square algorithm (seed 002), n = 2^iterations + 1.
+ * grid: n*n doubles, row-major, in and out.  On input NaN marks a point to
+ * generate; any other value is a seed value kept as it is (the seed's
+ * "Other Methods": only unset points are assigned).  Corners still NaN get
+ * `corner`.
+ * Pass p (square side s = 2^(iterations-p), h = s/2, random range r_p as in
+ * rt_midpoint_displacement) does
+ *   the diamond step: every square centre still NaN becomes
+ *     (((tl + tr) + bl) + br) * 0.25 + r_p * (2*u[point] - 1);
+ *   the square step: every diamond centre still NaN becomes the average of
+ *     its diamond corners plus r_p * (2*u[point] - 1): with wrap
+ *     (((up + down) + left) + right) * 0.25; without, 0.0 plus each corner
+ *     that exists in the order up, down, left, right, times 0.25 (4 corners)
+ *     or divided by 3 (3 corners, on the edge).
+ * wrap != 0: the surface is a torus of period n-1.  A square-step point on
+ * the edge takes its missing corner from the opposite side, only rows and
+ * columns 0..n-2 are generated and row/column n-1 is a copy of row/column 0,
+ * so opposite edges are identical and the surface tiles.  Seed values are
+ * first made consistent: of two opposite edge points (or the four corners)
+ * a NaN takes the other's value; two different values are RT_ERR_PARAM.
+ * u: n*n uniforms in [0, 1), one per point, u[i*n + j] for point [i][j]
+ * (points not generated leave theirs unused).
+ * RT_ERR_PARAM: iterations outside 0..RT_MAX_DIAMOND_ITERATIONS, scale,
+ * ratio or corner not finite, an infinite seed value, or inconsistent seed
+ * edges with wrap.  RT_ERR_NULL: u or grid NULL. */
+rt_status rt_diamond_square(int iterations, double scale, double ratio,
+                            double corner, int wrap, const double *u,
+                            double *grid);
+
+/* Cloud opacity (seed 002, "Cloudy Skies"): the height array clamped to
+ * clear sky (0) at and below `clear` and full cloud (1) at and above
+ * `cloudy`, linear in between; NaN stays NaN.  clear == cloudy is a hard
+ * threshold.  out may equal heights (in place).
+ * RT_ERR_PARAM: clear or cloudy not finite, or clear > cloudy.
+ * RT_ERR_SIZE: n < 0.  RT_ERR_NULL: heights or out NULL with n > 0. */
+rt_status rt_clouds(const double *heights, int64_t n, double clear,
+                    double cloudy, double *out);
+
+/* Limited-random heightmap (seed 001), every cell of the array.
+ * out: height*width doubles, out[j*width + i] the seed's heightMap(i, j);
+ * cells are visited as the seed does, i (0..width-1) outer, j inner:
+ *   a = i == 0 ? u_start[j] * height          (the seed's literal
+ *                                               Math.random() * height)
+ *     : j == 0 ? out(i-1, 0)
+ *     : (out(i-1, j) + out(i, j-1)) / 2;
+ *   out(i, j) = max(minimum, min(a + max_increase * (u_step[j*width+i] - 0.5),
+ *                                maximum)).
+ * u_start: height uniforms; u_step: height*width uniforms, row-major.
+ * RT_ERR_SIZE: width or height < 1 or the array too large.
+ * RT_ERR_PARAM: a parameter not finite, max_increase < 0 or
+ * minimum > maximum.  RT_ERR_NULL: a NULL pointer. */
+rt_status rt_limited_random(int64_t width, int64_t height, double max_increase,
+                            double minimum, double maximum,
+                            const double *u_start, const double *u_step,
+                            double *out);
+
+/* Circle-hill heightmap (seed 001), every cell of the array, at a cost of
+ * O(n_circles * radius^2).  out: height*width doubles, out[k*width + j] the
+ * seed's heightMap(j, k), first filled with `base`.  Circle c has centre
+ * x = floor(u[2c] * width), y = floor(u[2c+1] * height); every cell within
+ * d = (x-j)*(x-j) + (y-k)*(y-k) < radius*radius becomes
+ *   min(out + (hill_height / 2) * (1 + rt_classic_cos(PI * d / r2)), maximum)
+ * in the seed's order of operations, circles in order c = 0 .. n_circles-1.
+ * Only the cells of the circle's bounding square are visited; the result
+ * is the seed's full scan, bit for bit.
+ * RT_ERR_SIZE: width or height < 1 or the array too large; n_circles < 0.
+ * RT_ERR_PARAM: radius not finite or <= 0, hill_height, maximum or base not
+ * finite.  RT_ERR_NULL: a NULL pointer (u may be NULL when n_circles = 0). */
+rt_status rt_circle_hill(int64_t width, int64_t height, int64_t n_circles,
+                         double radius, double hill_height, double maximum,
+                         double base, const double *u, double *out);
+
 #ifdef __cplusplus
 }
 #endif

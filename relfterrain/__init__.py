@@ -11,6 +11,7 @@ would, and hands it over as NumPy arrays.
 <TerrainType.MOOR: 3>
 """
 
+from . import classic
 from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
 from .terrain import (
     CLASSIC_MAP,
@@ -26,6 +27,7 @@ from .terrain import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "classic",
     "Terrain",
     "TerrainType",
     "Feature",
