@@ -162,6 +162,7 @@ static int core_exec(PyObject *module)
     if (PyModule_AddIntConstant(module, "MAX_VECTOR", RT_MAX_VECTOR) < 0) return -1;
     /* one line per generator */
     if (rtpy_terrain_exec(module) < 0) return -1;
+    if (rtpy_galaxy_exec(module) < 0) return -1;
     return 0;
 }
 
