@@ -91,6 +91,7 @@ static inline int make_star(const rt_galaxy *g, int64_t x, int64_t y, int64_t z,
     uint32_t xyzff = low & 0xffu;
     if (xyzff < 1 || xyzff > 7) return 0;
     if (out) {
+        memset(out, 0, sizeof *out); /* no stray bytes in the padding */
         out->x = x;
         out->y = y;
         out->z = z;
