@@ -62,6 +62,8 @@ def chi2_sf(chi2: float, dof: int) -> float:
     if chi2 <= 0:
         return 1.0
     a, x = 0.5 * dof, 0.5 * chi2
+    if x <= 0.0:  # chi2 below the smallest normal double
+        return 1.0
     if x < a + 1.0:
         return max(0.0, 1.0 - _gamma_series(a, x))
     return _gamma_cf(a, x)
