@@ -84,6 +84,26 @@ rt_status rt_galaxy_check(const rt_galaxy *g, int *bad_vector)
     return RT_OK;
 }
 
+/* toint32(round_js(v)) as rt__low32(rt__round_js(v)), without the library
+ * calls floor() and trunc() (baseline x86-64 has no rounding instruction).
+ * For |v| < 4e18 the int64 conversion truncates exactly: when |v| >= 2^52, v
+ * is already an integer and r == v; below, r and r - 1 are exact doubles.
+ * So floor, the >= 0.5 test and the low 32 bits are those of the seed. */
+static inline uint32_t round_low32(double v)
+{
+    if (fabs(v) < 4.0e18) { /* false for NaN too */
+        /* branch-free: the signs of v are random, branches mispredict */
+        int64_t r = (int64_t)v;
+        double rd = (double)r;
+        int below = rd > v; /* negative non-integer: floor is one below */
+        r -= below;
+        rd -= (double)below;
+        r += v - rd >= 0.5;
+        return (uint32_t)rt__u64(r);
+    }
+    return rt__low32(rt__round_js(v));
+}
+
 /* The star, given f's test passed and the low 32 bits of xyz. */
 static inline int make_star(const rt_galaxy *g, int64_t x, int64_t y, int64_t z, uint32_t low,
                             rt_star *out)
@@ -122,6 +142,7 @@ static int star_xyz(const rt_galaxy *g, int64_t x, int64_t y, int64_t z, rt_star
                    RT_RECIP128;
         a += P[rt__low32(j) & mask];
     }
+    /* the seed's operations, literally (round_low32 is tested against it) */
     uint32_t f = rt__low32(rt__round_js(a * xyz * RT_RECIP128)) & g->f_mask;
     if (f != g->f_value) return 0;
     return make_star(g, x, y, z, low, out);
@@ -229,8 +250,8 @@ static int row_exact(const job *j, part *pt, int64_t x, int64_t y)
                 a += P[rt__u64(V / 128) & mask];
             }
             const int64_t xyz = p * z;
-            const double f = rt__round_js(a * (double)xyz * RT_RECIP128);
-            if ((rt__low32(f) & g->f_mask) != g->f_value) continue;
+            const uint32_t f = round_low32(a * (double)xyz * RT_RECIP128);
+            if ((f & g->f_mask) != g->f_value) continue;
             if (!make_star(g, x, y, z, (uint32_t)rt__u64(xyz), &st)) continue;
             if (!emit(pt, j->catalogue, &st)) return 0;
         }
