@@ -323,10 +323,10 @@ static double absmax(const int32_t *v, uint32_t n)
  * stars in it) with free_parts. */
 static rt_status scan(job *j, const rt_galaxy *g, const rt_block3 *b, int catalogue, int threads)
 {
+    memset(j, 0, sizeof *j); /* free_parts must find no parts on any failure */
     rt_status s = check_shape(g, NULL);
     if (s == RT_OK) s = check_block(b);
     if (s != RT_OK) return s;
-    memset(j, 0, sizeof *j);
     j->g = g;
     j->b = b;
     j->catalogue = catalogue;
