@@ -342,6 +342,102 @@ rt_status rt_circle_hill(int64_t width, int64_t height, int64_t n_circles,
                          double radius, double hill_height, double maximum,
                          double base, const double *u, double *out);
 
+/* ------------------------------------------------------------------------ */
+/* Galaxy: stars scattered through 3-D space (SPEC 9)                       */
+/* ------------------------------------------------------------------------ */
+
+/* calcStar(x, y, z) of the seed at integer points (light years):
+ *   a   = sum_i PROF[toint32((S[i]*x + T[i]*y + U[i]*z) * (1/128)) & mask]
+ *   xyz = x*y*z
+ *   f   = toint32(round_js(a * xyz * (1/128))) & 0xffff   (f_mask)
+ * A star exists iff f == 127 (f_value) and 1 <= (xyz & 0xff) <= 7; then
+ *   magnitude = MIN + RANGE * (xyz & 0xff) / 7,
+ *   planets   = (xyz & 0xf00) >> 8    (0..15),
+ *   colour    = (xyz & 0xf000) >> 12  (0..15),
+ * the bit fields taken from the low 32 bits of xyz (two's complement).
+ *
+ * Exactness: every function evaluates the seed's double arithmetic (the
+ * "point path"), or, where that arithmetic is provably exact (every product
+ * and sum below 2^52 in magnitude, which holds inside the domain
+ * |x|, |y|, |z| <= RT_GALAXY_DOMAIN with directions up to RT_MAX_VECTOR),
+ * the same values in int64 (the "block path").  Both give the same bits;
+ * outside the domain the results are those of the seed's double arithmetic
+ * at the double nearest each coordinate: defined, but beyond the original's
+ * precision (SPEC 10). */
+
+#define RT_STAR_PLANETS 16           /* planets 0..15 */
+#define RT_STAR_COLOURS 16           /* colour index 0..15 */
+
+typedef struct rt_galaxy {
+    const double *profile;   /* borrowed, profile_len values, must outlive use */
+    uint32_t profile_len;    /* a power of two; the index mask is len - 1 */
+    uint32_t directions;     /* N: the length of S, T and U */
+    int32_t s[RT_MAX_DIRECTIONS]; /* S: the x factors (default A1 of SPEC 3) */
+    int32_t t[RT_MAX_DIRECTIONS]; /* T: the y factors (default B1) */
+    int32_t u[RT_MAX_DIRECTIONS]; /* U: the z factors (default B2) */
+    double min_magnitude;    /* MIN_MAGNITUDE: 1.0, finite */
+    double magnitude_range;  /* MAGNITUDE_RANGE: 5.0, finite */
+    /* The star test f == f_value with f = toint32(round(...)) & f_mask:
+     * the seed's 0xffff and 127.  A smaller mask makes a denser galaxy
+     * (f_value must have no bit outside f_mask). */
+    uint32_t f_mask;
+    uint32_t f_value;
+} rt_galaxy;
+
+/* One star.  The layout is fixed (40 bytes: offsets 0, 8, 16, 24, 32, 33)
+ * so that arrays of it can be viewed as a NumPy structured array. */
+typedef struct rt_star {
+    int64_t x, y, z;         /* position, light years */
+    double magnitude;        /* MIN + RANGE * (xyz & 0xff) / 7 */
+    uint8_t planets;         /* 0..15 */
+    uint8_t colour;          /* 0..15 */
+} rt_star;
+
+/* A block of space: the integer points x0 .. x0+nx-1, y0 .. y0+ny-1,
+ * z0 .. z0+nz-1.  Valid when nx, ny, nz >= 1, the last point of each axis
+ * fits in int64 and nx*ny*nz <= INT64_MAX; otherwise RT_ERR_SIZE. */
+typedef struct rt_block3 {
+    int64_t x0, y0, z0;
+    int64_t nx, ny, nz;
+} rt_block3;
+
+/* Fill *g with the defaults of SPEC 9: the classic profile, S = A1,
+ * T = B1, U = B2, MIN = 1.0, RANGE = 5.0. */
+void rt_galaxy_defaults(rt_galaxy *g);
+/* Validate a parameter struct: RT_ERR_NULL, RT_ERR_PROFILE_LENGTH,
+ * RT_ERR_PROFILE_VALUE, RT_ERR_VECTOR_LENGTH, RT_ERR_VECTOR_VALUE (with
+ * *bad_vector set to 0, 1, 2 for S, T, U when bad_vector is not NULL) or
+ * RT_ERR_PARAM (a non-finite magnitude parameter, or f_value & ~f_mask). */
+rt_status rt_galaxy_check(const rt_galaxy *g, int *bad_vector);
+
+/* calcStar at one point, always by the seed's double arithmetic.  *found is
+ * set to 1 and *out filled when a star is there, else *found = 0 and *out
+ * is untouched.  out may be NULL when only *found is wanted. */
+rt_status rt_galaxy_star(const rt_galaxy *g, int64_t x, int64_t y, int64_t z,
+                         rt_star *out, int *found);
+
+/* The census of a block: census[planets * RT_STAR_COLOURS + colour] is the
+ * number of stars with that number of planets and colour (the array is
+ * overwritten, 256 values).  Allocates a small scratch array per call
+ * (RT_ERR_NOMEM). */
+rt_status rt_galaxy_census(const rt_galaxy *g, const rt_block3 *b,
+                           int64_t census[RT_STAR_PLANETS * RT_STAR_COLOURS],
+                           int threads);
+/* The number of stars in a block. */
+rt_status rt_galaxy_count(const rt_galaxy *g, const rt_block3 *b, int64_t *count,
+                          int threads);
+/* hist[k]: the number of stars with k planets, k = 0..15. */
+rt_status rt_galaxy_planet_counts(const rt_galaxy *g, const rt_block3 *b,
+                                  int64_t hist[RT_STAR_PLANETS], int threads);
+/* The catalogue of a block, sorted by (x, y, z).  The protocol is that of
+ * snprintf: *count receives the number of stars in the block, and the first
+ * min(*count, cap) of them are written to out (out may be NULL when cap is
+ * 0).  So a caller whose cap was too small knows the exact size to retry
+ * with.  Stars found are gathered in scratch memory first (a few bytes per
+ * star per thread; RT_ERR_NOMEM if it cannot be had, with nothing written). */
+rt_status rt_galaxy_stars(const rt_galaxy *g, const rt_block3 *b, rt_star *out,
+                          int64_t cap, int64_t *count, int threads);
+
 #ifdef __cplusplus
 }
 #endif

@@ -13,6 +13,24 @@ would, and hands it over as NumPy arrays.
 
 from . import classic
 from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
+from .galaxy import (
+    GALAXY_DOMAIN,
+    GALAXY_VECTORS,
+    INITIAL_VIEW,
+    OBSERVER,
+    STAR_DTYPE,
+    Block,
+    Density,
+    Galaxy,
+    Independence,
+    NearestStar,
+    PlanetTable,
+    Star,
+    colour_planet_independence,
+    density,
+    nearest_star,
+    planet_table,
+)
 from .terrain import (
     CLASSIC_MAP,
     CLASSIC_PROFILE,
@@ -41,4 +59,20 @@ __all__ = [
     "TERRAIN_DOMAIN",
     "default_threads",
     "orienteering_code",
+    "Galaxy",
+    "Star",
+    "Block",
+    "STAR_DTYPE",
+    "INITIAL_VIEW",
+    "OBSERVER",
+    "GALAXY_VECTORS",
+    "GALAXY_DOMAIN",
+    "Density",
+    "NearestStar",
+    "PlanetTable",
+    "Independence",
+    "density",
+    "nearest_star",
+    "planet_table",
+    "colour_planet_independence",
 ]

@@ -163,6 +163,7 @@ static int core_exec(PyObject *module)
     /* one line per generator */
     if (rtpy_terrain_exec(module) < 0) return -1;
     if (rtpy_classic_exec(module) < 0) return -1;
+    if (rtpy_galaxy_exec(module) < 0) return -1;
     return 0;
 }
 

@@ -1,0 +1,699 @@
+"""Stars scattered through 3-D space: the seed's ``calcStar`` (SPEC 9).
+
+A star sits at an integer point ``(x, y, z)`` (light years) where the
+profile summed along the directions S, T, U, times ``x*y*z``, hits one value
+out of 65536 and the low bits of ``x*y*z`` pass a test; its magnitude,
+number of planets and colour are bit fields of ``x*y*z``. This module scans
+blocks of space in the C core and answers the seed's four exercises.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import operator
+from typing import Any, NamedTuple, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _core
+from ._stats import chi2_sf, t_two_sided_p
+from .terrain import CLASSIC_PROFILE, _readonly, _threads
+
+__all__ = [
+    "Galaxy",
+    "Star",
+    "Block",
+    "STAR_DTYPE",
+    "INITIAL_VIEW",
+    "OBSERVER",
+    "GALAXY_VECTORS",
+    "GALAXY_DOMAIN",
+    "Density",
+    "NearestStar",
+    "PlanetTable",
+    "Independence",
+    "density",
+    "nearest_star",
+    "planet_table",
+    "colour_planet_independence",
+]
+
+ArrayLike = Any
+
+
+class Block(NamedTuple):
+    """A block of space: the integer points ``x0 .. x0+nx-1`` etc.
+
+    A plain tuple, so ``galaxy.stars(*block)`` works.
+    """
+
+    x0: int
+    y0: int
+    z0: int
+    nx: int
+    ny: int
+    nz: int
+
+    @property
+    def volume(self) -> int:
+        """The number of integer points (cubic light years) in the block."""
+        return self.nx * self.ny * self.nz
+
+
+class Star(NamedTuple):
+    """One star, as the seed's ``new Star(x, y, z, mag, nPlanets, colour)``."""
+
+    x: int
+    y: int
+    z: int
+    magnitude: float
+    """``MIN + RANGE * (xyz & 0xff) / 7``: 7 values from MIN + RANGE/7 to MIN + RANGE."""
+    planets: int
+    """``(xyz & 0xf00) >> 8``: 0 .. 15."""
+    colour: int
+    """``(xyz & 0xf000) >> 12``: a colour index 0 .. 15."""
+
+
+def _star_dtype() -> np.dtype:
+    layout = _core.STAR_LAYOUT
+    dt = np.dtype(
+        [
+            ("x", np.int64),
+            ("y", np.int64),
+            ("z", np.int64),
+            ("magnitude", np.float64),
+            ("planets", np.uint8),
+            ("colour", np.uint8),
+        ],
+        align=True,
+    )
+    # the C struct and the aligned dtype must agree byte for byte
+    assert dt.itemsize == layout["itemsize"], (dt.itemsize, layout)
+    for name in dt.names:
+        assert dt.fields[name][1] == layout[name], (name, layout)
+    return dt
+
+
+#: The record of :meth:`Galaxy.stars`: ``x, y, z`` int64, ``magnitude``
+#: float64, ``planets, colour`` uint8 (40 bytes, C layout).
+STAR_DTYPE: np.dtype = _star_dtype()
+#: The seed's initial view (SPEC 9): 800 x 600 pixels at 1 ly per pixel, 300 ly deep.
+INITIAL_VIEW: Block = Block(-400, -300, 1, 800, 600, 300)
+#: Where the observer of the initial view stands.
+OBSERVER: tuple[int, int, int] = (0, 0, 0)
+#: The default directions ``s, t, u`` (the terrain's A1, B1, B2).
+GALAXY_VECTORS: dict[str, tuple[int, ...]] = dict(zip("stu", _core.GALAXY_VECTORS))
+#: Inside ``|x|, |y|, |z| <= GALAXY_DOMAIN`` results equal the original bit for bit.
+GALAXY_DOMAIN: float = _core.GALAXY_DOMAIN
+
+_INT64 = (-(2**63), 2**63 - 1)
+# Points per C call when a progress bar is shown.
+_POINTS_PER_CALL = 1 << 28
+
+
+def _int(value: Any, name: str) -> int:
+    if isinstance(value, bool):
+        raise TypeError(f"{name}: must be an int, got {value!r}")
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name}: must be an int, got {value!r}") from None
+    if not _INT64[0] <= v <= _INT64[1]:
+        raise ValueError(f"{name}: must fit in int64, got {v}")
+    return v
+
+
+def _block(x0: Any, y0: Any, z0: Any, nx: Any, ny: Any, nz: Any) -> Block:
+    origin = [_int(v, n) for v, n in ((x0, "x0"), (y0, "y0"), (z0, "z0"))]
+    sizes = [_int(v, n) for v, n in ((nx, "nx"), (ny, "ny"), (nz, "nz"))]
+    for axis, o, n in zip("xyz", origin, sizes):
+        if n < 1:
+            raise ValueError(f"n{axis}: must be >= 1, got {n}")
+        if o + n - 1 > _INT64[1]:
+            raise ValueError(f"{axis}0, n{axis}: the block's last {axis} overflows int64")
+    if sizes[0] * sizes[1] * sizes[2] > _INT64[1]:
+        raise ValueError(
+            f"nx, ny, nz: a {sizes[0]} x {sizes[1]} x {sizes[2]} block has more than 2**63 points"
+        )
+    return Block(*origin, *sizes)
+
+
+def _vector(v: Any, name: str) -> np.ndarray:
+    try:
+        a = np.asarray(v)
+        if a.dtype == object or a.dtype.kind not in "iufb":
+            raise TypeError
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: must be a sequence of integers, got {v!r}") from None
+    if a.ndim != 1:
+        raise ValueError(f"{name}: must be one-dimensional, got shape {a.shape}")
+    if a.size == 0:
+        raise ValueError(f"{name}: must not be empty")
+    if a.size > _core.MAX_DIRECTIONS:
+        raise ValueError(f"{name}: at most {_core.MAX_DIRECTIONS} directions, got {a.size}")
+    af = a.astype(np.float64)
+    if not np.all(np.isfinite(af)) or not np.all(af == np.floor(af)):
+        raise ValueError(f"{name}: components must be integers, got {v!r}")
+    if np.any(np.abs(af) > _core.MAX_VECTOR):
+        raise ValueError(f"{name}: components must satisfy |v| <= 2**20, got {v!r}")
+    return af.astype(np.int64)
+
+
+def _real(value: Any, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name}: must be a real number, got {value!r}")
+    v = float(value)
+    if not math.isfinite(v):
+        raise ValueError(f"{name}: must be finite, got {v!r}")
+    return v
+
+
+def _tqdm() -> Any:
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        raise ImportError(
+            "progress=True needs tqdm: pip install tqdm (or pip install 'relfterrain[progress]')"
+        ) from None
+    return tqdm
+
+
+class Galaxy:
+    """The star generator of the seed's "3D space: nebulae and stars".
+
+    ``calcStar(x, y, z)`` at integer points: with ``a`` the profile summed
+    along the directions ``s, t, u`` and ``xyz = x*y*z``, a star exists where
+    ``round(a * xyz / 128) & 0xffff == 127`` and ``1 <= (xyz & 0xff) <= 7``.
+    Inside ``|x|, |y|, |z| <= 2**17`` (:data:`GALAXY_DOMAIN`) every result equals
+    the JavaScript original bit for bit; outside, results follow the same
+    double arithmetic (defined, beyond the original's precision).
+
+    Parameters
+    ----------
+    profile : array-like of float, optional
+        The periodic profile; length a power of two (1 .. 2**24), finite
+        values. Default: the classic 256-entry profile.
+    s, t, u : sequence of int, optional
+        The x, y and z factors of the directions, one common length N
+        (1 <= N <= 64), ``|v| <= 2**20``. Defaults (SPEC 9): the terrain's
+        ``a1``, ``b1`` and ``b2``.
+    min_magnitude, magnitude_range : float
+        The seed's ``MIN_MAGNITUDE`` (1.0) and ``MAGNITUDE_RANGE`` (5.0).
+    f_mask, f_value : int
+        The star test ``f & f_mask == f_value``: the seed's ``0xffff`` and
+        ``127``. A smaller mask makes a denser galaxy (handy for tests and
+        experiments); ``f_value`` must have no bit outside ``f_mask``.
+
+    Examples
+    --------
+    >>> import relfterrain as rt
+    >>> g = rt.Galaxy()
+    >>> g.count(*rt.INITIAL_VIEW)
+    26
+    >>> s = g.stars(*rt.INITIAL_VIEW)
+    >>> s.dtype.names
+    ('x', 'y', 'z', 'magnitude', 'planets', 'colour')
+    >>> g.star(*(int(v) for v in s[["x", "y", "z"]][0])) == g.star_record(s[0])
+    True
+    >>> g.star(0, 5, 7) is None          # the planes x = 0, y = 0, z = 0 hold no star
+    True
+    """
+
+    def __init__(
+        self,
+        profile: Optional[ArrayLike] = None,
+        s: Optional[Sequence[int]] = None,
+        t: Optional[Sequence[int]] = None,
+        u: Optional[Sequence[int]] = None,
+        min_magnitude: float = 1.0,
+        magnitude_range: float = 5.0,
+        *,
+        f_mask: int = 0xFFFF,
+        f_value: int = 127,
+    ) -> None:
+        if profile is None:
+            prof = np.asarray(CLASSIC_PROFILE)
+        else:
+            try:
+                prof = np.array(profile, dtype=np.float64)
+            except (TypeError, ValueError):
+                raise TypeError(
+                    f"profile: must be an array-like of numbers, got {profile!r}"
+                ) from None
+            if prof.ndim != 1:
+                raise ValueError(f"profile: must be one-dimensional, got shape {prof.shape}")
+            n = prof.size
+            if n < 1 or n > _core.MAX_PROFILE or n & (n - 1):
+                raise ValueError(
+                    f"profile: length must be a power of two between 1 and 2**24, got {n}"
+                )
+            bad = np.flatnonzero(~np.isfinite(prof))
+            if bad.size:
+                raise ValueError(
+                    f"profile: values must be finite, index {bad[0]} is {prof[bad[0]]!r}"
+                )
+        given = {"s": s, "t": t, "u": u}
+        vecs = {
+            name: _vector(GALAXY_VECTORS[name] if v is None else v, name)
+            for name, v in given.items()
+        }
+        lengths = {name: v.size for name, v in vecs.items()}
+        if len(set(lengths.values())) != 1:
+            raise ValueError(
+                "s, t, u: the vectors must have one common length, got "
+                + ", ".join(f"{k}={n}" for k, n in lengths.items())
+            )
+        mn = _real(min_magnitude, "min_magnitude")
+        rg = _real(magnitude_range, "magnitude_range")
+        fm = _int(f_mask, "f_mask")
+        fv = _int(f_value, "f_value")
+        if not 0 <= fm <= 0xFFFFFFFF:
+            raise ValueError(f"f_mask: must be between 0 and 2**32 - 1, got {fm}")
+        if fv < 0 or fv & ~fm:
+            raise ValueError(f"f_value: {fv} has bits outside f_mask {fm:#x}")
+        self._core = _core.GalaxyCore(
+            prof, vecs["s"], vecs["t"], vecs["u"], min_magnitude=mn, magnitude_range=rg,
+            f_mask=fm, f_value=fv,
+        )
+        self._profile = _readonly(self._core.profile)
+        v = self._core.vectors
+        self._vectors = {name: _readonly(v[k].copy()) for k, name in enumerate("stu")}
+
+    # -- parameters ---------------------------------------------------------
+
+    @property
+    def profile(self) -> np.ndarray:
+        """The profile (read-only float64)."""
+        return self._profile
+
+    @property
+    def s(self) -> np.ndarray:
+        """The x factors of the directions (read-only int64)."""
+        return self._vectors["s"]
+
+    @property
+    def t(self) -> np.ndarray:
+        """The y factors of the directions (read-only int64)."""
+        return self._vectors["t"]
+
+    @property
+    def u(self) -> np.ndarray:
+        """The z factors of the directions (read-only int64)."""
+        return self._vectors["u"]
+
+    @property
+    def directions(self) -> int:
+        """N, the number of directions summed."""
+        return int(self._vectors["s"].size)
+
+    @property
+    def min_magnitude(self) -> float:
+        return float(self._core.min_magnitude)
+
+    @property
+    def magnitude_range(self) -> float:
+        return float(self._core.magnitude_range)
+
+    @property
+    def f_mask(self) -> int:
+        return int(self._core.f_mask)
+
+    @property
+    def f_value(self) -> int:
+        return int(self._core.f_value)
+
+    def __repr__(self) -> str:
+        classic = (
+            self._profile.size == CLASSIC_PROFILE.size
+            and np.array_equal(self._profile, CLASSIC_PROFILE)
+        )
+        parts = [] if classic else [f"profile=<{self._profile.size} values>"]
+        for name in "stu":
+            if tuple(self._vectors[name].tolist()) != GALAXY_VECTORS[name]:
+                parts.append(f"{name}={self._vectors[name].tolist()}")
+        if self.min_magnitude != 1.0:
+            parts.append(f"min_magnitude={self.min_magnitude!r}")
+        if self.magnitude_range != 5.0:
+            parts.append(f"magnitude_range={self.magnitude_range!r}")
+        if self.f_mask != 0xFFFF:
+            parts.append(f"f_mask={self.f_mask:#x}")
+        if self.f_value != 127:
+            parts.append(f"f_value={self.f_value}")
+        return f"Galaxy({', '.join(parts)})"
+
+    # -- one point ----------------------------------------------------------
+
+    def star(self, x: int, y: int, z: int) -> Optional[Star]:
+        """The star at the integer point ``(x, y, z)``, or ``None``.
+
+        Always computed by the seed's double arithmetic, point by point (the
+        block scans use an equivalent exact integer path; the tests check
+        one against the other).
+
+        >>> import relfterrain as rt
+        >>> rt.Galaxy().star(-42, 11, 41)
+        Star(x=-42, y=11, z=41, magnitude=2.428571428571429, planets=6, colour=11)
+        """
+        r = self._core.star(_int(x, "x"), _int(y, "y"), _int(z, "z"))
+        return None if r is None else Star(*r)
+
+    @staticmethod
+    def star_record(record: Any) -> Star:
+        """A :class:`Star` from one record of :meth:`stars`."""
+        return Star(
+            int(record["x"]), int(record["y"]), int(record["z"]), float(record["magnitude"]),
+            int(record["planets"]), int(record["colour"]),
+        )
+
+    # -- blocks -------------------------------------------------------------
+
+    def _scan(self, method: str, block: Block, threads: Optional[int], progress: bool,
+              planes_per_call: Optional[int]) -> list:
+        nthreads = _threads(threads)
+        call = getattr(self._core, method)
+        plane = block.ny * block.nz
+        if planes_per_call is None:
+            step = max(1, _POINTS_PER_CALL // plane) if progress else block.nx
+        else:
+            step = _int(planes_per_call, "planes_per_call")
+            if step < 1:
+                raise ValueError(f"planes_per_call: must be >= 1, got {step}")
+        bar = None
+        if progress:
+            bar = _tqdm()(total=block.nx, unit="plane", desc=method, leave=False)
+        out = []
+        try:
+            for i in range(0, block.nx, step):
+                n = min(step, block.nx - i)
+                out.append(call(block.x0 + i, block.y0, block.z0, n, block.ny, block.nz,
+                                threads=nthreads))
+                if bar is not None:
+                    bar.update(n)
+        finally:
+            if bar is not None:
+                bar.close()
+        return out
+
+    def stars(self, x0: int, y0: int, z0: int, nx: int, ny: int, nz: int, *,
+              threads: Optional[int] = None, progress: bool = False,
+              planes_per_call: Optional[int] = None) -> np.ndarray:
+        """Every star in a block, sorted by ``(x, y, z)``.
+
+        Parameters
+        ----------
+        x0, y0, z0, nx, ny, nz : int
+            The block: integer points ``x0 .. x0+nx-1`` etc. (``nx, ny, nz >= 1``).
+        threads : int, optional
+            Threads to use (default: all cores). Every count gives the same
+            catalogue.
+        progress : bool
+            Show a tqdm progress bar (needs ``pip install tqdm``), scanning
+            in slabs of x planes.
+        planes_per_call : int, optional
+            Scan in slabs of this many x planes, one C call each (with the GIL
+            released); the result does not depend on it.
+
+        Returns
+        -------
+        numpy.ndarray
+            A structured array of :data:`STAR_DTYPE`.
+
+        Examples
+        --------
+        >>> import relfterrain as rt
+        >>> s = rt.Galaxy().stars(*rt.INITIAL_VIEW)
+        >>> len(s), int(s["planets"].max())
+        (26, 15)
+        """
+        block = _block(x0, y0, z0, nx, ny, nz)
+        parts = self._scan("stars", block, threads, progress, planes_per_call)
+        raw = parts[0] if len(parts) == 1 else np.concatenate(parts)
+        return raw.reshape(-1).view(STAR_DTYPE)
+
+    def census(self, x0: int, y0: int, z0: int, nx: int, ny: int, nz: int, *,
+               threads: Optional[int] = None, progress: bool = False,
+               planes_per_call: Optional[int] = None) -> np.ndarray:
+        """Star counts by planets and colour, without building the catalogue.
+
+        Returns an int64 array of shape (16, 16): ``[planets, colour]``.
+        Arguments as :meth:`stars`.
+
+        >>> import relfterrain as rt
+        >>> int(rt.Galaxy().census(*rt.INITIAL_VIEW).sum())
+        26
+        """
+        block = _block(x0, y0, z0, nx, ny, nz)
+        parts = self._scan("census", block, threads, progress, planes_per_call)
+        return np.sum(parts, axis=0, dtype=np.int64)
+
+    def count(self, x0: int, y0: int, z0: int, nx: int, ny: int, nz: int, *,
+              threads: Optional[int] = None, progress: bool = False,
+              planes_per_call: Optional[int] = None) -> int:
+        """The number of stars in a block (arguments as :meth:`stars`).
+
+        >>> import relfterrain as rt
+        >>> rt.Galaxy().count(*rt.INITIAL_VIEW)
+        26
+        """
+        return int(self.census(x0, y0, z0, nx, ny, nz, threads=threads, progress=progress,
+                               planes_per_call=planes_per_call).sum())
+
+    def planet_counts(self, x0: int, y0: int, z0: int, nx: int, ny: int, nz: int, *,
+                      threads: Optional[int] = None, progress: bool = False,
+                      planes_per_call: Optional[int] = None) -> np.ndarray:
+        """Element k: the number of stars with k planets, k = 0 .. 15 (int64).
+
+        Arguments as :meth:`stars`.
+
+        >>> import relfterrain as rt
+        >>> int(rt.Galaxy().planet_counts(*rt.INITIAL_VIEW).sum())
+        26
+        """
+        return self.census(x0, y0, z0, nx, ny, nz, threads=threads, progress=progress,
+                           planes_per_call=planes_per_call).sum(axis=1)
+
+
+# ---------------------------------------------------------------------------
+# The seed's four exercises
+# ---------------------------------------------------------------------------
+
+BlockLike = Union[Block, Sequence[int]]
+
+
+class Density(NamedTuple):
+    """Exercise 1: stars per cubic light year."""
+
+    stars: int
+    volume: int
+    """Integer points probed (cubic light years)."""
+    per_cubic_ly: float
+
+
+class NearestStar(NamedTuple):
+    """Exercise 2: the star nearest an observer."""
+
+    star: Star
+    distance: float
+    """Euclidean distance, light years."""
+    planets: int
+
+
+class PlanetTable(NamedTuple):
+    """Exercise 3: the number of stars for each number of planets."""
+
+    planets: np.ndarray
+    """0 .. 15."""
+    stars: np.ndarray
+    """int64 counts."""
+
+    def __str__(self) -> str:
+        total = int(self.stars.sum())
+        lines = ["planets  stars  share"]
+        for p, n in zip(self.planets.tolist(), self.stars.tolist()):
+            share = n / total if total else 0.0
+            lines.append(f"{p:7d}  {n:5d}  {share:6.1%}")
+        lines.append(f"  total  {total:5d}")
+        return "\n".join(lines)
+
+
+class Independence(NamedTuple):
+    """Exercise 4: is the colour independent of the number of planets?"""
+
+    n: int
+    """Stars."""
+    pearson_r: float
+    """Pearson correlation of colour and planets (nan if either is constant)."""
+    pearson_p: float
+    """Two-sided p-value of ``pearson_r`` (t test, n - 2 degrees of freedom)."""
+    chi2: float
+    """Pearson's chi-square of the planets x colour table (no Yates correction)."""
+    dof: int
+    """(rows - 1) * (columns - 1) over the non-empty rows and columns."""
+    p_value: float
+    """P(chi-square with ``dof`` degrees >= ``chi2``)."""
+    cramers_v: float
+    """Effect size: sqrt(chi2 / (n * (min(rows, columns) - 1)))."""
+    min_expected: float
+    """The smallest expected cell count; below about 5 the chi-square p-value is unreliable."""
+    table: np.ndarray
+    """The (16, 16) contingency table ``[planets, colour]``."""
+
+
+def _galaxy(galaxy: Optional[Galaxy]) -> Galaxy:
+    if galaxy is None:
+        return Galaxy()
+    if not isinstance(galaxy, Galaxy):
+        raise TypeError(f"galaxy: must be a relfterrain.Galaxy or None, got {galaxy!r}")
+    return galaxy
+
+
+def _as_block(block: BlockLike) -> Block:
+    try:
+        items = tuple(block)
+    except TypeError:
+        raise TypeError(f"block: must be (x0, y0, z0, nx, ny, nz), got {block!r}") from None
+    if len(items) != 6:
+        raise ValueError(f"block: must have 6 items (x0, y0, z0, nx, ny, nz), got {len(items)}")
+    return _block(*items)
+
+
+def density(galaxy: Optional[Galaxy] = None, block: BlockLike = INITIAL_VIEW, *,
+            threads: Optional[int] = None, progress: bool = False) -> Density:
+    """Exercise 1: the average density of stars in a block.
+
+    >>> import relfterrain as rt
+    >>> d = rt.density()
+    >>> d.stars, d.volume, f"{d.per_cubic_ly:.3g}"
+    (26, 144000000, '1.81e-07')
+    """
+    b = _as_block(block)
+    n = _galaxy(galaxy).count(*b, threads=threads, progress=progress)
+    return Density(n, b.volume, n / b.volume)
+
+
+def nearest_star(galaxy: Optional[Galaxy] = None, block: BlockLike = INITIAL_VIEW,
+                 observer: Sequence[int] = OBSERVER, *, threads: Optional[int] = None
+                 ) -> Optional[NearestStar]:
+    """Exercise 2: the star of a block nearest the observer, or ``None``.
+
+    Ties go to the smallest ``(x, y, z)``. Distances are compared exactly (as
+    integers).
+
+    >>> import relfterrain as rt
+    >>> s = rt.nearest_star()
+    >>> s.star.x, s.star.y, s.star.z, round(s.distance, 2), s.planets
+    (-42, 11, 41, 59.72, 6)
+    """
+    g = _galaxy(galaxy)
+    b = _as_block(block)
+    try:
+        ox, oy, oz = (_int(v, "observer") for v in observer)
+    except (TypeError, ValueError) as e:
+        raise type(e)(f"observer: must be three ints (x, y, z): {e}") from None
+    cat = g.stars(*b, threads=threads)
+    if len(cat) == 0:
+        return None
+    # exact squared distances as Python ints: no overflow, no rounding
+    d2 = [
+        (x - ox) ** 2 + (y - oy) ** 2 + (z - oz) ** 2
+        for x, y, z in zip(cat["x"].tolist(), cat["y"].tolist(), cat["z"].tolist())
+    ]
+    k = min(range(len(d2)), key=d2.__getitem__)  # first minimum: smallest (x, y, z)
+    star = Galaxy.star_record(cat[k])
+    return NearestStar(star, math.sqrt(d2[k]), star.planets)
+
+
+def planet_table(galaxy: Optional[Galaxy] = None, block: BlockLike = INITIAL_VIEW, *,
+                 threads: Optional[int] = None, progress: bool = False) -> PlanetTable:
+    """Exercise 3: the number of stars for each number of planets (0 .. 15).
+
+    >>> import relfterrain as rt
+    >>> t = rt.planet_table()
+    >>> int(t.stars.sum())
+    26
+    """
+    counts = _galaxy(galaxy).planet_counts(*_as_block(block), threads=threads,
+                                           progress=progress)
+    return PlanetTable(np.arange(16), counts)
+
+
+def _table_from_stars(stars: np.ndarray) -> np.ndarray:
+    try:
+        p = np.asarray(stars["planets"], dtype=np.int64)
+        c = np.asarray(stars["colour"], dtype=np.int64)
+    except (KeyError, ValueError, IndexError, TypeError):
+        raise TypeError("stars: must be a catalogue from Galaxy.stars") from None
+    if p.size and (p.min() < 0 or p.max() > 15 or c.min() < 0 or c.max() > 15):
+        raise ValueError("stars: planets and colour must be in 0 .. 15")
+    table = np.zeros((16, 16), dtype=np.int64)
+    np.add.at(table, (p, c), 1)
+    return table
+
+
+def colour_planet_independence(
+    galaxy: Optional[Galaxy] = None,
+    block: BlockLike = INITIAL_VIEW,
+    *,
+    stars: Optional[np.ndarray] = None,
+    table: Optional[ArrayLike] = None,
+    threads: Optional[int] = None,
+    progress: bool = False,
+) -> Independence:
+    """Exercise 4: the colour-planets correlation and a chi-square test.
+
+    The statistics come from the planets x colour contingency table, which
+    is taken from ``table`` (a (16, 16) ``[planets, colour]`` array, e.g.
+    :meth:`Galaxy.census`), else from a catalogue ``stars``, else from a scan
+    of ``block`` (no catalogue is built, so any block size works).
+
+    * Pearson's r between colour and planets, with the two-sided t-test
+      p-value (as ``scipy.stats.pearsonr``);
+    * Pearson's chi-square test of independence over the non-empty rows and
+      columns, without Yates' correction (as
+      ``scipy.stats.chi2_contingency(..., correction=False)``);
+    * Cramér's V as the size of any dependence.
+
+    The p-values are computed here, without scipy, by the regularized
+    incomplete gamma and beta functions (about 1e-9 relative; the tests
+    check them against scipy). With few stars (``min_expected`` below about
+    5) the chi-square p-value is only indicative.
+
+    >>> import relfterrain as rt
+    >>> r = rt.colour_planet_independence()
+    >>> r.n, r.dof
+    (26, 132)
+    """
+    if table is not None:
+        t = np.asarray(table)
+        if t.shape != (16, 16) or t.dtype.kind not in "iu" or (t < 0).any():
+            raise ValueError("table: must be a (16, 16) array of non-negative integer counts")
+        t = t.astype(np.int64)
+    elif stars is not None:
+        t = _table_from_stars(stars)
+    else:
+        t = _galaxy(galaxy).census(*_as_block(block), threads=threads, progress=progress)
+    n = int(t.sum())
+    tf = t.astype(np.float64)
+    k = np.arange(16, dtype=np.float64)
+    nan = float("nan")
+    if n == 0:
+        return Independence(0, nan, nan, 0.0, 0, 1.0, nan, nan, t)
+    # Pearson's r of the pairs (planets, colour), weighted by the table
+    wp, wc = tf.sum(axis=1), tf.sum(axis=0)
+    mp, mc = (wp @ k) / n, (wc @ k) / n
+    dp, dc = k - mp, k - mc
+    cov = dp @ tf @ dc
+    vp, vc = wp @ (dp * dp), wc @ (dc * dc)
+    r = float(cov / math.sqrt(vp * vc)) if vp > 0 and vc > 0 else nan
+    r_p = t_two_sided_p(r, n) if not math.isnan(r) else nan
+    # chi-square over the non-empty rows and columns
+    sub = tf[wp > 0][:, wc > 0]
+    rows, cols = sub.shape
+    expected = np.outer(sub.sum(axis=1), sub.sum(axis=0)) / n
+    chi2 = float(((sub - expected) ** 2 / expected).sum())
+    dof = (rows - 1) * (cols - 1)
+    p = chi2_sf(chi2, dof) if dof > 0 else 1.0
+    m = min(rows, cols) - 1
+    v = math.sqrt(chi2 / (n * m)) if m > 0 else nan
+    return Independence(n, r, r_p, chi2, dof, p, v, float(expected.min()), t)
