@@ -151,11 +151,15 @@ def rt_call(t, fname, nx, ny, threads, out):
 
 
 def new_outs(fname, nx, ny):
-    """Touched output arrays for out= (one array for height_grid, four for grid)."""
-    if fname == "height_grid":
-        return np.zeros((ny, nx))
-    return (np.zeros((ny, nx)), np.zeros((ny, nx)),
-            np.zeros((ny, nx), np.uint8), np.zeros((ny, nx), np.uint8))
+    """Touched output arrays for out= (one array for height_grid, four for grid).
+
+    np.empty + fill, not np.zeros: np.zeros of a large array gets lazily mapped
+    zero pages from calloc, which would page-fault on the first write."""
+    shapes = [np.float64] if fname == "height_grid" else [np.float64, np.float64, np.uint8, np.uint8]
+    outs = tuple(np.empty((ny, nx), dt) for dt in shapes)
+    for a in outs:
+        a.fill(1)
+    return outs[0] if fname == "height_grid" else outs
 
 
 def bench_rt(rt, sizes, repeat, repeat_big, thread_counts, label="relfterrain", group="rt"):
