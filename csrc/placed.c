@@ -207,3 +207,9 @@ int64_t rt_placed_items(const rt_placed *p, int64_t *xs, int64_t *ys,
     }
     return n;
 }
+
+int rt__placed_near(const rt_placed *p, int64_t x0, int64_t x1, int64_t y)
+{
+    if (!p || p->count == 0) return 0;
+    return !(x1 < p->xmin || x0 > p->xmax || y < p->ymin || y > p->ymax);
+}

@@ -156,6 +156,7 @@ typedef struct rt_terrain {
     uint32_t x_below;        /* round(PI1000*xryr) & 0xff below this: X. 4 */
     uint32_t cone_below;     /* round(PI10000*xryr) & 0xff below this: CONE. 8 */
     const rt_placed *placed; /* borrowed, may be NULL */
+    int simd;                /* rt_simd variant of the grid kernels: RT_SIMD_AUTO */
 } rt_terrain;
 
 /* The classic 1983 profile (256 values, SPEC 3). */
@@ -216,6 +217,29 @@ rt_status rt_tree_selector_points(const double *x, const double *y, int64_t n,
 /* 1 if a building stands with its centre at integer point (xr, yr): xr and
  * yr multiples of 16, the point TOWN, and toint32(PI10000*xr*yr) & 0xf < 8. */
 int rt_building_at(const rt_terrain *t, int64_t xr, int64_t yr);
+
+/* ------------------------------------------------------------------------ */
+/* SIMD variants                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* The grid kernels come in variants per instruction set, all giving the same
+ * bits.  rt_terrain.simd picks one: RT_SIMD_AUTO (the best the CPU has, found
+ * at run time) or a named one (a variant the CPU lacks falls back to scalar). */
+typedef enum rt_simd {
+    RT_SIMD_AUTO = 0,
+    RT_SIMD_SCALAR = 1, /* portable C */
+    RT_SIMD_AVX2 = 2,   /* x86-64 with AVX2 */
+    RT_SIMD_AVX512 = 3, /* x86-64 with AVX-512 F, BW, DQ, VL */
+    RT_SIMD_AVX512VBMI = 4, /* and VBMI: in-register profile lookups (byte profiles) */
+    RT_SIMD_COUNT
+} rt_simd;
+
+/* 1 if this build and this CPU can run the variant. Thread-safe. */
+int rt_simd_supported(int variant);
+/* "auto", "scalar", "avx2", "avx512", "avx512vbmi"; NULL for an unknown value. */
+const char *rt_simd_name(int variant);
+/* The variant that `variant` runs as on this CPU (never RT_SIMD_AUTO). */
+int rt_simd_resolve(int variant);
 
 /* ------------------------------------------------------------------------ */
 /* Threads                                                                  */

@@ -59,4 +59,8 @@ static inline int rt__is_int_within(double v, double limit)
     return isfinite(v) && fabs(v) <= limit && v == floor(v);
 }
 
+/* Might the placed table hold a key (x, y) with x0 <= x <= x1?  Conservative
+ * (a bounding box); 0 for NULL or an empty table.  placed.c */
+int rt__placed_near(const rt_placed *p, int64_t x0, int64_t x1, int64_t y);
+
 #endif /* RT_INTERNAL_H */

@@ -237,14 +237,22 @@ typedef struct point {
     double x, y;             /* the point itself (both paths) */
     const row_state *row;    /* block path only */
     int64_t X;               /* x * 2^m (block path) */
+    /* MODE_TILE: the sums already computed by the tile passes, and round_js(x) */
+    double ht, a1, a2, a3, fa, xr;
 } point;
 
+/* How terra_at evaluates a point: the seed's double arithmetic, the block
+ * path's integers one point at a time, or values from the tile passes. */
+enum { MODE_POINT = 0, MODE_BLOCK = 1, MODE_TILE = 2 };
+
 static const int PAIR_A[PAIR_COUNT] = {RT_AH, RT_A1, RT_A2, RT_A3};
+static const int PAIR_B[PAIR_COUNT] = {RT_BH, RT_B1, RT_B2, RT_B3};
 
 RT_INLINE double height_at(const rt_terrain *t, const point *p, int fast, int path, uint32_t n)
 {
-    if (!fast)
+    if (fast == MODE_POINT)
         return path ? height_xy(t, p->x + PATH_DX, p->y + PATH_DY, n) : height_xy(t, p->x, p->y, n);
+    if (fast == MODE_TILE && !path) return p->ht;
     const double *P = t->profile;
     const uint32_t mask = t->profile_len - 1;
     const int32_t *A = t->vec[RT_AH];
@@ -265,8 +273,9 @@ RT_INLINE double height_at(const rt_terrain *t, const point *p, int fast, int pa
 
 RT_INLINE double prof_at(const rt_terrain *t, const point *p, int fast, int pair, uint32_t n)
 {
-    static const int PAIR_B[PAIR_COUNT] = {RT_BH, RT_B1, RT_B2, RT_B3};
-    if (!fast) return prof_xy(t, t->vec[PAIR_A[pair]], p->x, t->vec[PAIR_B[pair]], p->y, n);
+    if (fast == MODE_POINT)
+        return prof_xy(t, t->vec[PAIR_A[pair]], p->x, t->vec[PAIR_B[pair]], p->y, n);
+    if (fast == MODE_TILE) return pair == PAIR_1 ? p->a1 : pair == PAIR_2 ? p->a2 : p->a3;
     const double *P = t->profile;
     const uint32_t mask = t->profile_len - 1;
     const int32_t *A = t->vec[PAIR_A[pair]];
@@ -283,7 +292,8 @@ RT_INLINE double prof_at(const rt_terrain *t, const point *p, int fast, int pair
 RT_INLINE double feature_prof_at(const rt_terrain *t, const point *p, int fast,
                                  double xr, double yr, uint32_t n)
 {
-    if (!fast) return prof_xy(t, t->vec[RT_B2], xr, t->vec[RT_A3], yr, n);
+    if (fast == MODE_POINT) return prof_xy(t, t->vec[RT_B2], xr, t->vec[RT_A3], yr, n);
+    if (fast == MODE_TILE) return p->fa;
     const double *P = t->profile;
     const uint32_t mask = t->profile_len - 1;
     const int32_t *A = t->vec[RT_B2];
@@ -317,7 +327,7 @@ RT_INLINE void terra_at(const rt_terrain *t, const point *p, int fast, terra_res
         r->terrain = RT_PATH;
         return;
     }
-    double xr = rt__round_js(p->x);
+    double xr = fast == MODE_TILE ? p->xr : rt__round_js(p->x);
     double yr = fast ? (double)p->row->yr : rt__round_js(p->y);
     int feature = -1;
     uint8_t pv = placed_at(t->placed, xr, yr);
@@ -357,6 +367,145 @@ RT_INLINE void terra_at(const rt_terrain *t, const point *p, int fast, terra_res
 }
 
 /* ------------------------------------------------------------------------ */
+/* Tile passes for integer profiles, one variant per instruction set        */
+/* ------------------------------------------------------------------------ */
+
+#define TILE 512
+#define INT_PROFILE_MAX 4096 /* longest profile the integer passes take */
+
+typedef struct rt_tile_args {
+    const int32_t *profile;  /* the profile as int32 */
+    const uint8_t *bytes;    /* the profile as 256 bytes (VBMI kernels), or NULL */
+    uint32_t mask, shift, n;
+    int nk;                  /* columns in this tile */
+    uint32_t v0[RT_MAX_DIRECTIONS], dv[RT_MAX_DIRECTIONS];
+} rt_tile_args;
+
+typedef struct rt_classify_args {
+    int nk;
+    double lake_height, lake_base;
+    double yr;                  /* the row's rounded y */
+    double fmod_m, fmod_inv;    /* feature mask + 1, and its reciprocal */
+    double f_point, f_x, f_cone;
+    const double *ht;           /* heights, mountains applied */
+    const int32_t *a1, *a2, *a3, *fa, *xr;
+    double *height, *depth;     /* outputs */
+    int32_t *code;              /* terrain | candidate << 8 */
+} rt_classify_args;
+
+typedef struct rt_tile_kernels {
+    void (*height)(const rt_tile_args *, int32_t *);
+    void (*prof)(const rt_tile_args *, int32_t *);
+    void (*prof_at)(const rt_tile_args *, const uint32_t *, int32_t *);
+    void (*classify)(const rt_classify_args *);
+} rt_tile_kernels;
+
+/* floor: baseline x86-64 has no rounding instruction, so the scalar variant
+ * uses the exact integer-conversion floor; the others have vroundpd. */
+#define RT_TILE_SUFFIX scalar
+#define RT_TILE_ATTR
+#define RT_TILE_FLOOR rt__floor
+#include "simd/terrain_tile.h"
+#undef RT_TILE_FLOOR
+#define RT_TILE_FLOOR floor
+#undef RT_TILE_SUFFIX
+#undef RT_TILE_ATTR
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define RT_HAVE_X86_VARIANTS 1
+#define RT_TILE_SUFFIX avx2
+#define RT_TILE_ATTR __attribute__((target("avx2")))
+#include "simd/terrain_tile.h"
+#undef RT_TILE_SUFFIX
+#undef RT_TILE_ATTR
+#define RT_TILE_SUFFIX avx512
+#define RT_TILE_ATTR __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl")))
+#include "simd/terrain_tile.h"
+#undef RT_TILE_SUFFIX
+#undef RT_TILE_ATTR
+#include "simd/terrain_vbmi.h"
+#else
+#define RT_HAVE_X86_VARIANTS 0
+#endif
+
+int rt_simd_supported(int variant)
+{
+    switch (variant) {
+    case RT_SIMD_AUTO:
+    case RT_SIMD_SCALAR: return 1;
+#if RT_HAVE_X86_VARIANTS
+    case RT_SIMD_AVX2: return __builtin_cpu_supports("avx2");
+    case RT_SIMD_AVX512:
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+               __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+    case RT_SIMD_AVX512VBMI:
+        return rt_simd_supported(RT_SIMD_AVX512) && __builtin_cpu_supports("avx512vbmi");
+#endif
+    default: return 0;
+    }
+}
+
+const char *rt_simd_name(int variant)
+{
+    switch (variant) {
+    case RT_SIMD_AUTO: return "auto";
+    case RT_SIMD_SCALAR: return "scalar";
+    case RT_SIMD_AVX2: return "avx2";
+    case RT_SIMD_AVX512: return "avx512";
+    case RT_SIMD_AVX512VBMI: return "avx512vbmi";
+    default: return NULL;
+    }
+}
+
+int rt_simd_resolve(int variant)
+{
+    if (variant != RT_SIMD_AUTO) return rt_simd_supported(variant) ? variant : RT_SIMD_SCALAR;
+    if (rt_simd_supported(RT_SIMD_AVX512VBMI)) return RT_SIMD_AVX512VBMI;
+    if (rt_simd_supported(RT_SIMD_AVX512)) return RT_SIMD_AVX512;
+    if (rt_simd_supported(RT_SIMD_AVX2)) return RT_SIMD_AVX2;
+    return RT_SIMD_SCALAR;
+}
+
+/* The kernels of a variant; the VBMI ones need a byte profile. */
+static const rt_tile_kernels *tile_kernels(int variant, int bytes)
+{
+    switch (rt_simd_resolve(variant)) {
+#if RT_HAVE_X86_VARIANTS
+    case RT_SIMD_AVX512VBMI: return bytes ? &tile_kernels_vbmi : &tile_kernels_avx512;
+    case RT_SIMD_AVX512: return &tile_kernels_avx512;
+    case RT_SIMD_AVX2: return &tile_kernels_avx2;
+#endif
+    default: return &tile_kernels_scalar;
+    }
+}
+
+/* A byte profile: every value an integer in 0..255 and the length dividing
+ * 256; *out gets it repeated to 256 entries (index & 255 then == index & mask). */
+static int byte_profile(const rt_terrain *t, const int32_t *iprof, uint8_t *out)
+{
+    if (t->profile_len > 256 || t->directions > 64) return 0;
+    for (uint32_t k = 0; k < t->profile_len; k++)
+        if (iprof[k] < 0 || iprof[k] > 255) return 0;
+    for (uint32_t k = 0; k < 256; k++) out[k] = (uint8_t)iprof[k & (t->profile_len - 1)];
+    return 1;
+}
+
+/* Can the integer passes take this profile at dyadic level m?  Every value an
+ * integer, and n * 3 * max|P| * 2^(m+7) < 2^31 so no int32 sum overflows. */
+static int int_profile(const rt_terrain *t, int m, int32_t *out)
+{
+    if (t->profile_len > INT_PROFILE_MAX) return 0;
+    double maxabs = 0.0;
+    for (uint32_t k = 0; k < t->profile_len; k++) {
+        double v = t->profile[k];
+        if (!(v == rt__floor(v)) || !(fabs(v) < 1048576.0)) return 0;
+        if (fabs(v) > maxabs) maxabs = fabs(v);
+        out[k] = (int32_t)v;
+    }
+    return (double)t->directions * 3.0 * (maxabs + 1.0) * ldexp(1.0, m + 7) < 2147483648.0;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Blocks                                                                   */
 /* ------------------------------------------------------------------------ */
 
@@ -367,6 +516,9 @@ typedef struct block_job {
     int64_t X0, Y0, S;        /* x0, y0, step times 2^m (block path) */
     double *height_out;       /* height grid */
     const rt_terra_out *out;  /* terra grid */
+    const int32_t *iprof;     /* the profile as int32, or NULL: no tile passes */
+    const uint8_t *bytes;     /* the profile as 256 bytes, or NULL */
+    const rt_tile_kernels *kern;
 } block_job;
 
 static rt_status check_block(const rt_block *b)
@@ -422,7 +574,6 @@ static void row_setup(const block_job *j, int64_t r, row_state *rs)
     rs->shift = j->m + 7;
     rs->frac_mask = ((uint64_t)1 << rs->shift) - 1;
     rs->frac_scale = ldexp(1.0, -rs->shift);
-    static const int PAIR_B[PAIR_COUNT] = {RT_BH, RT_B1, RT_B2, RT_B3};
     for (int pair = 0; pair < PAIR_COUNT; pair++)
         for (uint32_t i = 0; i < t->directions; i++)
             rs->by[pair][i] = (int64_t)t->vec[PAIR_B[pair]][i] * Y;
@@ -435,6 +586,57 @@ static void row_setup(const block_job *j, int64_t r, row_state *rs)
         rs->feat_by[i] = (int64_t)t->vec[RT_A3][i] * rs->yr;
 }
 
+/* The tile arguments of a pair's sums over nk columns from X (units 2^-m). */
+static void tile_pair(const block_job *j, const row_state *rs, int pair, int64_t X, int nk,
+                      rt_tile_args *ta)
+{
+    const rt_terrain *t = j->t;
+    ta->profile = j->iprof;
+    ta->bytes = j->bytes;
+    ta->mask = t->profile_len - 1;
+    ta->shift = (uint32_t)rs->shift;
+    ta->n = t->directions;
+    ta->nk = nk;
+    for (uint32_t i = 0; i < t->directions; i++) {
+        int64_t A = t->vec[PAIR_A[pair]][i];
+        ta->v0[i] = (uint32_t)rt__u64(A * X + rs->by[pair][i]);
+        ta->dv[i] = (uint32_t)rt__u64(A * j->S);
+    }
+}
+
+/* The tile arguments of calcProf(B2, xr, A3, yr): a_i in dv, A3*yr in v0. */
+static void tile_feature(const block_job *j, const row_state *rs, int nk, rt_tile_args *ta)
+{
+    const rt_terrain *t = j->t;
+    ta->profile = j->iprof;
+    ta->bytes = j->bytes;
+    ta->mask = t->profile_len - 1;
+    ta->shift = 7;
+    ta->n = t->directions;
+    ta->nk = nk;
+    for (uint32_t i = 0; i < t->directions; i++) {
+        ta->dv[i] = (uint32_t)rt__u64((int64_t)t->vec[RT_B2][i]);
+        ta->v0[i] = (uint32_t)rt__u64(rs->feat_by[i]);
+    }
+}
+
+/* round_js of the tile's x = X * 2^-m: floor((X + 2^(m-1)) / 2^m), exact.
+ * The floor division shifts a non-negative value: X + 2^62 (in the domain
+ * |X| < 2^31), and 2^62 is a multiple of 2^m. */
+static void tile_round(int64_t X, int64_t S, int m, int nk, int32_t *xr)
+{
+    if (m == 0) {
+        for (int k = 0; k < nk; k++) xr[k] = (int32_t)(X + k * S);
+        return;
+    }
+    const uint64_t off = (uint64_t)1 << 62;
+    const uint64_t half = (uint64_t)1 << (m - 1);
+    for (int k = 0; k < nk; k++) {
+        uint64_t v = rt__u64(X + k * S) + off + half;
+        xr[k] = (int32_t)((int64_t)(v >> m) - (int64_t)(off >> m));
+    }
+}
+
 RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uint32_t n)
 {
     /* local copies: stores through the output pointers cannot alias them, so
@@ -443,20 +645,30 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
     const rt_terrain *t = &tl;
     const rt_block *b = j->b;
     row_state rs;
+    rt_tile_args ta;
+    int32_t hs[TILE];
     for (int64_t i = begin; i < end; i++) {
         int64_t r = b->r0 + i;
         double *out = j->height_out + i * b->nx;
-        point p = {0.0, b->y0 + (double)r * b->step, &rs, 0};
-        if (j->fast) {
+        point p = {0.0, b->y0 + (double)r * b->step, &rs, 0, 0, 0, 0, 0, 0, 0};
+        if (j->fast && j->iprof) {
+            row_setup(j, r, &rs);
+            for (int64_t c = 0; c < b->nx; c += TILE) {
+                int nk = b->nx - c < TILE ? (int)(b->nx - c) : TILE;
+                tile_pair(j, &rs, PAIR_H, j->X0 + (b->c0 + c) * j->S, nk, &ta);
+                j->kern->height(&ta, hs);
+                for (int k = 0; k < nk; k++) out[c + k] = mountain(t, (double)hs[k] * rs.frac_scale);
+            }
+        } else if (j->fast) {
             row_setup(j, r, &rs);
             for (int64_t c = 0; c < b->nx; c++) {
                 p.X = j->X0 + (b->c0 + c) * j->S;
-                out[c] = height_at(t, &p, 1, 0, n);
+                out[c] = height_at(t, &p, MODE_BLOCK, 0, n);
             }
         } else {
             for (int64_t c = 0; c < b->nx; c++) {
                 p.x = b->x0 + (double)(b->c0 + c) * b->step;
-                out[c] = height_at(t, &p, 0, 0, n);
+                out[c] = height_at(t, &p, MODE_POINT, 0, n);
             }
         }
     }
@@ -481,22 +693,91 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
     const rt_block *b = j->b;
     row_state rs;
     terra_res res;
+    rt_tile_args ta;
+    struct {
+        int32_t h[TILE], a1[TILE], a2[TILE], a3[TILE], fa[TILE];
+        int32_t xr[TILE], code[TILE];
+        double ht[TILE], oh[TILE], od[TILE];
+        uint8_t ot[TILE], of[TILE];
+    } tl_tile;
+    /* the common case, decided by the classify pass */
+    const uint32_t fmask = t->feature_mask;
+    const int simple = !t->bleak && !t->snow && !t->with_paths && !t->wood_only &&
+                       fmask < 0x80000000u && (fmask & (fmask + 1)) == 0;
+    const double fmod_m = (double)fmask + 1.0;
     for (int64_t i = begin; i < end; i++) {
         int64_t r = b->r0 + i;
         int64_t k = i * b->nx;
-        point p = {0.0, b->y0 + (double)r * b->step, &rs, 0};
-        if (j->fast) {
+        point p = {0.0, b->y0 + (double)r * b->step, &rs, 0, 0, 0, 0, 0, 0, 0};
+        if (j->fast && j->iprof) {
+            row_setup(j, r, &rs);
+            for (int64_t c = 0; c < b->nx; c += TILE) {
+                int nk = b->nx - c < TILE ? (int)(b->nx - c) : TILE;
+                int64_t X = j->X0 + (b->c0 + c) * j->S;
+                tile_pair(j, &rs, PAIR_H, X, nk, &ta);
+                j->kern->height(&ta, tl_tile.h);
+                tile_pair(j, &rs, PAIR_1, X, nk, &ta);
+                j->kern->prof(&ta, tl_tile.a1);
+                tile_pair(j, &rs, PAIR_2, X, nk, &ta);
+                j->kern->prof(&ta, tl_tile.a2);
+                tile_pair(j, &rs, PAIR_3, X, nk, &ta);
+                j->kern->prof(&ta, tl_tile.a3);
+                tile_round(X, j->S, j->m, nk, tl_tile.xr);
+                tile_feature(j, &rs, nk, &ta);
+                j->kern->prof_at(&ta, (const uint32_t *)tl_tile.xr, tl_tile.fa);
+                if (simple && !rt__placed_near(t->placed, tl_tile.xr[0], tl_tile.xr[nk - 1], rs.yr)) {
+                    for (int q = 0; q < nk; q++)
+                        tl_tile.ht[q] = mountain(t, (double)tl_tile.h[q] * rs.frac_scale);
+                    /* outputs written in place; scratch for those not wanted */
+                    uint8_t *ot = out.terrain ? out.terrain + k : tl_tile.ot;
+                    uint8_t *of = out.feature ? out.feature + k : tl_tile.of;
+                    rt_classify_args ca = {nk, t->lake_height, t->lake_base, (double)rs.yr,
+                                           fmod_m, 1.0 / fmod_m, (double)t->feature_point,
+                                           (double)t->feature_x, (double)t->feature_cone,
+                                           tl_tile.ht, tl_tile.a1, tl_tile.a2, tl_tile.a3,
+                                           tl_tile.fa, tl_tile.xr,
+                                           out.height ? out.height + k : tl_tile.oh,
+                                           out.depth ? out.depth + k : tl_tile.od, tl_tile.code};
+                    j->kern->classify(&ca);
+                    int any = 0;
+                    for (int q = 0; q < nk; q++) {
+                        int32_t cd = tl_tile.code[q];
+                        ot[q] = (uint8_t)(cd & 0xff);
+                        of[q] = RT_NONE;
+                        any |= cd >> 8;
+                    }
+                    for (int q = 0; any && q < nk; q++) /* rare: feature candidates, exactly */
+                        if (tl_tile.code[q] >> 8)
+                            of[q] = feature_of(t, (double)tl_tile.fa[q],
+                                               (double)tl_tile.xr[q] * (double)rs.yr);
+                    k += nk;
+                    continue;
+                }
+                for (int q = 0; q < nk; q++, k++) {
+                    p.x = b->x0 + (double)(b->c0 + c + q) * b->step;
+                    p.X = X + q * j->S;
+                    p.ht = mountain(t, (double)tl_tile.h[q] * rs.frac_scale);
+                    p.a1 = tl_tile.a1[q];
+                    p.a2 = tl_tile.a2[q];
+                    p.a3 = tl_tile.a3[q];
+                    p.fa = tl_tile.fa[q];
+                    p.xr = (double)tl_tile.xr[q];
+                    terra_at(t, &p, MODE_TILE, &res, n);
+                    store(&out, k, &res);
+                }
+            }
+        } else if (j->fast) {
             row_setup(j, r, &rs);
             for (int64_t c = 0; c < b->nx; c++, k++) {
                 p.x = b->x0 + (double)(b->c0 + c) * b->step;
                 p.X = j->X0 + (b->c0 + c) * j->S;
-                terra_at(t, &p, 1, &res, n);
+                terra_at(t, &p, MODE_BLOCK, &res, n);
                 store(&out, k, &res);
             }
         } else {
             for (int64_t c = 0; c < b->nx; c++, k++) {
                 p.x = b->x0 + (double)(b->c0 + c) * b->step;
-                terra_at(t, &p, 0, &res, n);
+                terra_at(t, &p, MODE_POINT, &res, n);
                 store(&out, k, &res);
             }
         }
@@ -518,8 +799,15 @@ rt_status rt_height_grid(const rt_terrain *t, const rt_block *b, double *out, in
     if (s == RT_OK) s = check_block(b);
     if (s != RT_OK) return s;
     if (!out) return RT_ERR_NULL;
-    block_job j = {t, b, 0, 0, 0, 0, 0, out, NULL};
+    int32_t iprof[INT_PROFILE_MAX];
+    uint8_t bytes[256];
+    block_job j = {t, b, 0, 0, 0, 0, 0, out, NULL, NULL, NULL, NULL};
     plan_block(&j);
+    if (j.fast && int_profile(t, j.m, iprof)) {
+        j.iprof = iprof;
+        if (byte_profile(t, iprof, bytes)) j.bytes = bytes;
+    }
+    j.kern = tile_kernels(t->simd, j.bytes != NULL);
     rt_parallel_for(threads, b->ny, height_rows, &j);
     return RT_OK;
 }
@@ -531,8 +819,15 @@ rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b, const rt_terra_o
     if (s == RT_OK) s = check_block(b);
     if (s != RT_OK) return s;
     if (!out) return RT_ERR_NULL;
-    block_job j = {t, b, 0, 0, 0, 0, 0, NULL, out};
+    int32_t iprof[INT_PROFILE_MAX];
+    uint8_t bytes[256];
+    block_job j = {t, b, 0, 0, 0, 0, 0, NULL, out, NULL, NULL, NULL};
     plan_block(&j);
+    if (j.fast && int_profile(t, j.m, iprof)) {
+        j.iprof = iprof;
+        if (byte_profile(t, iprof, bytes)) j.bytes = bytes;
+    }
+    j.kern = tile_kernels(t->simd, j.bytes != NULL);
     rt_parallel_for(threads, b->ny, terra_rows, &j);
     return RT_OK;
 }
@@ -566,7 +861,7 @@ RT_INLINE void terra_points_n(const points_job *j, int64_t begin, int64_t end, u
 {
     terra_res res;
     for (int64_t k = begin; k < end; k++) {
-        point p = {j->x[k], j->y[k], NULL, 0};
+        point p = {j->x[k], j->y[k], NULL, 0, 0, 0, 0, 0, 0, 0};
         terra_at(j->t, &p, 0, &res, n);
         store(j->out, k, &res);
     }
@@ -639,7 +934,7 @@ int rt_building_at(const rt_terrain *t, int64_t xr, int64_t yr)
     double x = (double)xr, y = (double)yr;
     if ((rt__low32(RT_PI10000 * x * y) & 0xfu) >= 8) return 0;
     terra_res res;
-    point p = {x, y, NULL, 0};
+    point p = {x, y, NULL, 0, 0, 0, 0, 0, 0, 0};
     terra_at(t, &p, 0, &res, t->directions);
     return res.terrain == RT_TOWN;
 }

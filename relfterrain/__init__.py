@@ -40,6 +40,7 @@ from .terrain import (
     Terrain,
     default_threads,
     orienteering_code,
+    simd_variants,
 )
 
 __version__ = "0.1.0"

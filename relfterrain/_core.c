@@ -145,7 +145,29 @@ static PyObject *core_strerror(PyObject *module, PyObject *arg)
     return PyUnicode_FromString(rt_strerror((rt_status)v));
 }
 
+/* The SIMD variants: a dict name -> (code, supported here, runs as). */
+static PyObject *core_simd_variants(PyObject *module, PyObject *unused)
+{
+    (void)module;
+    (void)unused;
+    PyObject *d = PyDict_New();
+    if (!d) return NULL;
+    for (int v = 0; v < RT_SIMD_COUNT; v++) {
+        PyObject *item = Py_BuildValue("(iOs)", v, rt_simd_supported(v) ? Py_True : Py_False,
+                                       rt_simd_name(rt_simd_resolve(v)));
+        if (!item || PyDict_SetItemString(d, rt_simd_name(v), item) < 0) {
+            Py_XDECREF(item);
+            Py_DECREF(d);
+            return NULL;
+        }
+        Py_DECREF(item);
+    }
+    return d;
+}
+
 static PyMethodDef core_methods[] = {
+    {"simd_variants", core_simd_variants, METH_NOARGS,
+     "simd_variants()\n--\n\n{name: (code, supported, runs_as)} for every SIMD variant."},
     {"strerror", core_strerror, METH_O, "strerror(status)\n--\n\nThe core's text for a status code."},
     {NULL, NULL, 0, NULL},
 };

@@ -632,7 +632,32 @@ static PyObject *TerrainCore_get_options(TerrainCore *self, void *closure)
                          "bleak", t->bleak ? Py_True : Py_False);
 }
 
+static PyObject *TerrainCore_get_simd(TerrainCore *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLong(self->params.simd);
+}
+
+static int TerrainCore_set_simd(TerrainCore *self, PyObject *value, void *closure)
+{
+    (void)closure;
+    if (!value) {
+        PyErr_SetString(PyExc_AttributeError, "simd cannot be deleted");
+        return -1;
+    }
+    long v = PyLong_AsLong(value);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (v < 0 || v >= RT_SIMD_COUNT || !rt_simd_supported((int)v)) {
+        PyErr_Format(PyExc_ValueError, "simd: variant %ld is not available on this CPU", v);
+        return -1;
+    }
+    self->params.simd = (int)v;
+    return 0;
+}
+
 static PyGetSetDef TerrainCore_getset[] = {
+    {"simd", (getter)TerrainCore_get_simd, (setter)TerrainCore_set_simd,
+     "The grid kernels' SIMD variant (rt_simd code; 0 = auto).", NULL},
     {"lake_height", (getter)TerrainCore_get_lake_height, (setter)TerrainCore_set_lake_height,
      "The current lake level.", NULL},
     {"profile", (getter)TerrainCore_get_profile, NULL, "A copy of the profile.", NULL},

@@ -22,6 +22,7 @@ __all__ = [
     "TERRAIN_DOMAIN",
     "orienteering_code",
     "default_threads",
+    "simd_variants",
 ]
 
 ArrayLike = Any
@@ -46,6 +47,33 @@ def default_threads() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
         return max(1, os.cpu_count() or 1)
+
+
+def simd_variants() -> list[str]:
+    """The SIMD variants of the grid kernels this CPU can run, best last.
+
+    Every variant gives the same bits; they differ only in speed. Choose one
+    with ``Terrain(simd=...)`` or the ``RELFTERRAIN_SIMD`` environment
+    variable (default ``"auto"``: the best available).
+
+    >>> "scalar" in simd_variants()
+    True
+    """
+    return [name for name, (code, ok, _) in _core.simd_variants().items() if ok and code > 0]
+
+
+def _simd_code(simd: Optional[str]) -> int:
+    if simd is None:
+        simd = os.environ.get("RELFTERRAIN_SIMD", "auto") or "auto"
+    table = _core.simd_variants()
+    if not isinstance(simd, str) or simd not in table:
+        raise ValueError(f"simd: must be one of {sorted(table)}, got {simd!r}")
+    code, ok, _ = table[simd]
+    if not ok:
+        raise ValueError(
+            f"simd: {simd!r} is not available on this CPU (available: {simd_variants()})"
+        )
+    return code
 
 
 def orienteering_code(xr: int, yr: int) -> str:
@@ -212,6 +240,11 @@ class Terrain:
         No vegetation: all dry ground is WOOD (features are kept).
     bleak : bool
         Heights only: every point GRASS, no lakes and no features.
+    simd : str, optional
+        The SIMD variant of the grid kernels (see :func:`simd_variants`):
+        ``"auto"`` (the default, or the ``RELFTERRAIN_SIMD`` environment
+        variable), ``"scalar"``, ``"avx2"``, ``"avx512"``, ``"avx512vbmi"``.
+        All give the same bits.
 
     Examples
     --------
@@ -246,7 +279,9 @@ class Terrain:
         snow_height: Optional[float] = None,
         wood_only: bool = False,
         bleak: bool = False,
+        simd: Optional[str] = None,
     ) -> None:
+        simd_code = _simd_code(simd)
         prof = self._check_profile(profile)
         given = dict(ah=ah, bh=bh, a1=a1, b1=b1, a2=a2, b2=b2, a3=a3, b3=b3)
         vectors = self._check_vectors(given)
@@ -272,6 +307,7 @@ class Terrain:
             wood_only=bool(wood_only),
             bleak=bool(bleak),
         )
+        self._core.simd = simd_code
         self._profile = _readonly(self._core.profile)
         vecs = self._core.vectors
         self._vectors = {name: _readonly(vecs[k].copy()) for k, name in enumerate(_VECTOR_NAMES)}
@@ -355,6 +391,17 @@ class Terrain:
     def directions(self) -> int:
         """N, the number of directions summed."""
         return int(self._vectors["ah"].size)
+
+    @property
+    def simd(self) -> str:
+        """The SIMD variant the grid kernels run as (settable, see :func:`simd_variants`)."""
+        table = _core.simd_variants()
+        name = next(n for n, (c, _, _) in table.items() if c == self._core.simd)
+        return table[name][2]
+
+    @simd.setter
+    def simd(self, value: str) -> None:
+        self._core.simd = _simd_code(value)
 
     @property
     def lake_height(self) -> float:

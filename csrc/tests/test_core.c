@@ -74,16 +74,22 @@ static void compare_paths(const rt_terrain *t, double x0, double y0, double step
     rt_terra_out pts = {ph, pd, pt, pf};
     CHECK(rt_terra_points(t, xs, ys, n, &pts, 1) == RT_OK);
     CHECK(rt_height_points(t, xs, ys, n, hp, 1) == RT_OK);
-    for (int threads = 1; threads <= 3; threads++) {
+    for (int run = 0; run < 3 * RT_SIMD_COUNT; run++) {
+        int threads = 1 + run % 3, simd = run / 3;
+        if (!rt_simd_supported(simd)) continue;
+        rt_terrain tv = *t;
+        tv.simd = simd;
         rt_block b = {x0, y0, step, 0, 0, nx, ny};
         rt_terra_out o = {h, d, te, fe};
-        CHECK(rt_terra_grid(t, &b, &o, threads) == RT_OK);
-        CHECK(rt_height_grid(t, &b, hg, threads) == RT_OK);
+        CHECK(rt_terra_grid(&tv, &b, &o, threads) == RT_OK);
+        CHECK(rt_height_grid(&tv, &b, hg, threads) == RT_OK);
         int bad = 0;
         for (int64_t k = 0; k < n; k++)
             bad += !same_bits(h[k], ph[k]) || !same_bits(d[k], pd[k]) || te[k] != pt[k] ||
                    fe[k] != pf[k] || !same_bits(hg[k], hp[k]);
-        if (bad) fprintf(stderr, "  %d points differ at x0=%g y0=%g step=%g threads=%d\n", bad, x0, y0, step, threads);
+        if (bad)
+            fprintf(stderr, "  %d points differ at x0=%g y0=%g step=%g threads=%d simd=%s\n", bad,
+                    x0, y0, step, threads, rt_simd_name(simd));
         CHECK(bad == 0);
     }
     /* a block of the grid equals the same part of the whole */
@@ -117,6 +123,22 @@ static void test_paths(void)
     t.snow = 1;
     t.snow_height = 420;
     compare_paths(&t, 23396, 5318, 0.5, 120, 90);
+    {
+        static double prof64[64], prof_frac[128];
+        rt_terrain u;
+        rt_terrain_defaults(&u);
+        for (int k = 0; k < 64; k++) prof64[k] = (double)((k * 37) % 91) - 30.0;
+        u.profile = prof64;
+        u.profile_len = 64;
+        u.directions = 3;
+        u.lake_height = u.lake_base = -20.0;
+        compare_paths(&u, -500.0, 321.0, 1.0, 70, 50);
+        compare_paths(&u, -500.0, 321.0, 0.0625, 70, 50);
+        for (int k = 0; k < 128; k++) prof_frac[k] = (double)((k * 29) % 83) / 8.0;
+        u.profile = prof_frac; /* not integers: no tile passes */
+        u.profile_len = 128;
+        compare_paths(&u, 1000.0, -2000.0, 0.5, 70, 50);
+    }
     rt_placed *p = rt_placed_new();
     CHECK(p != NULL);
     for (int k = 0; k < 200; k++)

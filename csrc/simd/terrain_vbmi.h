@@ -1,0 +1,185 @@
+/*
+ * terrain_vbmi.h - tile passes with AVX-512 VBMI, for byte profiles: every
+ * value an integer in 0..255, the length dividing 256.  (Included by
+ * terrain.c on x86-64 with GCC or Clang; the functions carry their own target
+ * attribute and run only when the CPU has the instructions.)
+ *
+ * A profile lookup for 64 points at once is two vpermi2b over the 256-byte
+ * table held in four registers, blended on the index's top bit: no memory
+ * gathers.  The index is the low byte of V >> s, which is (V >> s) & 255.
+ * The arithmetic is that of terrain_tile.h (exact integers), so the bits are.
+ */
+#include <immintrin.h>
+
+#define RT_VBMI_ATTR __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vbmi")))
+
+typedef struct vbmi_table {
+    __m512i t0, t1, t2, t3; /* the 256 bytes */
+} vbmi_table;
+
+RT_VBMI_ATTR static inline vbmi_table vbmi_load(const uint8_t *bytes)
+{
+    vbmi_table t;
+    t.t0 = _mm512_loadu_si512((const void *)(bytes + 0));
+    t.t1 = _mm512_loadu_si512((const void *)(bytes + 64));
+    t.t2 = _mm512_loadu_si512((const void *)(bytes + 128));
+    t.t3 = _mm512_loadu_si512((const void *)(bytes + 192));
+    return t;
+}
+
+/* 64 table bytes at 64 byte indices. */
+RT_VBMI_ATTR static inline __m512i vbmi_lookup(const vbmi_table *t, __m512i idx)
+{
+    __m512i lo = _mm512_permutex2var_epi8(t->t0, idx, t->t1);
+    __m512i hi = _mm512_permutex2var_epi8(t->t2, idx, t->t3);
+    return _mm512_mask_blend_epi8(_mm512_movepi8_mask(idx), lo, hi);
+}
+
+/* The low bytes of four vectors of 16 uint32, in order, as 64 bytes. */
+RT_VBMI_ATTR static inline __m512i vbmi_low_bytes(__m512i a, __m512i b, __m512i c, __m512i d)
+{
+    __m512i r = _mm512_castsi128_si512(_mm512_cvtepi32_epi8(a));
+    r = _mm512_inserti32x4(r, _mm512_cvtepi32_epi8(b), 1);
+    r = _mm512_inserti32x4(r, _mm512_cvtepi32_epi8(c), 2);
+    return _mm512_inserti32x4(r, _mm512_cvtepi32_epi8(d), 3);
+}
+
+/* Byte q of a 64-byte vector widened to 16 int32 (q = 0..3). */
+RT_VBMI_ATTR static inline __m512i vbmi_widen(__m512i v, int q)
+{
+    __m128i part;
+    switch (q) {
+    case 0: part = _mm512_extracti32x4_epi32(v, 0); break;
+    case 1: part = _mm512_extracti32x4_epi32(v, 1); break;
+    case 2: part = _mm512_extracti32x4_epi32(v, 2); break;
+    default: part = _mm512_extracti32x4_epi32(v, 3); break;
+    }
+    return _mm512_cvtepu8_epi32(part);
+}
+
+static const uint32_t VBMI_LANES[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+
+/* height numerators, as tile_height_ */
+RT_VBMI_ATTR static void tile_height_vbmi(const rt_tile_args *ta, int32_t *restrict out)
+{
+    const vbmi_table tb = vbmi_load(ta->bytes);
+    const int nk = ta->nk;
+    const uint32_t s = ta->shift;
+    const __m512i lanes = _mm512_loadu_si512((const void *)VBMI_LANES);
+    const __m512i fm = _mm512_set1_epi32((int)((1u << s) - 1u));
+    const __m512i one = _mm512_set1_epi8(1);
+    const __m128i sh = _mm_cvtsi32_si128((int)s);
+    int k = 0;
+    for (; k + 64 <= nk; k += 64) {
+        __m512i acc[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(),
+                          _mm512_setzero_si512(), _mm512_setzero_si512()};
+        for (uint32_t i = 0; i < ta->n; i++) {
+            const uint32_t dv = ta->dv[i];
+            const __m512i vdv = _mm512_set1_epi32((int)dv);
+            __m512i base = _mm512_add_epi32(_mm512_set1_epi32((int)(ta->v0[i] + (uint32_t)k * dv)),
+                                            _mm512_mullo_epi32(lanes, vdv));
+            const __m512i step16 = _mm512_set1_epi32((int)(16u * dv));
+            __m512i v[4];
+            v[0] = base;
+            v[1] = _mm512_add_epi32(v[0], step16);
+            v[2] = _mm512_add_epi32(v[1], step16);
+            v[3] = _mm512_add_epi32(v[2], step16);
+            __m512i idx = vbmi_low_bytes(_mm512_srl_epi32(v[0], sh), _mm512_srl_epi32(v[1], sh),
+                                         _mm512_srl_epi32(v[2], sh), _mm512_srl_epi32(v[3], sh));
+            __m512i p0 = vbmi_lookup(&tb, idx);
+            __m512i p1 = vbmi_lookup(&tb, _mm512_add_epi8(idx, one)); /* (q + 1) & 255 */
+            for (int q = 0; q < 4; q++) {
+                __m512i a = vbmi_widen(p0, q), b = vbmi_widen(p1, q);
+                __m512i frac = _mm512_and_si512(v[q], fm);
+                __m512i term = _mm512_add_epi32(_mm512_sll_epi32(a, sh),
+                                                _mm512_mullo_epi32(frac, _mm512_sub_epi32(b, a)));
+                acc[q] = _mm512_add_epi32(acc[q], term);
+            }
+        }
+        for (int q = 0; q < 4; q++) _mm512_storeu_si512((void *)(out + k + 16 * q), acc[q]);
+    }
+    if (k < nk) { /* the tail: the portable pass on what is left */
+        rt_tile_args rest = *ta;
+        rest.nk = nk - k;
+        for (uint32_t i = 0; i < ta->n; i++) rest.v0[i] = ta->v0[i] + (uint32_t)k * ta->dv[i];
+        tile_height_avx512(&rest, out + k);
+    }
+}
+
+/* profile sums, as tile_prof_ */
+RT_VBMI_ATTR static void tile_prof_vbmi(const rt_tile_args *ta, int32_t *restrict out)
+{
+    const vbmi_table tb = vbmi_load(ta->bytes);
+    const int nk = ta->nk;
+    const __m512i lanes = _mm512_loadu_si512((const void *)VBMI_LANES);
+    const __m128i sh = _mm_cvtsi32_si128((int)ta->shift);
+    int k = 0;
+    for (; k + 64 <= nk; k += 64) {
+        __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512(); /* uint16 sums */
+        for (uint32_t i = 0; i < ta->n; i++) {
+            const uint32_t dv = ta->dv[i];
+            __m512i v0 = _mm512_add_epi32(_mm512_set1_epi32((int)(ta->v0[i] + (uint32_t)k * dv)),
+                                          _mm512_mullo_epi32(lanes, _mm512_set1_epi32((int)dv)));
+            const __m512i step16 = _mm512_set1_epi32((int)(16u * dv));
+            __m512i v1 = _mm512_add_epi32(v0, step16);
+            __m512i v2 = _mm512_add_epi32(v1, step16);
+            __m512i v3 = _mm512_add_epi32(v2, step16);
+            __m512i idx = vbmi_low_bytes(_mm512_srl_epi32(v0, sh), _mm512_srl_epi32(v1, sh),
+                                         _mm512_srl_epi32(v2, sh), _mm512_srl_epi32(v3, sh));
+            __m512i p = vbmi_lookup(&tb, idx);
+            lo = _mm512_add_epi16(lo, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(p)));
+            hi = _mm512_add_epi16(hi, _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(p, 1)));
+        }
+        /* n * 255 < 2^16 is checked by the caller */
+        _mm512_storeu_si512((void *)(out + k), _mm512_cvtepu16_epi32(_mm512_castsi512_si256(lo)));
+        _mm512_storeu_si512((void *)(out + k + 16),
+                            _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(lo, 1)));
+        _mm512_storeu_si512((void *)(out + k + 32), _mm512_cvtepu16_epi32(_mm512_castsi512_si256(hi)));
+        _mm512_storeu_si512((void *)(out + k + 48),
+                            _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(hi, 1)));
+    }
+    if (k < nk) {
+        rt_tile_args rest = *ta;
+        rest.nk = nk - k;
+        for (uint32_t i = 0; i < ta->n; i++) rest.v0[i] = ta->v0[i] + (uint32_t)k * ta->dv[i];
+        tile_prof_avx512(&rest, out + k);
+    }
+}
+
+/* profile sums at the rounded points, as tile_prof_at_ */
+RT_VBMI_ATTR static void tile_prof_at_vbmi(const rt_tile_args *ta, const uint32_t *restrict xr,
+                                           int32_t *restrict out)
+{
+    const vbmi_table tb = vbmi_load(ta->bytes);
+    const int nk = ta->nk;
+    const __m128i sh = _mm_cvtsi32_si128((int)ta->shift);
+    int k = 0;
+    for (; k + 64 <= nk; k += 64) {
+        __m512i x[4];
+        for (int q = 0; q < 4; q++) x[q] = _mm512_loadu_si512((const void *)(xr + k + 16 * q));
+        __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
+        for (uint32_t i = 0; i < ta->n; i++) {
+            const __m512i a = _mm512_set1_epi32((int)ta->dv[i]), by = _mm512_set1_epi32((int)ta->v0[i]);
+            __m512i v[4];
+            for (int q = 0; q < 4; q++)
+                v[q] = _mm512_srl_epi32(_mm512_add_epi32(_mm512_mullo_epi32(a, x[q]), by), sh);
+            __m512i p = vbmi_lookup(&tb, vbmi_low_bytes(v[0], v[1], v[2], v[3]));
+            lo = _mm512_add_epi16(lo, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(p)));
+            hi = _mm512_add_epi16(hi, _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(p, 1)));
+        }
+        _mm512_storeu_si512((void *)(out + k), _mm512_cvtepu16_epi32(_mm512_castsi512_si256(lo)));
+        _mm512_storeu_si512((void *)(out + k + 16),
+                            _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(lo, 1)));
+        _mm512_storeu_si512((void *)(out + k + 32), _mm512_cvtepu16_epi32(_mm512_castsi512_si256(hi)));
+        _mm512_storeu_si512((void *)(out + k + 48),
+                            _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(hi, 1)));
+    }
+    if (k < nk) {
+        rt_tile_args rest = *ta;
+        rest.nk = nk - k;
+        tile_prof_at_avx512(&rest, xr + k, out + k);
+    }
+}
+
+static const rt_tile_kernels tile_kernels_vbmi = {tile_height_vbmi, tile_prof_vbmi,
+                                                  tile_prof_at_vbmi, tile_classify_avx512};

@@ -1,0 +1,112 @@
+"""Every SIMD variant of the grid kernels gives the scalar variant's bits.
+
+(The scalar variant itself is compared with the independent transcription of
+the seed in test_exact.py and test_properties.py; "auto" is what those use.)
+"""
+
+import numpy as np
+import pytest
+
+import relfterrain as rt
+from relfterrain import Feature, TerrainType
+
+VARIANTS = rt.simd_variants()
+OTHERS = [v for v in VARIANTS if v != "scalar"]
+
+# integer and dyadic grids (the tile paths) and an irrational step (the point
+# path); widths that leave tails of every size after 64-column blocks
+GRIDS = [
+    (23396, 5318, 800, 600, 1.0),
+    (23396, 5318, 131, 37, 1.0),
+    (-1000.5, -20.25, 203, 19, 0.25),
+    (24000, 5500, 70, 50, 0.0625),
+    (23396.3, 5318.7, 65, 33, 0.3),
+    (2**26 - 300, -(2**26), 300, 8, 1.0),
+    (-5, -5, 11, 11, 1.0),  # the axes: xr*yr = 0
+]
+
+PROFILE64 = [float((k * 37) % 91) - 30.0 for k in range(64)]  # integers, negative too
+PROFILE128 = [float((k * 29) % 83) for k in range(128)]       # bytes, length 128
+
+CONFIGS = {
+    "classic": {},
+    "islands": {"lake_height": 230.0},
+    "drained": {"lake_height": 190.0},
+    "options": {"with_paths": True, "mountain_base": 300.0, "snow_height": 480.0},
+    "wood_only": {"wood_only": True},
+    "bleak": {"bleak": True},
+    "mask": {"feature_mask": 0xFF},
+    "odd_mask": {"feature_mask": 0x5FF},
+    "profile64": {"profile": PROFILE64, "ah": [3, -7, 11], "bh": [5, 2, -9], "a1": [1, 2, 3],
+                  "b1": [4, 5, 6], "a2": [-7, 8, 9], "b2": [10, -11, 12], "a3": [13, 14, -15],
+                  "b3": [16, 17, 18], "lake_base": -20.0},
+    "profile128": {"profile": PROFILE128},
+    "fractional": {"profile": [v / 8 for v in PROFILE128]},
+}
+
+
+def _terrain(config, simd):
+    return rt.Terrain(simd=simd, **CONFIGS[config])
+
+
+def _same(a, b):
+    a, b = np.asarray(a), np.asarray(b)
+    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
+def test_variants_listed():
+    assert VARIANTS[0] == "scalar"
+    assert set(VARIANTS) <= {"scalar", "avx2", "avx512", "avx512vbmi"}
+    t = rt.Terrain(simd="scalar")
+    assert t.simd == "scalar"
+    with pytest.raises(ValueError, match="simd"):
+        rt.Terrain(simd="sse9")
+    with pytest.raises(ValueError, match="simd"):
+        t.simd = "nope"
+
+
+def test_environment_variable_picks_the_variant(monkeypatch):
+    monkeypatch.setenv("RELFTERRAIN_SIMD", "scalar")
+    assert rt.Terrain().simd == "scalar"
+    monkeypatch.setenv("RELFTERRAIN_SIMD", "bogus")
+    with pytest.raises(ValueError, match="simd"):
+        rt.Terrain()
+
+
+@pytest.mark.parametrize("variant", OTHERS)
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+def test_variant_equals_scalar(variant, config):
+    scalar = _terrain(config, "scalar")
+    fast = _terrain(config, variant)
+    for (x0, y0, nx, ny, step) in GRIDS:
+        for threads in (1, 2):
+            a = scalar.grid(x0, y0, nx, ny, step, threads=1)
+            b = fast.grid(x0, y0, nx, ny, step, threads=threads)
+            for name in ("height", "depth", "terrain", "feature"):
+                assert _same(getattr(a, name), getattr(b, name)), (variant, config, name, x0)
+            assert _same(scalar.height_grid(x0, y0, nx, ny, step),
+                         fast.height_grid(x0, y0, nx, ny, step, threads=threads))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_variant_honours_placed_table(variant):
+    t = rt.Terrain(simd=variant)
+    x0, y0 = 23396, 5318
+    before = t.grid(x0, y0, 300, 40)
+    t.place(x0 + 100, y0 + 20, TerrainType.ROAD)
+    t.place(x0 + 299, y0 + 39, Feature.CONE)
+    g = t.grid(x0, y0, 300, 40)
+    assert g.terrain[20, 100] == TerrainType.ROAD
+    assert g.feature[39, 299] == Feature.CONE
+    changed = np.argwhere((g.terrain != before.terrain) | (g.feature != before.feature))
+    assert {tuple(p) for p in changed.tolist()} <= {(20, 100), (39, 299)}
+    s = rt.Terrain(simd="scalar")
+    s.place(x0 + 100, y0 + 20, TerrainType.ROAD)
+    s.place(x0 + 299, y0 + 39, Feature.CONE)
+    assert _same(s.grid(x0, y0, 300, 40).terrain, g.terrain)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_variant_classic_map_features(variant):
+    g = rt.Terrain(simd=variant).grid(*rt.CLASSIC_MAP)
+    assert int((g.feature != Feature.NONE).sum()) == 90
