@@ -129,14 +129,14 @@ def simd_variants(rt):
 
 
 def select_variant(rt, name):
-    """Select a SIMD variant by whatever setter relfterrain offers; True if done."""
-    for setter in ("set_simd_variant", "use_simd_variant", "select_simd_variant",
-                   "set_variant", "simd_variant"):
-        fn = getattr(rt, setter, None)
-        if callable(fn):
-            fn(name)
-            return True
-    return False
+    """Select a SIMD variant for the Terrain objects made from now on.
+
+    relfterrain.Terrain() takes its default ``simd=`` from RELFTERRAIN_SIMD.
+    """
+    if name not in simd_variants(rt) and name != "auto":
+        return False
+    os.environ["RELFTERRAIN_SIMD"] = name
+    return True
 
 
 # ---------------------------------------------------------- relfterrain
@@ -453,6 +453,7 @@ def main(argv=None):
                 else:
                     print(f"  cannot select variant {v}: no setter found")
                     break
+            select_variant(rt, args.variant or "auto")
         scaling(rt, rt_res, big, repeat_big)
         memory(rt, big, args.quick)
     else:

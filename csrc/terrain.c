@@ -398,6 +398,7 @@ typedef struct rt_tile_kernels {
     void (*prof)(const rt_tile_args *, int32_t *);
     void (*prof_at)(const rt_tile_args *, const uint32_t *, int32_t *);
     void (*classify)(const rt_classify_args *);
+    void (*store_heights)(const int32_t *, int, double, double *);
 } rt_tile_kernels;
 
 /* floor: baseline x86-64 has no rounding instruction, so the scalar variant
@@ -657,7 +658,11 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
                 int nk = b->nx - c < TILE ? (int)(b->nx - c) : TILE;
                 tile_pair(j, &rs, PAIR_H, j->X0 + (b->c0 + c) * j->S, nk, &ta);
                 j->kern->height(&ta, hs);
-                for (int k = 0; k < nk; k++) out[c + k] = mountain(t, (double)hs[k] * rs.frac_scale);
+                if (t->mountains)
+                    for (int k = 0; k < nk; k++)
+                        out[c + k] = mountain(t, (double)hs[k] * rs.frac_scale);
+                else
+                    j->kern->store_heights(hs, nk, rs.frac_scale, out + c);
             }
         } else if (j->fast) {
             row_setup(j, r, &rs);
@@ -683,6 +688,11 @@ static void height_rows(void *ctx, int64_t begin, int64_t end)
         height_rows_n(j, begin, end, 5);
     else
         height_rows_n(j, begin, end, j->t->directions);
+#if RT_HAVE_X86_VARIANTS
+    /* streaming stores are weakly ordered: make them visible before the rows
+     * are handed back (thread join or return) */
+    if (j->kern == &tile_kernels_vbmi) rt_store_fence();
+#endif
 }
 
 RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint32_t n)

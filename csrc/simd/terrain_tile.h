@@ -112,9 +112,16 @@ RT_TILE_ATTR static void RT_TILE_FN(tile_classify_)(const rt_classify_args *ca)
     }
 }
 
+/* Heights from numerators: out[k] = num[k] * 2^-s (exact). */
+RT_TILE_ATTR static void RT_TILE_FN(tile_store_heights_)(const int32_t *restrict num, int nk,
+                                                         double scale, double *restrict out)
+{
+    for (int k = 0; k < nk; k++) out[k] = (double)num[k] * scale;
+}
+
 static const rt_tile_kernels RT_TILE_FN(tile_kernels_) = {
     RT_TILE_FN(tile_height_), RT_TILE_FN(tile_prof_), RT_TILE_FN(tile_prof_at_),
-    RT_TILE_FN(tile_classify_)};
+    RT_TILE_FN(tile_classify_), RT_TILE_FN(tile_store_heights_)};
 
 #undef RT_TILE_FN
 #undef RT_TILE_CAT
