@@ -60,6 +60,7 @@ __all__ = [
     "TERRAIN_DOMAIN",
     "default_threads",
     "orienteering_code",
+    "simd_variants",
     "Galaxy",
     "Star",
     "Block",

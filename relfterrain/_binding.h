@@ -36,6 +36,11 @@ PyArrayObject *rtpy_output(PyObject *obj, const char *name, int typenum, int ndi
  * naming `name`. */
 PyArrayObject *rtpy_input_1d(PyObject *obj, const char *name, int typenum);
 
+/* Copy a profile (a 1-D array-like of numbers whose length is a power of two
+ * in 1..RT_MAX_PROFILE) into a new PyMem_RawMalloc buffer: 0, or -1 with a
+ * TypeError/ValueError/MemoryError naming "profile". */
+int rtpy_profile_copy(PyObject *obj, double **buf, uint32_t *len);
+
 /* Parse a `threads` value (>= 1) into *out; -1 with ValueError otherwise. */
 int rtpy_threads(PyObject *obj, int *out);
 

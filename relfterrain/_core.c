@@ -137,6 +137,30 @@ PyArrayObject *rtpy_input_1d(PyObject *obj, const char *name, int typenum)
     return (PyArrayObject *)a;
 }
 
+int rtpy_profile_copy(PyObject *obj, double **buf, uint32_t *len)
+{
+    PyArrayObject *prof = rtpy_input_1d(obj, "profile", NPY_FLOAT64);
+    if (!prof) return -1;
+    npy_intp n = PyArray_DIM(prof, 0);
+    if (n < 1 || n > (npy_intp)RT_MAX_PROFILE || (n & (n - 1)) != 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "profile: length must be a power of two between 1 and %u, got %zd",
+                     (unsigned)RT_MAX_PROFILE, (Py_ssize_t)n);
+        Py_DECREF(prof);
+        return -1;
+    }
+    *buf = PyMem_RawMalloc((size_t)n * sizeof(double));
+    if (!*buf) {
+        Py_DECREF(prof);
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(*buf, PyArray_DATA(prof), (size_t)n * sizeof(double));
+    *len = (uint32_t)n;
+    Py_DECREF(prof);
+    return 0;
+}
+
 static PyObject *core_strerror(PyObject *module, PyObject *arg)
 {
     (void)module;

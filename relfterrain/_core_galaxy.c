@@ -73,24 +73,8 @@ static PyObject *GalaxyCore_new(PyTypeObject *type, PyObject *args, PyObject *kw
     GalaxyCore *self = (GalaxyCore *)type->tp_alloc(type, 0);
     if (!self) return NULL;
     rt_galaxy_defaults(&self->params);
-    PyArrayObject *prof = rtpy_input_1d(profile_obj, "profile", NPY_FLOAT64);
-    if (!prof) goto fail;
-    npy_intp n = PyArray_DIM(prof, 0);
-    if (n < 1 || n > (npy_intp)RT_MAX_PROFILE || (n & (n - 1)) != 0) {
-        PyErr_Format(PyExc_ValueError,
-                     "profile: length must be a power of two between 1 and %u, got %zd",
-                     (unsigned)RT_MAX_PROFILE, (Py_ssize_t)n);
-        goto fail;
-    }
-    self->profile = PyMem_RawMalloc((size_t)n * sizeof(double));
-    if (!self->profile) {
-        PyErr_NoMemory();
-        goto fail;
-    }
-    memcpy(self->profile, PyArray_DATA(prof), (size_t)n * sizeof(double));
-    Py_CLEAR(prof);
+    if (rtpy_profile_copy(profile_obj, &self->profile, &self->params.profile_len) < 0) goto fail;
     self->params.profile = self->profile;
-    self->params.profile_len = (uint32_t)n;
     int32_t *dst[3] = {self->params.s, self->params.t, self->params.u};
     npy_intp lens[3];
     for (int v = 0; v < 3; v++)
@@ -130,7 +114,6 @@ static PyObject *GalaxyCore_new(PyTypeObject *type, PyObject *args, PyObject *kw
     }
     return (PyObject *)self;
 fail:
-    Py_XDECREF(prof);
     Py_DECREF(self);
     return NULL;
 }

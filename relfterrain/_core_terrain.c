@@ -114,27 +114,12 @@ static PyObject *TerrainCore_new(PyTypeObject *type, PyObject *args, PyObject *k
 
     TerrainCore *self = (TerrainCore *)type->tp_alloc(type, 0);
     if (!self) return NULL;
-    PyArrayObject *prof = NULL, *vec = NULL;
+    PyArrayObject *vec = NULL;
     rt_terrain_defaults(&self->params);
     self->params.placed = NULL;
 
-    prof = rtpy_input_1d(profile_obj, "profile", NPY_FLOAT64);
-    if (!prof) goto fail;
-    npy_intp n = PyArray_DIM(prof, 0);
-    if (n < 1 || n > (npy_intp)RT_MAX_PROFILE || (n & (n - 1)) != 0) {
-        PyErr_Format(PyExc_ValueError,
-                     "profile: length must be a power of two between 1 and %u, got %zd",
-                     (unsigned)RT_MAX_PROFILE, (Py_ssize_t)n);
-        goto fail;
-    }
-    self->profile = PyMem_RawMalloc((size_t)n * sizeof(double));
-    if (!self->profile) {
-        PyErr_NoMemory();
-        goto fail;
-    }
-    memcpy(self->profile, PyArray_DATA(prof), (size_t)n * sizeof(double));
+    if (rtpy_profile_copy(profile_obj, &self->profile, &self->params.profile_len) < 0) goto fail;
     self->params.profile = self->profile;
-    self->params.profile_len = (uint32_t)n;
 
     vec = (PyArrayObject *)PyArray_FromAny(vectors_obj, PyArray_DescrFromType(NPY_INT64), 2, 2,
                                            NPY_ARRAY_IN_ARRAY, NULL);
@@ -198,12 +183,10 @@ static PyObject *TerrainCore_new(PyTypeObject *type, PyObject *args, PyObject *k
         PyErr_NoMemory();
         goto fail;
     }
-    Py_DECREF(prof);
     Py_DECREF(vec);
     return (PyObject *)self;
 
 fail:
-    Py_XDECREF(prof);
     Py_XDECREF(vec);
     Py_DECREF(self);
     return NULL;

@@ -10,13 +10,12 @@ blocks of space in the C core and answers the seed's four exercises.
 from __future__ import annotations
 
 import math
-import numbers
 import operator
 from typing import Any, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
 
-from . import _core
+from . import _core, _validate
 from ._stats import chi2_sf, t_two_sided_p
 from .terrain import CLASSIC_PROFILE, _readonly, _threads
 
@@ -139,34 +138,10 @@ def _block(x0: Any, y0: Any, z0: Any, nx: Any, ny: Any, nz: Any) -> Block:
     return Block(*origin, *sizes)
 
 
-def _vector(v: Any, name: str) -> np.ndarray:
-    try:
-        a = np.asarray(v)
-        if a.dtype == object or a.dtype.kind not in "iufb":
-            raise TypeError
-    except (TypeError, ValueError):
-        raise TypeError(f"{name}: must be a sequence of integers, got {v!r}") from None
-    if a.ndim != 1:
-        raise ValueError(f"{name}: must be one-dimensional, got shape {a.shape}")
-    if a.size == 0:
-        raise ValueError(f"{name}: must not be empty")
-    if a.size > _core.MAX_DIRECTIONS:
-        raise ValueError(f"{name}: at most {_core.MAX_DIRECTIONS} directions, got {a.size}")
-    af = a.astype(np.float64)
-    if not np.all(np.isfinite(af)) or not np.all(af == np.floor(af)):
-        raise ValueError(f"{name}: components must be integers, got {v!r}")
-    if np.any(np.abs(af) > _core.MAX_VECTOR):
-        raise ValueError(f"{name}: components must satisfy |v| <= 2**20, got {v!r}")
-    return af.astype(np.int64)
+_vector = _validate.vector
 
 
-def _real(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name}: must be a real number, got {value!r}")
-    v = float(value)
-    if not math.isfinite(v):
-        raise ValueError(f"{name}: must be finite, got {v!r}")
-    return v
+_real = _validate.real
 
 
 def _tqdm() -> Any:
@@ -232,27 +207,7 @@ class Galaxy:
         f_mask: int = 0xFFFF,
         f_value: int = 127,
     ) -> None:
-        if profile is None:
-            prof = np.asarray(CLASSIC_PROFILE)
-        else:
-            try:
-                prof = np.array(profile, dtype=np.float64)
-            except (TypeError, ValueError):
-                raise TypeError(
-                    f"profile: must be an array-like of numbers, got {profile!r}"
-                ) from None
-            if prof.ndim != 1:
-                raise ValueError(f"profile: must be one-dimensional, got shape {prof.shape}")
-            n = prof.size
-            if n < 1 or n > _core.MAX_PROFILE or n & (n - 1):
-                raise ValueError(
-                    f"profile: length must be a power of two between 1 and 2**24, got {n}"
-                )
-            bad = np.flatnonzero(~np.isfinite(prof))
-            if bad.size:
-                raise ValueError(
-                    f"profile: values must be finite, index {bad[0]} is {prof[bad[0]]!r}"
-                )
+        prof = _validate.profile(profile, CLASSIC_PROFILE)
         given = {"s": s, "t": t, "u": u}
         vecs = {
             name: _vector(GALAXY_VECTORS[name] if v is None else v, name)

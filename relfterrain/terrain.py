@@ -11,7 +11,7 @@ from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
-from . import _core
+from . import _core, _validate
 from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
 
 __all__ = [
@@ -97,13 +97,7 @@ def _threads(threads: Optional[int]) -> int:
     return int(threads)
 
 
-def _finite(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name}: must be a real number, got {value!r}")
-    v = float(value)
-    if not math.isfinite(v):
-        raise ValueError(f"{name}: must be finite, got {v!r}")
-    return v
+_finite = _validate.real
 
 
 def _count(value: Any, name: str) -> int:
@@ -170,9 +164,7 @@ def _decode(code: int) -> Optional[Placeable]:
     return Feature(code & 0x3F)
 
 
-def _readonly(a: np.ndarray) -> np.ndarray:
-    a.flags.writeable = False
-    return a
+_readonly = _validate.readonly
 
 
 class PlacedView(Mapping):
@@ -318,51 +310,14 @@ class Terrain:
 
     @staticmethod
     def _check_profile(profile: Optional[ArrayLike]) -> np.ndarray:
-        if profile is None:
-            return np.asarray(CLASSIC_PROFILE)
-        try:
-            p = np.array(profile, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise TypeError(f"profile: must be an array-like of numbers, got {profile!r}") from None
-        if p.ndim != 1:
-            raise ValueError(f"profile: must be one-dimensional, got shape {p.shape}")
-        n = p.size
-        if n < 1 or n > _core.MAX_PROFILE or n & (n - 1):
-            raise ValueError(
-                f"profile: length must be a power of two between 1 and 2**24, got {n}"
-            )
-        bad = np.flatnonzero(~np.isfinite(p))
-        if bad.size:
-            raise ValueError(f"profile: values must be finite, index {bad[0]} is {p[bad[0]]!r}")
-        return p
+        return _validate.profile(profile, CLASSIC_PROFILE)
 
     @staticmethod
     def _check_vectors(given: dict) -> np.ndarray:
         rows = []
         for name in _VECTOR_NAMES:
             v = given[name]
-            if v is None:
-                v = CLASSIC_VECTORS[name]
-            try:
-                a = np.asarray(v)
-                if a.dtype == object or a.dtype.kind not in "iufb":
-                    raise TypeError
-            except (TypeError, ValueError):
-                raise TypeError(f"{name}: must be a sequence of integers, got {v!r}") from None
-            if a.ndim != 1:
-                raise ValueError(f"{name}: must be one-dimensional, got shape {a.shape}")
-            if a.size == 0:
-                raise ValueError(f"{name}: must not be empty")
-            if a.size > _core.MAX_DIRECTIONS:
-                raise ValueError(
-                    f"{name}: at most {_core.MAX_DIRECTIONS} directions, got {a.size}"
-                )
-            af = a.astype(np.float64)
-            if not np.all(np.isfinite(af)) or not np.all(af == np.floor(af)):
-                raise ValueError(f"{name}: components must be integers, got {v!r}")
-            if np.any(np.abs(af) > _core.MAX_VECTOR):
-                raise ValueError(f"{name}: components must satisfy |v| <= 2**20, got {v!r}")
-            rows.append(af.astype(np.int64))
+            rows.append(_validate.vector(CLASSIC_VECTORS[name] if v is None else v, name))
         lengths = {name: r.size for name, r in zip(_VECTOR_NAMES, rows)}
         if len(set(lengths.values())) != 1:
             listed = ", ".join(f"{k}={n}" for k, n in lengths.items())

@@ -57,6 +57,16 @@ RT_VBMI_ATTR static inline __m512i vbmi_widen(__m512i v, int q)
     return _mm512_cvtepu8_epi32(part);
 }
 
+/* 64 uint16 sums (lo: points 0..31, hi: 32..63) stored as int32.  The sums
+ * fit: n * 255 < 2^16 for n <= 64 directions (byte_profile checks n). */
+RT_VBMI_ATTR static inline void vbmi_store_sums(__m512i lo, __m512i hi, int32_t *out)
+{
+    _mm512_storeu_si512((void *)out, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(lo)));
+    _mm512_storeu_si512((void *)(out + 16), _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(lo, 1)));
+    _mm512_storeu_si512((void *)(out + 32), _mm512_cvtepu16_epi32(_mm512_castsi512_si256(hi)));
+    _mm512_storeu_si512((void *)(out + 48), _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(hi, 1)));
+}
+
 static const uint32_t VBMI_LANES[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 
 /* height numerators, as tile_height_ */
@@ -130,13 +140,7 @@ RT_VBMI_ATTR static void tile_prof_vbmi(const rt_tile_args *ta, int32_t *restric
             lo = _mm512_add_epi16(lo, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(p)));
             hi = _mm512_add_epi16(hi, _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(p, 1)));
         }
-        /* n * 255 < 2^16 is checked by the caller */
-        _mm512_storeu_si512((void *)(out + k), _mm512_cvtepu16_epi32(_mm512_castsi512_si256(lo)));
-        _mm512_storeu_si512((void *)(out + k + 16),
-                            _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(lo, 1)));
-        _mm512_storeu_si512((void *)(out + k + 32), _mm512_cvtepu16_epi32(_mm512_castsi512_si256(hi)));
-        _mm512_storeu_si512((void *)(out + k + 48),
-                            _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(hi, 1)));
+        vbmi_store_sums(lo, hi, out + k);
     }
     if (k < nk) {
         rt_tile_args rest = *ta;
@@ -167,12 +171,7 @@ RT_VBMI_ATTR static void tile_prof_at_vbmi(const rt_tile_args *ta, const uint32_
             lo = _mm512_add_epi16(lo, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(p)));
             hi = _mm512_add_epi16(hi, _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(p, 1)));
         }
-        _mm512_storeu_si512((void *)(out + k), _mm512_cvtepu16_epi32(_mm512_castsi512_si256(lo)));
-        _mm512_storeu_si512((void *)(out + k + 16),
-                            _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(lo, 1)));
-        _mm512_storeu_si512((void *)(out + k + 32), _mm512_cvtepu16_epi32(_mm512_castsi512_si256(hi)));
-        _mm512_storeu_si512((void *)(out + k + 48),
-                            _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(hi, 1)));
+        vbmi_store_sums(lo, hi, out + k);
     }
     if (k < nk) {
         rt_tile_args rest = *ta;
