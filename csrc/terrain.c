@@ -470,6 +470,7 @@ int rt_simd_resolve(int variant)
 /* The kernels of a variant; the VBMI ones need a byte profile. */
 static const rt_tile_kernels *tile_kernels(int variant, int bytes)
 {
+    (void)bytes; /* only the x86-64 variants use it */
     switch (rt_simd_resolve(variant)) {
 #if RT_HAVE_X86_VARIANTS
     case RT_SIMD_AVX512VBMI: return bytes ? &tile_kernels_vbmi : &tile_kernels_avx512;
