@@ -1,8 +1,8 @@
 /*
  * parallel.c - split a range of rows (or points) across threads.
  *
- * Each thread gets one contiguous part and writes only its own outputs, so
- * the result does not depend on the thread count.  POSIX threads where
+ * Threads take chunks of the range and write only the outputs of their own
+ * chunks, so the result does not depend on the thread count or on timing.  POSIX threads where
  * available; elsewhere everything runs on the calling thread.
  */
 #include "relfterrain.h"
@@ -18,17 +18,29 @@
 
 #define RT_MAX_THREADS 256
 
-typedef struct part {
+#if RT_HAVE_PTHREADS
+#include <stdatomic.h>
+
+/* Chunks of the range are handed out from a shared counter, so a thread that
+ * runs slower (a busy core) simply takes fewer of them.  Each index is done
+ * exactly once by one thread, and the work on an index does not depend on
+ * which thread does it, so the result is the same. */
+typedef struct shared_range {
     rt_range_fn fn;
     void *ctx;
-    int64_t begin, end;
-} part;
+    int64_t n, chunk;
+    atomic_llong next;
+} shared_range;
 
-#if RT_HAVE_PTHREADS
-static void *run_part(void *arg)
+static void *run_chunks(void *arg)
 {
-    part *p = arg;
-    p->fn(p->ctx, p->begin, p->end);
+    shared_range *s = arg;
+    for (;;) {
+        long long begin = atomic_fetch_add(&s->next, (long long)s->chunk);
+        if (begin >= s->n) break;
+        int64_t end = begin + s->chunk < s->n ? begin + s->chunk : s->n;
+        s->fn(s->ctx, (int64_t)begin, end);
+    }
     return NULL;
 }
 #endif
@@ -40,24 +52,22 @@ void rt_parallel_for(int threads, int64_t n, rt_range_fn fn, void *ctx)
     if (threads > n) threads = (int)n;
 #if RT_HAVE_PTHREADS
     if (threads > 1) {
-        part parts[RT_MAX_THREADS];
+        shared_range s;
+        s.fn = fn;
+        s.ctx = ctx;
+        s.n = n;
+        /* about 8 chunks a thread: small enough to even out, large enough
+         * that taking one costs nothing */
+        s.chunk = n / ((int64_t)threads * 8);
+        if (s.chunk < 1) s.chunk = 1;
+        atomic_init(&s.next, 0);
         pthread_t tids[RT_MAX_THREADS];
         int started[RT_MAX_THREADS];
-        for (int k = 0; k < threads; k++) {
-            parts[k].fn = fn;
-            parts[k].ctx = ctx;
-            parts[k].begin = n / threads * k + (k < n % threads ? k : n % threads);
-            parts[k].end = parts[k].begin + n / threads + (k < n % threads ? 1 : 0);
-        }
         for (int k = 1; k < threads; k++)
-            started[k] = pthread_create(&tids[k], NULL, run_part, &parts[k]) == 0;
-        fn(ctx, parts[0].begin, parts[0].end);
-        for (int k = 1; k < threads; k++) {
-            if (started[k])
-                pthread_join(tids[k], NULL);
-            else /* could not start a thread: do its part here */
-                fn(ctx, parts[k].begin, parts[k].end);
-        }
+            started[k] = pthread_create(&tids[k], NULL, run_chunks, &s) == 0;
+        run_chunks(&s); /* the calling thread works too, and finishes what is left */
+        for (int k = 1; k < threads; k++)
+            if (started[k]) pthread_join(tids[k], NULL);
         return;
     }
 #endif

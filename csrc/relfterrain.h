@@ -245,9 +245,10 @@ int rt_simd_resolve(int variant);
 /* Threads                                                                  */
 /* ------------------------------------------------------------------------ */
 
-/* Run fn(ctx, begin, end) over [0, n) split into `threads` contiguous parts,
- * the first on the calling thread.  Falls back to fewer threads if a thread
- * cannot be started; the work done is the same either way. */
+/* Run fn(ctx, begin, end) over [0, n) in chunks shared out among `threads`
+ * threads (the calling thread one of them).  Each index is covered exactly
+ * once; fn must write only the outputs of its own indices.  Falls back to
+ * fewer threads if a thread cannot be started; the work done is the same. */
 typedef void (*rt_range_fn)(void *ctx, int64_t begin, int64_t end);
 void rt_parallel_for(int threads, int64_t n, rt_range_fn fn, void *ctx);
 
