@@ -183,24 +183,40 @@ def bench_rt(rt, sizes, repeat, repeat_big, thread_counts, label="relfterrain", 
 
 
 def scaling(rt, res, big, repeat_big):
+    """Scaling 1 -> 2 threads, from interleaved calls.
+
+    The 1-thread and 2-thread calls alternate (1, 2, 1, 2, ...), and the
+    ratio is the median of the ratios of neighbouring pairs: on a shared VM
+    whose speed drifts over seconds, both sides of each ratio then see the
+    same conditions.  The medians of the times are printed too."""
     nx, ny = big
     print()
-    print(f"thread scaling 1 -> 2 threads on {nx}x{ny} (time(1 thread) / time(2 threads); ideal 2.00)")
+    print(f"thread scaling 1 -> 2 threads on {nx}x{ny}: interleaved calls, median of "
+          f"paired ratios time(1 thread) / time(2 threads); ideal 2.00")
     if NCPU < 2:
         print("  n/a: this machine has 1 core")
         return
     t = rt.Terrain()
+    pairs = max(5, repeat_big)
     for fname in ("height_grid", "grid"):
         for alloc in ("fresh", "out="):
-            t1 = res.get((fname, nx, ny, 1, alloc))
-            t2 = res.get((fname, nx, ny, 2, alloc))
-            if t2 is None:  # more than 2 cores: measure 2 threads explicitly
-                out = None if alloc == "fresh" else new_outs(fname, nx, ny)
-                t2, _ = timeit(rt_call(t, fname, nx, ny, 2, out), repeat_big)
-            ratio = t1 / t2
+            out = None if alloc == "fresh" else new_outs(fname, nx, ny)
+            one, two = rt_call(t, fname, nx, ny, 1, out), rt_call(t, fname, nx, ny, 2, out)
+            one(), two()  # warm-up
+            t1s, t2s = [], []
+            for _ in range(pairs):
+                for fn, times in ((one, t1s), (two, t2s)):
+                    start = time.perf_counter()
+                    r = fn()
+                    times.append(time.perf_counter() - start)
+                    del r
+            ratios = sorted(a / b for a, b in zip(t1s, t2s))
+            ratio = statistics.median(ratios)
+            t1, t2 = statistics.median(t1s), statistics.median(t2s)
             RECORDS.append({"group": "scaling", "case": fname, "alloc": alloc, "nx": nx, "ny": ny,
-                                "t1": t1, "t2": t2, "ratio": ratio})
-            print(f"  {fname:<12} {alloc:<6} {t1 * 1e3:9.2f} ms -> {t2 * 1e3:9.2f} ms   x{ratio:.2f}")
+                            "t1": t1, "t2": t2, "ratio": ratio, "pairs": pairs})
+            print(f"  {fname:<12} {alloc:<6} {t1 * 1e3:9.2f} ms -> {t2 * 1e3:9.2f} ms   "
+                  f"x{ratio:.2f}  (paired ratios {ratios[0]:.2f}..{ratios[-1]:.2f}, {pairs} pairs)")
 
 
 def memory(rt, big, quick):
