@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any
+import operator
+from typing import Any, Optional
 
 import numpy as np
 
@@ -23,6 +24,21 @@ def real(value: Any, name: str) -> float:
     if not math.isfinite(v):
         raise ValueError(f"{name}: must be finite, got {v!r}")
     return v
+
+
+def integer(value: Any, name: str, minimum: Optional[int] = None, *, int64: bool = False) -> int:
+    """An int (bool is refused), at least ``minimum``; with ``int64``, within int64."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name}: must be an int, got {value!r}")
+    try:
+        n = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name}: must be an int, got {value!r}") from None
+    if minimum is not None and n < minimum:
+        raise ValueError(f"{name}: must be >= {minimum}, got {n}")
+    if int64 and not -(2**63) <= n <= 2**63 - 1:
+        raise ValueError(f"{name}: must fit in int64, got {n}")
+    return n
 
 
 def profile(value: Any, default: np.ndarray) -> np.ndarray:

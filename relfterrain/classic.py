@@ -24,14 +24,13 @@ from __future__ import annotations
 import decimal
 import math
 import numbers
-import operator
 import sys
 from collections.abc import Sequence
 from typing import Any, Union
 
 import numpy as np
 
-from . import _core
+from . import _core, _validate
 
 __all__ = [
     "RngLike",
@@ -69,24 +68,10 @@ def _generator(rng: RngLike) -> np.random.Generator:
 
 
 def _int(value: Any, name: str, minimum: int) -> int:
-    if isinstance(value, bool):
-        raise TypeError(f"{name}: must be an int, got {value!r}")
-    try:
-        n = operator.index(value)
-    except TypeError:
-        raise TypeError(f"{name}: must be an int, got {value!r}") from None
-    if n < minimum:
-        raise ValueError(f"{name}: must be >= {minimum}, got {n}")
-    return n
+    return _validate.integer(value, name, minimum)
 
 
-def _real(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name}: must be a real number, got {value!r}")
-    v = float(value)
-    if not math.isfinite(v):
-        raise ValueError(f"{name}: must be finite, got {v!r}")
-    return v
+_real = _validate.real
 
 
 def _roughness_h(h: Any) -> float:

@@ -10,7 +10,6 @@ blocks of space in the C core and answers the seed's four exercises.
 from __future__ import annotations
 
 import math
-import operator
 from typing import Any, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
@@ -112,15 +111,7 @@ _POINTS_PER_CALL = 1 << 28
 
 
 def _int(value: Any, name: str) -> int:
-    if isinstance(value, bool):
-        raise TypeError(f"{name}: must be an int, got {value!r}")
-    try:
-        v = operator.index(value)
-    except TypeError:
-        raise TypeError(f"{name}: must be an int, got {value!r}") from None
-    if not _INT64[0] <= v <= _INT64[1]:
-        raise ValueError(f"{name}: must fit in int64, got {v}")
-    return v
+    return _validate.integer(value, name, int64=True)
 
 
 def _block(x0: Any, y0: Any, z0: Any, nx: Any, ny: Any, nz: Any) -> Block:

@@ -101,15 +101,7 @@ _finite = _validate.real
 
 
 def _count(value: Any, name: str) -> int:
-    if isinstance(value, bool):
-        raise TypeError(f"{name}: must be an int, got {value!r}")
-    try:
-        n = operator.index(value)
-    except TypeError:
-        raise TypeError(f"{name}: must be an int, got {value!r}") from None
-    if n < 1:
-        raise ValueError(f"{name}: must be >= 1, got {n}")
-    return n
+    return _validate.integer(value, name, 1)
 
 
 def _grid_args(x0: Any, y0: Any, nx: Any, ny: Any, step: Any) -> tuple:
