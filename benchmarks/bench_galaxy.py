@@ -18,7 +18,6 @@ stars on the slab (checked).
 from __future__ import annotations
 
 import argparse
-import os
 import platform
 import statistics
 import sys
@@ -106,7 +105,7 @@ def main(argv=None):
     rows = {}
     for name, fn in (("count", g.count), ("stars (catalogue)", g.stars)):
         for th in sorted({1, ncpu}):
-            t, _ = timeit(lambda: fn(*view, threads=th), args.repeat)
+            t, _ = timeit(lambda fn=fn, th=th: fn(*view, threads=th), args.repeat)
             rows[(name, th)] = t
             print(f"{'relfterrain ' + name:44s} {th:7d} {t * 1e3:9.1f} {pts / t / 1e6:10.0f}")
 

@@ -28,7 +28,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import numpy_reference as npref
+import numpy_reference as npref  # noqa: E402 - after the sys.path line above
 
 X0, Y0 = 23396, 5318  # origin of the classic map (CLASSIC_MAP)
 NCPU = os.cpu_count() or 1

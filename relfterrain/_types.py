@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["TerrainType", "Feature", "Terra", "TerrainGrid", "Sample"]
+__all__ = ["Feature", "Sample", "Terra", "TerrainGrid", "TerrainType"]
 
 
 class TerrainType(enum.IntEnum):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import numbers
 import operator
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 
@@ -26,7 +26,7 @@ def real(value: Any, name: str) -> float:
     return v
 
 
-def integer(value: Any, name: str, minimum: Optional[int] = None, *, int64: bool = False) -> int:
+def integer(value: Any, name: str, minimum: int | None = None, *, int64: bool = False) -> int:
     """An int (bool is refused), at least ``minimum``; with ``int64``, within int64."""
     if isinstance(value, bool):
         raise TypeError(f"{name}: must be an int, got {value!r}")

@@ -10,7 +10,8 @@ blocks of space in the C core and answers the seed's four exercises.
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple, Optional, Sequence, Union
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -19,22 +20,22 @@ from ._stats import chi2_sf, t_two_sided_p
 from .terrain import CLASSIC_PROFILE, _readonly, _threads
 
 __all__ = [
-    "Galaxy",
-    "Star",
-    "Block",
-    "STAR_DTYPE",
+    "GALAXY_DOMAIN",
+    "GALAXY_VECTORS",
     "INITIAL_VIEW",
     "OBSERVER",
-    "GALAXY_VECTORS",
-    "GALAXY_DOMAIN",
+    "STAR_DTYPE",
+    "Block",
     "Density",
+    "Galaxy",
+    "Independence",
     "NearestStar",
     "PlanetTable",
-    "Independence",
+    "Star",
+    "colour_planet_independence",
     "density",
     "nearest_star",
     "planet_table",
-    "colour_planet_independence",
 ]
 
 ArrayLike = Any
@@ -188,10 +189,10 @@ class Galaxy:
 
     def __init__(
         self,
-        profile: Optional[ArrayLike] = None,
-        s: Optional[Sequence[int]] = None,
-        t: Optional[Sequence[int]] = None,
-        u: Optional[Sequence[int]] = None,
+        profile: ArrayLike | None = None,
+        s: Sequence[int] | None = None,
+        t: Sequence[int] | None = None,
+        u: Sequence[int] | None = None,
         min_magnitude: float = 1.0,
         magnitude_range: float = 5.0,
         *,
@@ -290,7 +291,7 @@ class Galaxy:
 
     # -- one point ----------------------------------------------------------
 
-    def star(self, x: int, y: int, z: int) -> Optional[Star]:
+    def star(self, x: int, y: int, z: int) -> Star | None:
         """The star at the integer point ``(x, y, z)``, or ``None``.
 
         Always computed by the seed's double arithmetic, point by point (the
@@ -314,8 +315,8 @@ class Galaxy:
 
     # -- blocks -------------------------------------------------------------
 
-    def _scan(self, method: str, block: Block, threads: Optional[int], progress: bool,
-              planes_per_call: Optional[int]) -> list:
+    def _scan(self, method: str, block: Block, threads: int | None, progress: bool,
+              planes_per_call: int | None) -> list:
         nthreads = _threads(threads)
         call = getattr(self._core, method)
         plane = block.ny * block.nz
@@ -342,8 +343,8 @@ class Galaxy:
         return out
 
     def stars(self, x0: int, y0: int, z0: int, nx: int, ny: int, nz: int, *,
-              threads: Optional[int] = None, progress: bool = False,
-              planes_per_call: Optional[int] = None) -> np.ndarray:
+              threads: int | None = None, progress: bool = False,
+              planes_per_call: int | None = None) -> np.ndarray:
         """Every star in a block, sorted by ``(x, y, z)``.
 
         Parameters
@@ -378,8 +379,8 @@ class Galaxy:
         return raw.reshape(-1).view(STAR_DTYPE)
 
     def census(self, x0: int, y0: int, z0: int, nx: int, ny: int, nz: int, *,
-               threads: Optional[int] = None, progress: bool = False,
-               planes_per_call: Optional[int] = None) -> np.ndarray:
+               threads: int | None = None, progress: bool = False,
+               planes_per_call: int | None = None) -> np.ndarray:
         """Star counts by planets and colour, without building the catalogue.
 
         Returns an int64 array of shape (16, 16): ``[planets, colour]``.
@@ -394,8 +395,8 @@ class Galaxy:
         return np.sum(parts, axis=0, dtype=np.int64)
 
     def count(self, x0: int, y0: int, z0: int, nx: int, ny: int, nz: int, *,
-              threads: Optional[int] = None, progress: bool = False,
-              planes_per_call: Optional[int] = None) -> int:
+              threads: int | None = None, progress: bool = False,
+              planes_per_call: int | None = None) -> int:
         """The number of stars in a block (arguments as :meth:`stars`).
 
         >>> import relfterrain as rt
@@ -406,8 +407,8 @@ class Galaxy:
                                planes_per_call=planes_per_call).sum())
 
     def planet_counts(self, x0: int, y0: int, z0: int, nx: int, ny: int, nz: int, *,
-                      threads: Optional[int] = None, progress: bool = False,
-                      planes_per_call: Optional[int] = None) -> np.ndarray:
+                      threads: int | None = None, progress: bool = False,
+                      planes_per_call: int | None = None) -> np.ndarray:
         """Element k: the number of stars with k planets, k = 0 .. 15 (int64).
 
         Arguments as :meth:`stars`.
@@ -424,7 +425,7 @@ class Galaxy:
 # The seed's four exercises
 # ---------------------------------------------------------------------------
 
-BlockLike = Union[Block, Sequence[int]]
+BlockLike = Block | Sequence[int]
 
 
 class Density(NamedTuple):
@@ -486,7 +487,7 @@ class Independence(NamedTuple):
     """The (16, 16) contingency table ``[planets, colour]``."""
 
 
-def _galaxy(galaxy: Optional[Galaxy]) -> Galaxy:
+def _galaxy(galaxy: Galaxy | None) -> Galaxy:
     if galaxy is None:
         return Galaxy()
     if not isinstance(galaxy, Galaxy):
@@ -504,8 +505,8 @@ def _as_block(block: BlockLike) -> Block:
     return _block(*items)
 
 
-def density(galaxy: Optional[Galaxy] = None, block: BlockLike = INITIAL_VIEW, *,
-            threads: Optional[int] = None, progress: bool = False) -> Density:
+def density(galaxy: Galaxy | None = None, block: BlockLike = INITIAL_VIEW, *,
+            threads: int | None = None, progress: bool = False) -> Density:
     """Exercise 1: the average density of stars in a block.
 
     >>> import relfterrain as rt
@@ -518,9 +519,9 @@ def density(galaxy: Optional[Galaxy] = None, block: BlockLike = INITIAL_VIEW, *,
     return Density(n, b.volume, n / b.volume)
 
 
-def nearest_star(galaxy: Optional[Galaxy] = None, block: BlockLike = INITIAL_VIEW,
-                 observer: Sequence[int] = OBSERVER, *, threads: Optional[int] = None
-                 ) -> Optional[NearestStar]:
+def nearest_star(galaxy: Galaxy | None = None, block: BlockLike = INITIAL_VIEW,
+                 observer: Sequence[int] = OBSERVER, *, threads: int | None = None
+                 ) -> NearestStar | None:
     """Exercise 2: the star of a block nearest the observer, or ``None``.
 
     Ties go to the smallest ``(x, y, z)``. Distances are compared exactly (as
@@ -550,8 +551,8 @@ def nearest_star(galaxy: Optional[Galaxy] = None, block: BlockLike = INITIAL_VIE
     return NearestStar(star, math.sqrt(d2[k]), star.planets)
 
 
-def planet_table(galaxy: Optional[Galaxy] = None, block: BlockLike = INITIAL_VIEW, *,
-                 threads: Optional[int] = None, progress: bool = False) -> PlanetTable:
+def planet_table(galaxy: Galaxy | None = None, block: BlockLike = INITIAL_VIEW, *,
+                 threads: int | None = None, progress: bool = False) -> PlanetTable:
     """Exercise 3: the number of stars for each number of planets (0 .. 15).
 
     >>> import relfterrain as rt
@@ -578,12 +579,12 @@ def _table_from_stars(stars: np.ndarray) -> np.ndarray:
 
 
 def colour_planet_independence(
-    galaxy: Optional[Galaxy] = None,
+    galaxy: Galaxy | None = None,
     block: BlockLike = INITIAL_VIEW,
     *,
-    stars: Optional[np.ndarray] = None,
-    table: Optional[ArrayLike] = None,
-    threads: Optional[int] = None,
+    stars: np.ndarray | None = None,
+    table: ArrayLike | None = None,
+    threads: int | None = None,
     progress: bool = False,
 ) -> Independence:
     """Exercise 4: the colour-planets correlation and a chi-square test.

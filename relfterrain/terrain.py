@@ -6,8 +6,8 @@ import math
 import numbers
 import operator
 import os
-from collections.abc import Iterator, Mapping
-from typing import Any, Optional, Sequence, Union
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -15,18 +15,18 @@ from . import _core, _validate
 from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
 
 __all__ = [
-    "Terrain",
+    "CLASSIC_MAP",
     "CLASSIC_PROFILE",
     "CLASSIC_VECTORS",
-    "CLASSIC_MAP",
     "TERRAIN_DOMAIN",
-    "orienteering_code",
+    "Terrain",
     "default_threads",
+    "orienteering_code",
     "simd_variants",
 ]
 
 ArrayLike = Any
-Placeable = Union[TerrainType, Feature]
+Placeable = TerrainType | Feature
 
 #: The 1983 profile of The Forest (SPEC 3), read-only float64, 256 values.
 CLASSIC_PROFILE: np.ndarray = _core.CLASSIC_PROFILE
@@ -62,7 +62,7 @@ def simd_variants() -> list[str]:
     return [name for name, (code, ok, _) in _core.simd_variants().items() if ok and code > 0]
 
 
-def _simd_code(simd: Optional[str]) -> int:
+def _simd_code(simd: str | None) -> int:
     if simd is None:
         simd = os.environ.get("RELFTERRAIN_SIMD", "auto") or "auto"
     table = _core.simd_variants()
@@ -87,7 +87,7 @@ def orienteering_code(xr: int, yr: int) -> str:
     return _ALPHABET[abs(operator.index(xr)) % 26] + _ALPHABET[abs(operator.index(yr)) % 26]
 
 
-def _threads(threads: Optional[int]) -> int:
+def _threads(threads: int | None) -> int:
     if threads is None:
         return default_threads()
     if isinstance(threads, bool) or not isinstance(threads, numbers.Integral):
@@ -148,7 +148,7 @@ def _encode(what: Any) -> int:
     )
 
 
-def _decode(code: int) -> Optional[Placeable]:
+def _decode(code: int) -> Placeable | None:
     if code == 0:
         return None
     if code & 0xC0 == 0x40:
@@ -246,28 +246,28 @@ class Terrain:
     def __init__(
         self,
         *,
-        profile: Optional[ArrayLike] = None,
-        ah: Optional[Sequence[int]] = None,
-        bh: Optional[Sequence[int]] = None,
-        a1: Optional[Sequence[int]] = None,
-        b1: Optional[Sequence[int]] = None,
-        a2: Optional[Sequence[int]] = None,
-        b2: Optional[Sequence[int]] = None,
-        a3: Optional[Sequence[int]] = None,
-        b3: Optional[Sequence[int]] = None,
+        profile: ArrayLike | None = None,
+        ah: Sequence[int] | None = None,
+        bh: Sequence[int] | None = None,
+        a1: Sequence[int] | None = None,
+        b1: Sequence[int] | None = None,
+        a2: Sequence[int] | None = None,
+        b2: Sequence[int] | None = None,
+        a3: Sequence[int] | None = None,
+        b3: Sequence[int] | None = None,
         lake_base: float = 204.0,
-        lake_height: Optional[float] = None,
+        lake_height: float | None = None,
         feature_mask: int = 0xFFF,
         with_paths: bool = False,
-        mountain_base: Optional[float] = None,
-        snow_height: Optional[float] = None,
+        mountain_base: float | None = None,
+        snow_height: float | None = None,
         wood_only: bool = False,
         bleak: bool = False,
-        simd: Optional[str] = None,
+        simd: str | None = None,
     ) -> None:
         simd_code = _simd_code(simd)
         prof = self._check_profile(profile)
-        given = dict(ah=ah, bh=bh, a1=a1, b1=b1, a2=a2, b2=b2, a3=a3, b3=b3)
+        given = {"ah": ah, "bh": bh, "a1": a1, "b1": b1, "a2": a2, "b2": b2, "a3": a3, "b3": b3}
         vectors = self._check_vectors(given)
         lake_base = _finite(lake_base, "lake_base")
         lake_height = lake_base if lake_height is None else _finite(lake_height, "lake_height")
@@ -301,7 +301,7 @@ class Terrain:
     # -- validation ---------------------------------------------------------
 
     @staticmethod
-    def _check_profile(profile: Optional[ArrayLike]) -> np.ndarray:
+    def _check_profile(profile: ArrayLike | None) -> np.ndarray:
         return _validate.profile(profile, CLASSIC_PROFILE)
 
     @staticmethod
@@ -378,8 +378,8 @@ class Terrain:
         ):
             parts.append(f"vectors=<custom, N={self.directions}>")
         parts.append(f"lake_height={self.lake_height!r}")
-        defaults = dict(lake_base=204.0, feature_mask=0xFFF, with_paths=False,
-                        mountain_base=None, snow_height=None, wood_only=False, bleak=False)
+        defaults = {"lake_base": 204.0, "feature_mask": 0xFFF, "with_paths": False,
+                        "mountain_base": None, "snow_height": None, "wood_only": False, "bleak": False}
         for k, d in defaults.items():
             if self._options[k] != d:
                 parts.append(f"{k}={self._options[k]!r}")
@@ -389,7 +389,7 @@ class Terrain:
 
     # -- points -------------------------------------------------------------
 
-    def height(self, x: ArrayLike, y: ArrayLike, *, threads: Optional[int] = 1) -> Any:
+    def height(self, x: ArrayLike, y: ArrayLike, *, threads: int | None = 1) -> Any:
         """Ground height at ``(x, y)`` (SPEC 4), interpolated, broadcasting.
 
         Returns a Python float for two scalars, else a float64 array of the
@@ -405,7 +405,7 @@ class Terrain:
             return float(out[0])
         return out.reshape(shape)
 
-    def sample(self, x: ArrayLike, y: ArrayLike, *, threads: Optional[int] = None) -> Sample:
+    def sample(self, x: ArrayLike, y: ArrayLike, *, threads: int | None = None) -> Sample:
         """terra at arbitrary points, broadcasting: ``Sample(height, depth, terrain, feature)``.
 
         >>> s = Terrain().sample([23400.5, 23401], 5320)
@@ -462,8 +462,8 @@ class Terrain:
         ny: int,
         step: float = 1.0,
         *,
-        out: Optional[np.ndarray] = None,
-        threads: Optional[int] = None,
+        out: np.ndarray | None = None,
+        threads: int | None = None,
     ) -> np.ndarray:
         """Ground height on a grid: float64 ``(ny, nx)``.
 
@@ -499,8 +499,8 @@ class Terrain:
         ny: int,
         step: float = 1.0,
         *,
-        out: Optional[np.ndarray] = None,
-        threads: Optional[int] = None,
+        out: np.ndarray | None = None,
+        threads: int | None = None,
     ) -> np.ndarray:
         """Terrain kinds on a grid: uint8 :class:`TerrainType` codes ``(ny, nx)``.
 
@@ -520,8 +520,8 @@ class Terrain:
         ny: int,
         step: float = 1.0,
         *,
-        out: Optional[np.ndarray] = None,
-        threads: Optional[int] = None,
+        out: np.ndarray | None = None,
+        threads: int | None = None,
     ) -> np.ndarray:
         """Point features on a grid: uint8 :class:`Feature` codes ``(ny, nx)``.
 
@@ -541,8 +541,8 @@ class Terrain:
         ny: int,
         step: float = 1.0,
         *,
-        out: Optional[Sequence[np.ndarray]] = None,
-        threads: Optional[int] = None,
+        out: Sequence[np.ndarray] | None = None,
+        threads: int | None = None,
     ) -> TerrainGrid:
         """terra on a grid in one pass: ``TerrainGrid(x, y, height, depth, terrain, feature)``.
 
@@ -599,7 +599,7 @@ class Terrain:
         code = _encode(what)
         self._core.place(_key(x, "x"), _key(y, "y"), code)
 
-    def at(self, x: int, y: int) -> Optional[Placeable]:
+    def at(self, x: int, y: int) -> Placeable | None:
         """What is placed at ``(x, y)``, or None."""
         return _decode(self._core.at(_key(x, "x"), _key(y, "y")))
 

@@ -9,7 +9,8 @@ It shares nothing with the C core and never imports ``relfterrain``.
 from __future__ import annotations
 
 import math
-from typing import NamedTuple, Optional, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 RECIP128 = 1.0 / 128.0
 
@@ -76,7 +77,7 @@ class RefGalaxy:
         self.f_mask = f_mask
         self.f_value = f_value
 
-    def calc_star(self, xi: int, yi: int, zi: int) -> Optional[RefStar]:
+    def calc_star(self, xi: int, yi: int, zi: int) -> RefStar | None:
         x, y, z = float(xi), float(yi), float(zi)  # JavaScript numbers
         a = 0.0
         for i in range(len(self.S)):

@@ -62,7 +62,7 @@ def test_vector_unequal_length(name):
 
 def test_vectors_all_empty():
     with pytest.raises(ValueError, match=VEC):
-        rt.Terrain(**{name: () for name in R.VECTOR_NAMES})
+        rt.Terrain(**dict.fromkeys(R.VECTOR_NAMES, ()))
 
 
 @pytest.mark.parametrize("name", R.VECTOR_NAMES)

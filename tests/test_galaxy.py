@@ -2,12 +2,12 @@
 
 import math
 
+import galaxy_reference as G
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import galaxy_reference as G
 import relfterrain as rt
 
 CLASSIC = rt.Galaxy()
@@ -141,7 +141,7 @@ def test_outside_domain_follows_the_double_arithmetic(x0, y0, z0):
 def test_custom_parameters():
     prof = [0.5, 3.25, -7.0, 11.0, 2.0**40, 1e-3, 99.0, -0.125]
     s, t, u = (3, -100000), (-(2**20), 7), (2**20, -1)
-    kw = dict(min_magnitude=-2.5, magnitude_range=0.1, f_mask=0x1F, f_value=6)
+    kw = {"min_magnitude": -2.5, "magnitude_range": 0.1, "f_mask": 0x1F, "f_value": 6}
     g = rt.Galaxy(prof, s, t, u, **kw)
     ref = G.RefGalaxy(prof, s, t, u, **kw)
     check_block(g, ref, (-6, -5, -7, 12, 11, 15))
@@ -157,9 +157,9 @@ def galaxies(draw):
     prof = draw(st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=plen, max_size=plen))
     f_mask = draw(st.sampled_from([0, 1, 3, 0xF, 0x3F]))
     f_value = draw(st.integers(0, 0xFFFF)) & f_mask
-    return dict(profile=prof, s=draw(vec), t=draw(vec), u=draw(vec),
-                min_magnitude=draw(st.floats(-10, 10)), magnitude_range=draw(st.floats(-10, 10)),
-                f_mask=f_mask, f_value=f_value)
+    return {"profile": prof, "s": draw(vec), "t": draw(vec), "u": draw(vec),
+                "min_magnitude": draw(st.floats(-10, 10)), "magnitude_range": draw(st.floats(-10, 10)),
+                "f_mask": f_mask, "f_value": f_value}
 
 
 coord = st.one_of(st.integers(-20, 20), st.integers(-(2**17), 2**17),

@@ -2,12 +2,12 @@
 
 import math
 
+import galaxy_reference as G
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import galaxy_reference as G
 import relfterrain as rt
 from relfterrain._stats import chi2_sf, t_two_sided_p
 
