@@ -15,9 +15,11 @@ CLASSIC_PROFILE: np.ndarray
 CLASSIC_VECTORS: dict[str, tuple[int, ...]]
 
 def strerror(status: int) -> str: ...
+def simd_variants() -> dict[str, tuple[int, bool, str]]: ...
 
 class TerrainCore:
     lake_height: float
+    simd: int
     @property
     def profile(self) -> np.ndarray: ...
     @property
@@ -62,7 +64,7 @@ class TerrainCore:
     def placed_items(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
 
 # -- galaxy (relfterrain/_core_galaxy.c; use relfterrain.Galaxy) --------------
-GALAXY_VECTORS: dict[str, tuple[int, ...]]
+GALAXY_VECTORS: tuple[tuple[int, ...], ...]  # s, t, u
 STAR_LAYOUT: Any
 
 class GalaxyCore:

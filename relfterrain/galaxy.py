@@ -89,6 +89,7 @@ def _star_dtype() -> np.dtype:
     )
     # the C struct and the aligned dtype must agree byte for byte
     assert dt.itemsize == layout["itemsize"], (dt.itemsize, layout)
+    assert dt.names is not None and dt.fields is not None
     for name in dt.names:
         assert dt.fields[name][1] == layout[name], (name, layout)
     return dt
@@ -392,7 +393,7 @@ class Galaxy:
         """
         block = _block(x0, y0, z0, nx, ny, nz)
         parts = self._scan("census", block, threads, progress, planes_per_call)
-        return np.sum(parts, axis=0, dtype=np.int64)
+        return np.asarray(np.sum(parts, axis=0, dtype=np.int64))
 
     def count(self, x0: int, y0: int, z0: int, nx: int, ny: int, nz: int, *,
               threads: int | None = None, progress: bool = False,

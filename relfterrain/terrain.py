@@ -243,6 +243,13 @@ class Terrain:
     90
     """
 
+    # set by __init__
+    _core: Any  # the C state, a relfterrain._core.TerrainCore
+    _profile: np.ndarray
+    _vectors: dict[str, np.ndarray]
+    _options: dict[str, Any]
+    _placed: PlacedView
+
     def __init__(
         self,
         *,
