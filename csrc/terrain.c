@@ -10,6 +10,10 @@
  *    integer V = (A*x + B*y) * 2^m: the profile index is V >> (m+7) and the
  *    interpolation fraction the low m+7 bits, exactly as floor() and j - jint
  *    would give them, with no floating-point rounding to reproduce.
+ *    For integer profiles (the classic one) the block path goes further: every
+ *    floating-point step is then exact too, so tiles of a row are summed in
+ *    integers by per-ISA kernels (simd/terrain_tile.h, simd/terrain_vbmi.h)
+ *    and decided by a branch-free pass; see "Tile passes" below.
  */
 #include <math.h>
 #include <string.h>
