@@ -104,7 +104,7 @@ def _count(value: Any, name: str) -> int:
     return _validate.integer(value, name, 1)
 
 
-def _grid_args(x0: Any, y0: Any, nx: Any, ny: Any, step: Any) -> tuple:
+def _grid_args(x0: Any, y0: Any, nx: Any, ny: Any, step: Any, offset: Any = (0, 0)) -> tuple:
     x0 = _finite(x0, "x0")
     y0 = _finite(y0, "y0")
     step = _finite(step, "step")
@@ -112,10 +112,19 @@ def _grid_args(x0: Any, y0: Any, nx: Any, ny: Any, step: Any) -> tuple:
         raise ValueError(f"step: must be a positive number, got {step!r}")
     nx = _count(nx, "nx")
     ny = _count(ny, "ny")
-    for name, origin, n in (("x", x0, nx), ("y", y0, ny)):
-        if not math.isfinite(origin + (n - 1) * step):
+    try:
+        r0, c0 = offset
+    except (TypeError, ValueError):
+        raise TypeError(f"offset: must be a pair (row, column) of ints, got {offset!r}") from None
+    r0 = _validate.integer(r0, "offset", 0)
+    c0 = _validate.integer(c0, "offset", 0)
+    # grid indices are converted to double exactly below 2**53
+    if r0 + ny > 2**53 or c0 + nx > 2**53:
+        raise ValueError("offset, nx, ny: grid indices must stay below 2**53")
+    for name, origin, first, n in (("x", x0, c0, nx), ("y", y0, r0, ny)):
+        if not math.isfinite(origin + float(first + n - 1) * step):
             raise ValueError(f"{name}0, step: the grid's last {name} coordinate is not finite")
-    return x0, y0, nx, ny, step
+    return x0, y0, nx, ny, step, r0, c0
 
 
 def _points(x: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray, tuple]:
@@ -469,6 +478,7 @@ class Terrain:
         ny: int,
         step: float = 1.0,
         *,
+        offset: tuple[int, int] = (0, 0),
         out: np.ndarray | None = None,
         threads: int | None = None,
     ) -> np.ndarray:
@@ -485,6 +495,14 @@ class Terrain:
             Columns and rows (>= 1).
         step : float
             Spacing in metres (> 0).
+        offset : (int, int)
+            ``(row, column)`` index of the first point within the grid
+            ``(x0, y0, step)``: the result is rows ``row .. row+ny-1`` and
+            columns ``column .. column+nx-1`` of that grid, point ``[r, c]``
+            at ``(x0 + (column+c)*step, y0 + (row+r)*step)``. Blocks computed
+            this way assemble into the whole grid bit for bit, whatever the
+            step (shifting ``x0`` by ``column*step`` instead would round
+            differently for a step such as 0.3).
         out : ndarray, optional
             A C-contiguous writeable float64 ``(ny, nx)`` array to fill and
             return (not touched if the call fails).
@@ -495,8 +513,9 @@ class Terrain:
         >>> Terrain().height_grid(0, 0, 3, 2).shape
         (2, 3)
         """
-        x0, y0, nx, ny, step = _grid_args(x0, y0, nx, ny, step)
-        return self._core.height_grid(x0, y0, nx, ny, step, out=out, threads=_threads(threads))
+        x0, y0, nx, ny, step, r0, c0 = _grid_args(x0, y0, nx, ny, step, offset)
+        return self._core.height_grid(x0, y0, nx, ny, step, r0=r0, c0=c0, out=out,
+                                      threads=_threads(threads))
 
     def terrain_grid(
         self,
@@ -506,6 +525,7 @@ class Terrain:
         ny: int,
         step: float = 1.0,
         *,
+        offset: tuple[int, int] = (0, 0),
         out: np.ndarray | None = None,
         threads: int | None = None,
     ) -> np.ndarray:
@@ -513,8 +533,8 @@ class Terrain:
 
         Arguments as :meth:`height_grid`.
         """
-        x0, y0, nx, ny, step = _grid_args(x0, y0, nx, ny, step)
-        res = self._core.terra_grid(x0, y0, nx, ny, step,
+        x0, y0, nx, ny, step, r0, c0 = _grid_args(x0, y0, nx, ny, step, offset)
+        res = self._core.terra_grid(x0, y0, nx, ny, step, r0=r0, c0=c0,
                                     outputs=(None, None, True if out is None else out, None),
                                     threads=_threads(threads))
         return res[2]
@@ -527,6 +547,7 @@ class Terrain:
         ny: int,
         step: float = 1.0,
         *,
+        offset: tuple[int, int] = (0, 0),
         out: np.ndarray | None = None,
         threads: int | None = None,
     ) -> np.ndarray:
@@ -534,8 +555,8 @@ class Terrain:
 
         Arguments as :meth:`height_grid`.
         """
-        x0, y0, nx, ny, step = _grid_args(x0, y0, nx, ny, step)
-        res = self._core.terra_grid(x0, y0, nx, ny, step,
+        x0, y0, nx, ny, step, r0, c0 = _grid_args(x0, y0, nx, ny, step, offset)
+        res = self._core.terra_grid(x0, y0, nx, ny, step, r0=r0, c0=c0,
                                     outputs=(None, None, None, True if out is None else out),
                                     threads=_threads(threads))
         return res[3]
@@ -548,6 +569,7 @@ class Terrain:
         ny: int,
         step: float = 1.0,
         *,
+        offset: tuple[int, int] = (0, 0),
         out: Sequence[np.ndarray] | None = None,
         threads: int | None = None,
     ) -> TerrainGrid:
@@ -557,13 +579,14 @@ class Terrain:
         lake depth (0 elsewhere), ``terrain`` and ``feature`` uint8 codes, all
         ``(ny, nx)``; ``x`` (nx,) and ``y`` (ny,) are the coordinates.
         ``out`` may be a 4-sequence ``(height, depth, terrain, feature)`` of
-        preallocated arrays (e.g. a previous result) to fill.
+        preallocated arrays (e.g. a previous result) to fill. ``offset``
+        selects a block of the grid, as in :meth:`height_grid`.
 
         >>> g = Terrain().grid(23396, 5318, 4, 3)
         >>> g.x
         array([23396., 23397., 23398., 23399.])
         """
-        x0, y0, nx, ny, step = _grid_args(x0, y0, nx, ny, step)
+        x0, y0, nx, ny, step, r0, c0 = _grid_args(x0, y0, nx, ny, step, offset)
         if out is None:
             outputs: tuple = (True, True, True, True)
         else:
@@ -577,10 +600,11 @@ class Terrain:
                 ) from None
             if len(outputs) != 4 or any(o is None for o in outputs):
                 raise ValueError("out: must be 4 arrays (height, depth, terrain, feature)")
-        h, d, t, f = self._core.terra_grid(x0, y0, nx, ny, step, outputs=outputs,
+        h, d, t, f = self._core.terra_grid(x0, y0, nx, ny, step, r0=r0, c0=c0, outputs=outputs,
                                            threads=_threads(threads))
-        x = x0 + np.arange(nx, dtype=np.float64) * step
-        y = y0 + np.arange(ny, dtype=np.float64) * step
+        # exactly the core's x0 + (double)(c0 + c) * step
+        x = x0 + np.arange(c0, c0 + nx, dtype=np.int64).astype(np.float64) * step
+        y = y0 + np.arange(r0, r0 + ny, dtype=np.int64).astype(np.float64) * step
         return TerrainGrid(x, y, h, d, t, f)
 
     # -- the placed table ---------------------------------------------------

@@ -356,3 +356,39 @@ def test_numpy_and_int_scalars(classic):
         p = classic.terra(x, y)
         assert p.feature == rt.Feature.X
         assert classic.height(x, y) == R.height(R.CLASSIC, 24011, 5879)
+
+
+# -- blocks of a grid (offset=) ---------------------------------------------
+
+@pytest.mark.parametrize("origin", [(23396.1, 5318.7), (23396, 5318)])  # point / tile paths
+@pytest.mark.parametrize("step", [1.0, 0.3, 1 / 3, 0.25])
+def test_blocks_by_offset_assemble_into_the_whole_grid(origin, step):
+    t = rt.Terrain()
+    (x0, y0), nx, ny = origin, 57, 41
+    whole = t.grid(x0, y0, nx, ny, step)
+    hgrid = t.height_grid(x0, y0, nx, ny, step)
+    got = {name: np.empty_like(getattr(whole, name))
+           for name in ("height", "depth", "terrain", "feature")}
+    hs = np.empty_like(hgrid)
+    xs, ys = np.empty(nx), np.empty(ny)
+    for r0, r1 in ((0, 13), (13, 30), (30, ny)):
+        for c0, c1 in ((0, 20), (20, 21), (21, nx)):
+            b = t.grid(x0, y0, c1 - c0, r1 - r0, step, offset=(r0, c0))
+            for name in got:
+                got[name][r0:r1, c0:c1] = getattr(b, name)
+            hs[r0:r1, c0:c1] = t.height_grid(x0, y0, c1 - c0, r1 - r0, step, offset=(r0, c0))
+            assert np.array_equal(b.terrain, t.terrain_grid(x0, y0, c1 - c0, r1 - r0, step,
+                                                            offset=(r0, c0)))
+            assert np.array_equal(b.feature, t.feature_grid(x0, y0, c1 - c0, r1 - r0, step,
+                                                            offset=(r0, c0)))
+            xs[c0:c1], ys[r0:r1] = b.x, b.y
+    for name in got:
+        assert got[name].tobytes() == getattr(whole, name).tobytes(), name
+    assert hs.tobytes() == hgrid.tobytes()
+    assert xs.tobytes() == whole.x.tobytes() and ys.tobytes() == whole.y.tobytes()
+
+
+@pytest.mark.parametrize("offset", [(-1, 0), (0, -5), (1,), "ab", (1.5, 0), None])
+def test_bad_offset_is_named(offset):
+    with pytest.raises((TypeError, ValueError), match="offset"):
+        rt.Terrain().height_grid(0, 0, 4, 4, offset=offset)
