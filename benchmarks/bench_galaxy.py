@@ -18,14 +18,17 @@ stars on the slab (checked).
 from __future__ import annotations
 
 import argparse
+import os
 import platform
-import statistics
 import sys
 import time
 
 import numpy as np
 
 import relfterrain as rt
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _common import cpu_model, timeit  # noqa: E402
 
 RECIP128 = 1.0 / 128.0
 
@@ -60,27 +63,6 @@ def numpy_stars(galaxy: rt.Galaxy, x0, y0, z0, nx, ny, nz):
         for yy, zz in zip(*np.nonzero(hit)):
             found.append((xi, y0 + int(yy), z0 + int(zz)))
     return sorted(found)
-
-
-def timeit(fn, repeat):
-    fn()  # warm-up
-    ts = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t0)
-    return statistics.median(ts), ts
-
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.lower().startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def main(argv=None):

@@ -29,6 +29,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import numpy_reference as npref  # noqa: E402 - after the sys.path line above
+from _common import cpu_model, timeit  # noqa: E402
 
 X0, Y0 = 23396, 5318  # origin of the classic map (CLASSIC_MAP)
 NCPU = os.cpu_count() or 1
@@ -36,29 +37,6 @@ RECORDS = []  # everything measured, for --json
 
 
 # ----------------------------------------------------------------- helpers
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.lower().startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def timeit(fn, repeat, warmup=1):
-    """Median wall time (s) of fn() over `repeat` calls after `warmup` calls."""
-    for _ in range(warmup):
-        fn()
-    ts = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t0)
-    return statistics.median(ts), ts
-
-
 def mpts(npoints, seconds):
     return npoints / seconds / 1e6 if seconds > 0 else float("inf")
 

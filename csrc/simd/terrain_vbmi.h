@@ -69,6 +69,20 @@ RT_VBMI_ATTR static inline void vbmi_store_sums(__m512i lo, __m512i hi, int32_t 
 
 static const uint32_t VBMI_LANES[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 
+/* V_i = v0_i + (k + lane) * dv_i (mod 2^32) for the 64 columns k .. k+63 of
+ * direction i, as four vectors of 16 (lanes = 0 .. 15). */
+RT_VBMI_ATTR static inline void vbmi_v(const rt_tile_args *ta, uint32_t i, int k, __m512i lanes,
+                                       __m512i v[4])
+{
+    const uint32_t dv = ta->dv[i];
+    const __m512i step16 = _mm512_set1_epi32((int)(16u * dv));
+    v[0] = _mm512_add_epi32(_mm512_set1_epi32((int)(ta->v0[i] + (uint32_t)k * dv)),
+                            _mm512_mullo_epi32(lanes, _mm512_set1_epi32((int)dv)));
+    v[1] = _mm512_add_epi32(v[0], step16);
+    v[2] = _mm512_add_epi32(v[1], step16);
+    v[3] = _mm512_add_epi32(v[2], step16);
+}
+
 /* height numerators, as tile_height_ */
 RT_VBMI_ATTR static void tile_height_vbmi(const rt_tile_args *ta, int32_t *restrict out)
 {
@@ -84,16 +98,8 @@ RT_VBMI_ATTR static void tile_height_vbmi(const rt_tile_args *ta, int32_t *restr
         __m512i acc[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(),
                           _mm512_setzero_si512(), _mm512_setzero_si512()};
         for (uint32_t i = 0; i < ta->n; i++) {
-            const uint32_t dv = ta->dv[i];
-            const __m512i vdv = _mm512_set1_epi32((int)dv);
-            __m512i base = _mm512_add_epi32(_mm512_set1_epi32((int)(ta->v0[i] + (uint32_t)k * dv)),
-                                            _mm512_mullo_epi32(lanes, vdv));
-            const __m512i step16 = _mm512_set1_epi32((int)(16u * dv));
             __m512i v[4];
-            v[0] = base;
-            v[1] = _mm512_add_epi32(v[0], step16);
-            v[2] = _mm512_add_epi32(v[1], step16);
-            v[3] = _mm512_add_epi32(v[2], step16);
+            vbmi_v(ta, i, k, lanes, v);
             __m512i idx = vbmi_low_bytes(_mm512_srl_epi32(v[0], sh), _mm512_srl_epi32(v[1], sh),
                                          _mm512_srl_epi32(v[2], sh), _mm512_srl_epi32(v[3], sh));
             __m512i p0 = vbmi_lookup(&tb, idx);
@@ -127,15 +133,10 @@ RT_VBMI_ATTR static void tile_prof_vbmi(const rt_tile_args *ta, int32_t *restric
     for (; k + 64 <= nk; k += 64) {
         __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512(); /* uint16 sums */
         for (uint32_t i = 0; i < ta->n; i++) {
-            const uint32_t dv = ta->dv[i];
-            __m512i v0 = _mm512_add_epi32(_mm512_set1_epi32((int)(ta->v0[i] + (uint32_t)k * dv)),
-                                          _mm512_mullo_epi32(lanes, _mm512_set1_epi32((int)dv)));
-            const __m512i step16 = _mm512_set1_epi32((int)(16u * dv));
-            __m512i v1 = _mm512_add_epi32(v0, step16);
-            __m512i v2 = _mm512_add_epi32(v1, step16);
-            __m512i v3 = _mm512_add_epi32(v2, step16);
-            __m512i idx = vbmi_low_bytes(_mm512_srl_epi32(v0, sh), _mm512_srl_epi32(v1, sh),
-                                         _mm512_srl_epi32(v2, sh), _mm512_srl_epi32(v3, sh));
+            __m512i v[4];
+            vbmi_v(ta, i, k, lanes, v);
+            __m512i idx = vbmi_low_bytes(_mm512_srl_epi32(v[0], sh), _mm512_srl_epi32(v[1], sh),
+                                         _mm512_srl_epi32(v[2], sh), _mm512_srl_epi32(v[3], sh));
             __m512i p = vbmi_lookup(&tb, idx);
             lo = _mm512_add_epi16(lo, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(p)));
             hi = _mm512_add_epi16(hi, _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(p, 1)));
