@@ -57,6 +57,13 @@ RT_VBMI_ATTR static inline __m512i vbmi_widen(__m512i v, int q)
     return _mm512_cvtepu8_epi32(part);
 }
 
+/* Add 64 bytes into the uint16 sums lo (points 0..31) and hi (32..63). */
+RT_VBMI_ATTR static inline void vbmi_accumulate(__m512i *lo, __m512i *hi, __m512i bytes)
+{
+    *lo = _mm512_add_epi16(*lo, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(bytes)));
+    *hi = _mm512_add_epi16(*hi, _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(bytes, 1)));
+}
+
 /* 64 uint16 sums (lo: points 0..31, hi: 32..63) stored as int32.  The sums
  * fit: n * 255 < 2^16 for n <= 64 directions (byte_profile checks n). */
 RT_VBMI_ATTR static inline void vbmi_store_sums(__m512i lo, __m512i hi, int32_t *out)
@@ -138,8 +145,7 @@ RT_VBMI_ATTR static void tile_prof_vbmi(const rt_tile_args *ta, int32_t *restric
             __m512i idx = vbmi_low_bytes(_mm512_srl_epi32(v[0], sh), _mm512_srl_epi32(v[1], sh),
                                          _mm512_srl_epi32(v[2], sh), _mm512_srl_epi32(v[3], sh));
             __m512i p = vbmi_lookup(&tb, idx);
-            lo = _mm512_add_epi16(lo, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(p)));
-            hi = _mm512_add_epi16(hi, _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(p, 1)));
+            vbmi_accumulate(&lo, &hi, p);
         }
         vbmi_store_sums(lo, hi, out + k);
     }
@@ -169,8 +175,7 @@ RT_VBMI_ATTR static void tile_prof_at_vbmi(const rt_tile_args *ta, const uint32_
             for (int q = 0; q < 4; q++)
                 v[q] = _mm512_srl_epi32(_mm512_add_epi32(_mm512_mullo_epi32(a, x[q]), by), sh);
             __m512i p = vbmi_lookup(&tb, vbmi_low_bytes(v[0], v[1], v[2], v[3]));
-            lo = _mm512_add_epi16(lo, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(p)));
-            hi = _mm512_add_epi16(hi, _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(p, 1)));
+            vbmi_accumulate(&lo, &hi, p);
         }
         vbmi_store_sums(lo, hi, out + k);
     }
