@@ -14,7 +14,6 @@
 #include "relfterrain.h"
 #include "rt_internal.h"
 
-#define RT_PI 3.141592653589793 /* Math.PI */
 
 /* ------------------------------------------------------------------------ */
 /* A portable cosine                                                        */

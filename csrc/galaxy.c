@@ -38,16 +38,14 @@ _Static_assert(offsetof(rt_star, colour) == 33, "rt_star layout");
 
 void rt_galaxy_defaults(rt_galaxy *g)
 {
-    rt_terrain t;
-    rt_terrain_defaults(&t); /* the one copy of the classic parameters */
     memset(g, 0, sizeof *g);
-    g->profile = t.profile;
-    g->profile_len = t.profile_len;
-    g->directions = t.directions;
-    for (uint32_t i = 0; i < t.directions; i++) {
-        g->s[i] = t.vec[RT_A1][i];
-        g->t[i] = t.vec[RT_B1][i];
-        g->u[i] = t.vec[RT_B2][i];
+    g->profile = rt_classic_profile(); /* seed.c: the one copy of the constants */
+    g->profile_len = RT_CLASSIC_PROFILE_LEN;
+    g->directions = RT_CLASSIC_DIRECTIONS;
+    for (uint32_t i = 0; i < RT_CLASSIC_DIRECTIONS; i++) {
+        g->s[i] = rt_classic_vector(RT_A1)[i];
+        g->t[i] = rt_classic_vector(RT_B1)[i];
+        g->u[i] = rt_classic_vector(RT_B2)[i];
     }
     g->min_magnitude = 1.0;
     g->magnitude_range = 5.0;
@@ -332,7 +330,7 @@ static rt_status scan(job *j, const rt_galaxy *g, const rt_block3 *b, int catalo
     j->catalogue = catalogue;
     j->rows = b->nx * b->ny;
     if (threads < 1) threads = 1;
-    if (threads > 256) threads = 256;
+    if (threads > RT_MAX_THREADS) threads = RT_MAX_THREADS;
     j->nparts = threads < j->rows ? threads : j->rows;
     j->parts = calloc((size_t)j->nparts, sizeof(part));
     if (!j->parts) return RT_ERR_NOMEM;

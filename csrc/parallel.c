@@ -16,8 +16,6 @@
 #define RT_HAVE_PTHREADS 0
 #endif
 
-#define RT_MAX_THREADS 256
-
 #if RT_HAVE_PTHREADS
 #include <stdatomic.h>
 

@@ -74,6 +74,7 @@ typedef enum rt_feature {
 #define RT_MAX_PROFILE    (1u << 24) /* longest profile accepted */
 #define RT_MAX_DIRECTIONS 64         /* longest direction vectors */
 #define RT_MAX_VECTOR     (1 << 20)  /* largest |component| of a direction vector */
+#define RT_MAX_THREADS    256        /* more threads than this are capped to it */
 /* Domain of exactness (SPEC 10): inside it every result equals the
  * JavaScript original bit for bit; outside it results are defined (no
  * undefined behaviour) but beyond the original's precision. */
@@ -155,12 +156,26 @@ typedef struct rt_terrain {
     uint32_t mine_below, boulder_below, waterhole_below, knoll_below; /* 32,128,160,200 */
     uint32_t x_below;        /* round(PI1000*xryr) & 0xff below this: X. 4 */
     uint32_t cone_below;     /* round(PI10000*xryr) & 0xff below this: CONE. 8 */
+    /* Vegetation (SPEC 5), finite: TOWN if calcProf(A1,B1) < town_below (120);
+     * else a2 = calcProf(A2,B2), a3 = calcProf(A3,B3): a2 < grass_below (255)
+     * gives GRASS if a3 < open_below (255) else MOOR; otherwise THICKET if
+     * a3 < thicket_below (200) else WOOD. */
+    double town_below, grass_below, open_below, thicket_below;
+    /* Paths (SPEC 13), finite: PATH where ht > lake_height and
+     * |ht - height(x + path_dx, y + path_dy)| < path_tolerance (4000, 2000, 2). */
+    double path_dx, path_dy, path_tolerance;
     const rt_placed *placed; /* borrowed, may be NULL */
     int simd;                /* rt_simd variant of the grid kernels: RT_SIMD_AUTO */
 } rt_terrain;
 
-/* The classic 1983 profile (256 values, SPEC 3). */
+/* The seed's constants (SPEC 3), the one copy every generator uses. */
+#define RT_CLASSIC_PROFILE_LEN 256
+#define RT_CLASSIC_DIRECTIONS 5
+/* The classic 1983 profile (RT_CLASSIC_PROFILE_LEN values). */
 const double *rt_classic_profile(void);
+/* A classic direction vector (RT_CLASSIC_DIRECTIONS values): which is one of
+ * RT_AH .. RT_B3; NULL for any other value. */
+const int32_t *rt_classic_vector(int which);
 /* Fill *t with the classic parameters: classic profile and vectors, lake
  * base and height 204, no mountains, snow or paths, feature mask 0xfff. */
 void rt_terrain_defaults(rt_terrain *t);
@@ -236,6 +251,7 @@ typedef enum rt_simd {
 
 /* 1 if this build and this CPU can run the variant. Thread-safe. */
 int rt_simd_supported(int variant);
+/* (The CPU is examined once, on the first call, and the answer cached.) */
 /* "auto", "scalar", "avx2", "avx512", "avx512vbmi"; NULL for an unknown value. */
 const char *rt_simd_name(int variant);
 /* The variant that `variant` runs as on this CPU (never RT_SIMD_AUTO). */
@@ -246,7 +262,7 @@ int rt_simd_resolve(int variant);
 /* ------------------------------------------------------------------------ */
 
 /* Run fn(ctx, begin, end) over [0, n) in chunks shared out among `threads`
- * threads (the calling thread one of them).  Each index is covered exactly
+ * threads (the calling thread one of them; at most RT_MAX_THREADS).  Each index is covered exactly
  * once; fn must write only the outputs of its own indices.  Falls back to
  * fewer threads if a thread cannot be started; the work done is the same. */
 typedef void (*rt_range_fn)(void *ctx, int64_t begin, int64_t end);

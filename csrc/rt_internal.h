@@ -12,10 +12,12 @@
 
 #include "relfterrain.h"
 
+/* The seed's numeric constants (its other constants are in seed.c). */
 #define RT_RECIP128 (1.0 / 128.0)
+#define RT_PI 3.141592653589793 /* Math.PI */
 /* Math.PI * 1000 and Math.PI * 10000: a double product, rounded once. */
-#define RT_PI1000 (3.141592653589793 * 1000.0)
-#define RT_PI10000 (3.141592653589793 * 10000.0)
+#define RT_PI1000 (RT_PI * 1000.0)
+#define RT_PI10000 (RT_PI * 10000.0)
 
 /* floor(v), exact, without a libm call on baseline x86-64: below 2^52 in
  * magnitude the truncating conversion to int64 is exact; at or above it (and

@@ -20,8 +20,8 @@
 
 #include "relfterrain.h"
 #include "rt_internal.h"
-
-#define RT_MAX_DYADIC 4
+#include "rt_terra.h"
+#include "rt_tile.h"
 
 #if defined(__GNUC__)
 #define RT_INLINE static inline __attribute__((always_inline))
@@ -29,56 +29,14 @@
 #define RT_INLINE static inline
 #endif
 
-static const double CLASSIC_PROFILE[256] = {
-    77,  80,  84,  88,  92,  96,  101, 104, 108, 112, 115, 118, 120, 123, 126, 129,
-    131, 133, 134, 134, 133, 133, 131, 130, 129, 126, 123, 122, 122, 122, 123, 125,
-    126, 130, 134, 137, 137, 138, 138, 137, 135, 133, 129, 123, 118, 111, 105, 101,
-    97,  93,  90,  86,  82,  78,  74,  71,  69,  67,  67,  67,  66,  67,  69,  71,
-    73,  74,  73,  73,  71,  69,  66,  62,  58,  54,  52,  52,  54,  55,  58,  59,
-    62,  63,  63,  65,  65,  65,  66,  66,  67,  69,  70,  73,  77,  80,  82,  85,
-    88,  90,  93,  95,  96,  96,  96,  96,  93,  92,  90,  85,  80,  75,  71,  67,
-    63,  60,  58,  55,  52,  50,  47,  44,  43,  41,  40,  39,  36,  35,  33,  32,
-    30,  28,  24,  20,  15,  11,  7,   3,   2,   2,   2,   2,   2,   2,   3,   6,
-    7,   10,  11,  15,  18,  22,  24,  25,  25,  26,  26,  25,  25,  25,  25,  25,
-    26,  28,  29,  30,  33,  36,  37,  39,  39,  40,  40,  40,  39,  39,  39,  37,
-    37,  37,  36,  36,  36,  35,  35,  33,  33,  32,  30,  28,  25,  20,  15,  11,
-    10,  9,   9,   9,   9,   11,  14,  15,  17,  17,  18,  18,  18,  18,  18,  18,
-    17,  17,  17,  15,  14,  13,  11,  11,  10,  10,  10,  11,  13,  14,  17,  20,
-    22,  25,  28,  30,  35,  39,  41,  45,  50,  58,  63,  69,  73,  77,  80,  82,
-    84,  84,  85,  85,  84,  84,  82,  81,  80,  75,  73,  71,  71,  73,  74,  75,
-};
-
-static const int32_t CLASSIC_VECTORS[RT_VECTOR_COUNT][5] = {
-    {0, 13, 21, 22, 29},        /* AH */
-    {27, 26, 21, 11, 1},        /* BH */
-    {-43, -43, -56, 31, 4},     /* A1 */
-    {-3, -12, 22, 2, 32},       /* B1 */
-    {-24, -25, 60, 10, -30},    /* A2 */
-    {15, -54, -34, -51, -43},   /* B2 */
-    {-51, -62, -58, -64, 33},   /* A3 */
-    {-44, 20, 27, -64, -44},    /* B3 */
-};
-
-/* Vegetation thresholds of the seed. */
-#define TOWN_BELOW 120.0
-#define GRASS_BELOW 255.0
-#define OPEN_BELOW 255.0
-#define THICKET_BELOW 200.0
-/* The offset of the second height surface that makes paths. */
-#define PATH_DX 4000.0
-#define PATH_DY 2000.0
-#define PATH_WIDTH 2.0
-
-const double *rt_classic_profile(void) { return CLASSIC_PROFILE; }
-
 void rt_terrain_defaults(rt_terrain *t)
 {
     memset(t, 0, sizeof *t);
-    t->profile = CLASSIC_PROFILE;
-    t->profile_len = 256;
-    t->directions = 5;
+    t->profile = rt_classic_profile();
+    t->profile_len = RT_CLASSIC_PROFILE_LEN;
+    t->directions = RT_CLASSIC_DIRECTIONS;
     for (int v = 0; v < RT_VECTOR_COUNT; v++)
-        for (int i = 0; i < 5; i++) t->vec[v][i] = CLASSIC_VECTORS[v][i];
+        for (int i = 0; i < RT_CLASSIC_DIRECTIONS; i++) t->vec[v][i] = rt_classic_vector(v)[i];
     t->lake_base = 204.0;
     t->lake_height = 204.0;
     t->feature_mask = 0xfff;
@@ -91,10 +49,17 @@ void rt_terrain_defaults(rt_terrain *t)
     t->knoll_below = 200;
     t->x_below = 4;
     t->cone_below = 8;
+    t->town_below = 120.0;
+    t->grass_below = 255.0;
+    t->open_below = 255.0;
+    t->thicket_below = 200.0;
+    t->path_dx = 4000.0;
+    t->path_dy = 2000.0;
+    t->path_tolerance = 2.0;
 }
 
 /* Structure checks, cheap enough for every call. */
-static rt_status check_shape(const rt_terrain *t, int *bad_vector)
+rt_status rt__terrain_check_shape(const rt_terrain *t, int *bad_vector)
 {
     if (!t || !t->profile) return RT_ERR_NULL;
     uint32_t n = t->profile_len;
@@ -112,12 +77,16 @@ static rt_status check_shape(const rt_terrain *t, int *bad_vector)
     if (!isfinite(t->lake_base) || !isfinite(t->lake_height)) return RT_ERR_PARAM;
     if (t->mountains && !isfinite(t->mountain_base)) return RT_ERR_PARAM;
     if (t->snow && !isfinite(t->snow_height)) return RT_ERR_PARAM;
+    if (!isfinite(t->town_below) || !isfinite(t->grass_below) || !isfinite(t->open_below) ||
+        !isfinite(t->thicket_below) || !isfinite(t->path_dx) || !isfinite(t->path_dy) ||
+        !isfinite(t->path_tolerance))
+        return RT_ERR_PARAM;
     return RT_OK;
 }
 
 rt_status rt_terrain_check(const rt_terrain *t, int *bad_vector)
 {
-    rt_status s = check_shape(t, bad_vector);
+    rt_status s = rt__terrain_check_shape(t, bad_vector);
     if (s != RT_OK) return s;
     for (uint32_t k = 0; k < t->profile_len; k++)
         if (!isfinite(t->profile[k])) return RT_ERR_PROFILE_VALUE;
@@ -191,16 +160,13 @@ RT_INLINE uint8_t feature_of(const rt_terrain *t, double a, double xryr)
     return RT_NONE;
 }
 
-RT_INLINE uint8_t vegetation(double a2, double a3)
+RT_INLINE uint8_t vegetation(const rt_terrain *t, double a2, double a3)
 {
-    if (a2 < GRASS_BELOW) return a3 < OPEN_BELOW ? RT_GRASS : RT_MOOR;
-    return a3 < THICKET_BELOW ? RT_THICKET : RT_WOOD;
+    if (a2 < t->grass_below) return a3 < t->open_below ? RT_GRASS : RT_MOOR;
+    return a3 < t->thicket_below ? RT_THICKET : RT_WOOD;
 }
 
-typedef struct terra_res {
-    double height, depth;
-    uint8_t terrain, feature;
-} terra_res;
+typedef rt_terra_res terra_res;
 
 RT_INLINE void store(const rt_terra_out *o, int64_t k, const terra_res *r)
 {
@@ -255,7 +221,8 @@ static const int PAIR_B[PAIR_COUNT] = {RT_BH, RT_B1, RT_B2, RT_B3};
 RT_INLINE double height_at(const rt_terrain *t, const point *p, int fast, int path, uint32_t n)
 {
     if (fast == MODE_POINT)
-        return path ? height_xy(t, p->x + PATH_DX, p->y + PATH_DY, n) : height_xy(t, p->x, p->y, n);
+        return path ? height_xy(t, p->x + t->path_dx, p->y + t->path_dy, n)
+                    : height_xy(t, p->x, p->y, n);
     if (fast == MODE_TILE && !path) return p->ht;
     const double *P = t->profile;
     const uint32_t mask = t->profile_len - 1;
@@ -327,7 +294,7 @@ RT_INLINE void terra_at(const rt_terrain *t, const point *p, int fast, terra_res
         return;
     }
     if (t->with_paths && ht > t->lake_height &&
-        fabs(ht - height_at(t, p, fast, 1, n)) < PATH_WIDTH) {
+        fabs(ht - height_at(t, p, fast, 1, n)) < t->path_tolerance) {
         r->terrain = RT_PATH;
         return;
     }
@@ -356,7 +323,7 @@ RT_INLINE void terra_at(const rt_terrain *t, const point *p, int fast, terra_res
         return;
     }
     /* A town discards the feature, so decide the town first. */
-    if (!t->wood_only && prof_at(t, p, fast, PAIR_1, n) < TOWN_BELOW) {
+    if (!t->wood_only && prof_at(t, p, fast, PAIR_1, n) < t->town_below) {
         r->terrain = RT_TOWN;
         return;
     }
@@ -367,123 +334,12 @@ RT_INLINE void terra_at(const rt_terrain *t, const point *p, int fast, terra_res
         r->terrain = RT_WOOD;
         return;
     }
-    r->terrain = vegetation(prof_at(t, p, fast, PAIR_2, n), prof_at(t, p, fast, PAIR_3, n));
+    r->terrain = vegetation(t, prof_at(t, p, fast, PAIR_2, n), prof_at(t, p, fast, PAIR_3, n));
 }
 
 /* ------------------------------------------------------------------------ */
 /* Tile passes for integer profiles, one variant per instruction set        */
 /* ------------------------------------------------------------------------ */
-
-#define TILE 512
-#define INT_PROFILE_MAX 4096 /* longest profile the integer passes take */
-
-typedef struct rt_tile_args {
-    const int32_t *profile;  /* the profile as int32 */
-    const uint8_t *bytes;    /* the profile as 256 bytes (VBMI kernels), or NULL */
-    uint32_t mask, shift, n;
-    int nk;                  /* columns in this tile */
-    uint32_t v0[RT_MAX_DIRECTIONS], dv[RT_MAX_DIRECTIONS];
-} rt_tile_args;
-
-typedef struct rt_classify_args {
-    int nk;
-    double lake_height, lake_base;
-    double yr;                  /* the row's rounded y */
-    double fmod_m, fmod_inv;    /* feature mask + 1, and its reciprocal */
-    double f_point, f_x, f_cone;
-    const double *ht;           /* heights, mountains applied */
-    const int32_t *a1, *a2, *a3, *fa, *xr;
-    double *height, *depth;     /* outputs */
-    int32_t *code;              /* terrain | candidate << 8 */
-} rt_classify_args;
-
-typedef struct rt_tile_kernels {
-    void (*height)(const rt_tile_args *, int32_t *);
-    void (*prof)(const rt_tile_args *, int32_t *);
-    void (*prof_at)(const rt_tile_args *, const uint32_t *, int32_t *);
-    void (*classify)(const rt_classify_args *);
-    void (*store_heights)(const int32_t *, int, double, double *);
-} rt_tile_kernels;
-
-/* floor: baseline x86-64 has no rounding instruction, so the scalar variant
- * uses the exact integer-conversion floor; the others have vroundpd. */
-#define RT_TILE_SUFFIX scalar
-#define RT_TILE_ATTR
-#define RT_TILE_FLOOR rt__floor
-#include "simd/terrain_tile.h"
-#undef RT_TILE_FLOOR
-#define RT_TILE_FLOOR floor
-#undef RT_TILE_SUFFIX
-#undef RT_TILE_ATTR
-
-#if defined(__x86_64__) && defined(__GNUC__)
-#define RT_HAVE_X86_VARIANTS 1
-#define RT_TILE_SUFFIX avx2
-#define RT_TILE_ATTR __attribute__((target("avx2")))
-#include "simd/terrain_tile.h"
-#undef RT_TILE_SUFFIX
-#undef RT_TILE_ATTR
-#define RT_TILE_SUFFIX avx512
-#define RT_TILE_ATTR __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl")))
-#include "simd/terrain_tile.h"
-#undef RT_TILE_SUFFIX
-#undef RT_TILE_ATTR
-#include "simd/terrain_vbmi.h"
-#else
-#define RT_HAVE_X86_VARIANTS 0
-#endif
-
-int rt_simd_supported(int variant)
-{
-    switch (variant) {
-    case RT_SIMD_AUTO:
-    case RT_SIMD_SCALAR: return 1;
-#if RT_HAVE_X86_VARIANTS
-    case RT_SIMD_AVX2: return __builtin_cpu_supports("avx2");
-    case RT_SIMD_AVX512:
-        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-               __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
-    case RT_SIMD_AVX512VBMI:
-        return rt_simd_supported(RT_SIMD_AVX512) && __builtin_cpu_supports("avx512vbmi");
-#endif
-    default: return 0;
-    }
-}
-
-const char *rt_simd_name(int variant)
-{
-    switch (variant) {
-    case RT_SIMD_AUTO: return "auto";
-    case RT_SIMD_SCALAR: return "scalar";
-    case RT_SIMD_AVX2: return "avx2";
-    case RT_SIMD_AVX512: return "avx512";
-    case RT_SIMD_AVX512VBMI: return "avx512vbmi";
-    default: return NULL;
-    }
-}
-
-int rt_simd_resolve(int variant)
-{
-    if (variant != RT_SIMD_AUTO) return rt_simd_supported(variant) ? variant : RT_SIMD_SCALAR;
-    if (rt_simd_supported(RT_SIMD_AVX512VBMI)) return RT_SIMD_AVX512VBMI;
-    if (rt_simd_supported(RT_SIMD_AVX512)) return RT_SIMD_AVX512;
-    if (rt_simd_supported(RT_SIMD_AVX2)) return RT_SIMD_AVX2;
-    return RT_SIMD_SCALAR;
-}
-
-/* The kernels of a variant; the VBMI ones need a byte profile. */
-static const rt_tile_kernels *tile_kernels(int variant, int bytes)
-{
-    (void)bytes; /* only the x86-64 variants use it */
-    switch (rt_simd_resolve(variant)) {
-#if RT_HAVE_X86_VARIANTS
-    case RT_SIMD_AVX512VBMI: return bytes ? &tile_kernels_vbmi : &tile_kernels_avx512;
-    case RT_SIMD_AVX512: return &tile_kernels_avx512;
-    case RT_SIMD_AVX2: return &tile_kernels_avx2;
-#endif
-    default: return &tile_kernels_scalar;
-    }
-}
 
 /* A byte profile: every value an integer in 0..255 and the length dividing
  * 256; *out gets it repeated to 256 entries (index & 255 then == index & mask). */
@@ -527,7 +383,7 @@ typedef struct block_job {
     const rt_tile_kernels *kern;
 } block_job;
 
-static rt_status check_block(const rt_block *b)
+rt_status rt__check_block(const rt_block *b)
 {
     if (!b) return RT_ERR_NULL;
     if (b->nx < 1 || b->ny < 1 || b->c0 < 0 || b->r0 < 0) return RT_ERR_SIZE;
@@ -545,32 +401,45 @@ static rt_status check_block(const rt_block *b)
     return RT_OK;
 }
 
-/* Can the block path serve this block?  Origin and step multiples of 2^-m,
- * every point (and path point) inside the domain of exactness. */
-static void plan_block(block_job *j)
+int rt__plan_dyadic(const rt_block *b, double lim, rt_dyadic *plan)
 {
-    const rt_block *b = j->b;
-    const double lim = RT_TERRAIN_DOMAIN;
-    j->fast = 0;
     double xa = b->x0 + (double)b->c0 * b->step;
     double xb = b->x0 + (double)(b->c0 + b->nx - 1) * b->step;
     double ya = b->y0 + (double)b->r0 * b->step;
     double yb = b->y0 + (double)(b->r0 + b->ny - 1) * b->step;
     if (!(fabs(b->x0) <= lim && fabs(b->y0) <= lim && fabs(xa) <= lim && fabs(xb) <= lim &&
           fabs(ya) <= lim && fabs(yb) <= lim && b->step <= lim))
-        return;
+        return 0;
     for (int m = 0; m <= RT_MAX_DYADIC; m++) {
         double s = ldexp(1.0, m);
         double X0 = b->x0 * s, Y0 = b->y0 * s, S = b->step * s;
         if (X0 == floor(X0) && Y0 == floor(Y0) && S == floor(S)) {
-            j->fast = 1;
-            j->m = m;
-            j->X0 = (int64_t)X0;
-            j->Y0 = (int64_t)Y0;
-            j->S = (int64_t)S;
-            return;
+            plan->m = m;
+            plan->X0 = (int64_t)X0;
+            plan->Y0 = (int64_t)Y0;
+            plan->S = (int64_t)S;
+            return 1;
         }
     }
+    return 0;
+}
+
+/* Can the block path serve this block?  A dyadic plan inside the domain of
+ * exactness, and a path surface offset by whole metres within it. */
+static void plan_block(block_job *j)
+{
+    const rt_terrain *t = j->t;
+    const double lim = RT_TERRAIN_DOMAIN;
+    rt_dyadic d;
+    j->fast = 0;
+    if (t->with_paths && !(rt__is_int_within(t->path_dx, lim) && rt__is_int_within(t->path_dy, lim)))
+        return;
+    if (!rt__plan_dyadic(j->b, lim, &d)) return;
+    j->fast = 1;
+    j->m = d.m;
+    j->X0 = d.X0;
+    j->Y0 = d.Y0;
+    j->S = d.S;
 }
 
 static void row_setup(const block_job *j, int64_t r, row_state *rs)
@@ -584,8 +453,9 @@ static void row_setup(const block_job *j, int64_t r, row_state *rs)
         for (uint32_t i = 0; i < t->directions; i++)
             rs->by[pair][i] = (int64_t)t->vec[PAIR_B[pair]][i] * Y;
     for (uint32_t i = 0; i < t->directions; i++)
-        rs->path_off[i] = ((int64_t)t->vec[RT_AH][i] * 4000 + (int64_t)t->vec[RT_BH][i] * 2000)
-                          * ((int64_t)1 << j->m);
+        rs->path_off[i] = ((int64_t)t->vec[RT_AH][i] * (int64_t)t->path_dx +
+                           (int64_t)t->vec[RT_BH][i] * (int64_t)t->path_dy) *
+                          ((int64_t)1 << j->m);
     double y = j->b->y0 + (double)r * j->b->step;
     rs->yr = (int64_t)rt__round_js(y);
     for (uint32_t i = 0; i < t->directions; i++)
@@ -624,6 +494,16 @@ static void tile_feature(const block_job *j, const row_state *rs, int nk, rt_til
         ta->dv[i] = (uint32_t)rt__u64((int64_t)t->vec[RT_B2][i]);
         ta->v0[i] = (uint32_t)rt__u64(rs->feat_by[i]);
     }
+}
+
+/* ceil(T) clamped to int32: the tile sums are far inside int32 (see
+ * int_profile), so for every sum a, a < T exactly when a < int_threshold(T). */
+static int32_t int_threshold(double T)
+{
+    double c = ceil(T);
+    if (c > 2147483647.0) return INT32_MAX;
+    if (c < -2147483647.0) return -INT32_MAX;
+    return (int32_t)c;
 }
 
 /* round_js of the tile's x = X * 2^-m: floor((X + 2^(m-1)) / 2^m), exact.
@@ -693,11 +573,9 @@ static void height_rows(void *ctx, int64_t begin, int64_t end)
         height_rows_n(j, begin, end, 5);
     else
         height_rows_n(j, begin, end, j->t->directions);
-#if RT_HAVE_X86_VARIANTS
     /* streaming stores are weakly ordered: make them visible before the rows
      * are handed back (thread join or return) */
-    if (j->kern == &tile_kernels_vbmi) rt_store_fence();
-#endif
+    if (j->kern->finish) j->kern->finish();
 }
 
 RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint32_t n)
@@ -720,6 +598,8 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
     const int simple = !t->bleak && !t->snow && !t->with_paths && !t->wood_only &&
                        fmask < 0x80000000u && (fmask & (fmask + 1)) == 0;
     const double fmod_m = (double)fmask + 1.0;
+    const int32_t veg_lt[4] = {int_threshold(t->town_below), int_threshold(t->grass_below),
+                               int_threshold(t->open_below), int_threshold(t->thicket_below)};
     for (int64_t i = begin; i < end; i++) {
         int64_t r = b->r0 + i;
         int64_t k = i * b->nx;
@@ -752,7 +632,8 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                                            tl_tile.ht, tl_tile.a1, tl_tile.a2, tl_tile.a3,
                                            tl_tile.fa, tl_tile.xr,
                                            out.height ? out.height + k : tl_tile.oh,
-                                           out.depth ? out.depth + k : tl_tile.od, tl_tile.code};
+                                           out.depth ? out.depth + k : tl_tile.od, tl_tile.code,
+                                           veg_lt[0], veg_lt[1], veg_lt[2], veg_lt[3]};
                     j->kern->classify(&ca);
                     int any = 0;
                     for (int q = 0; q < nk; q++) {
@@ -810,8 +691,8 @@ static void terra_rows(void *ctx, int64_t begin, int64_t end)
 
 rt_status rt_height_grid(const rt_terrain *t, const rt_block *b, double *out, int threads)
 {
-    rt_status s = check_shape(t, NULL);
-    if (s == RT_OK) s = check_block(b);
+    rt_status s = rt__terrain_check_shape(t, NULL);
+    if (s == RT_OK) s = rt__check_block(b);
     if (s != RT_OK) return s;
     if (!out) return RT_ERR_NULL;
     int32_t iprof[INT_PROFILE_MAX];
@@ -822,7 +703,7 @@ rt_status rt_height_grid(const rt_terrain *t, const rt_block *b, double *out, in
         j.iprof = iprof;
         if (byte_profile(t, iprof, bytes)) j.bytes = bytes;
     }
-    j.kern = tile_kernels(t->simd, j.bytes != NULL);
+    j.kern = rt__tile_kernels(t->simd, j.bytes != NULL);
     rt_parallel_for(threads, b->ny, height_rows, &j);
     return RT_OK;
 }
@@ -830,8 +711,8 @@ rt_status rt_height_grid(const rt_terrain *t, const rt_block *b, double *out, in
 rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b, const rt_terra_out *out,
                         int threads)
 {
-    rt_status s = check_shape(t, NULL);
-    if (s == RT_OK) s = check_block(b);
+    rt_status s = rt__terrain_check_shape(t, NULL);
+    if (s == RT_OK) s = rt__check_block(b);
     if (s != RT_OK) return s;
     if (!out) return RT_ERR_NULL;
     int32_t iprof[INT_PROFILE_MAX];
@@ -842,7 +723,7 @@ rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b, const rt_terra_o
         j.iprof = iprof;
         if (byte_profile(t, iprof, bytes)) j.bytes = bytes;
     }
-    j.kern = tile_kernels(t->simd, j.bytes != NULL);
+    j.kern = rt__tile_kernels(t->simd, j.bytes != NULL);
     rt_parallel_for(threads, b->ny, terra_rows, &j);
     return RT_OK;
 }
@@ -903,7 +784,7 @@ static rt_status check_points(const double *x, const double *y, int64_t n)
 rt_status rt_height_points(const rt_terrain *t, const double *x, const double *y, int64_t n,
                            double *out, int threads)
 {
-    rt_status s = check_shape(t, NULL);
+    rt_status s = rt__terrain_check_shape(t, NULL);
     if (s == RT_OK) s = check_points(x, y, n);
     if (s != RT_OK) return s;
     if (n > 0 && !out) return RT_ERR_NULL;
@@ -915,7 +796,7 @@ rt_status rt_height_points(const rt_terrain *t, const double *x, const double *y
 rt_status rt_terra_points(const rt_terrain *t, const double *x, const double *y, int64_t n,
                           const rt_terra_out *out, int threads)
 {
-    rt_status s = check_shape(t, NULL);
+    rt_status s = rt__terrain_check_shape(t, NULL);
     if (s == RT_OK) s = check_points(x, y, n);
     if (s != RT_OK) return s;
     if (!out) return RT_ERR_NULL;
@@ -943,13 +824,27 @@ rt_status rt_tree_selector_points(const double *x, const double *y, int64_t n, u
 
 int rt_building_at(const rt_terrain *t, int64_t xr, int64_t yr)
 {
-    if (check_shape(t, NULL) != RT_OK) return 0;
+    if (rt__terrain_check_shape(t, NULL) != RT_OK) return 0;
     /* JavaScript's % keeps the sign; only "divisible by 16" matters here */
     if (xr % 16 != 0 || yr % 16 != 0) return 0;
     double x = (double)xr, y = (double)yr;
     if ((rt__low32(RT_PI10000 * x * y) & 0xfu) >= 8) return 0;
     terra_res res;
-    point p = {x, y, NULL, 0, 0, 0, 0, 0, 0, 0};
-    terra_at(t, &p, 0, &res, t->directions);
+    rt__terra_point(t, x, y, &res);
     return res.terrain == RT_TOWN;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Shared with the core's other generators (rt_terra.h)                     */
+/* ------------------------------------------------------------------------ */
+
+void rt__terra_point(const rt_terrain *t, double x, double y, rt_terra_res *r)
+{
+    point p = {x, y, NULL, 0, 0, 0, 0, 0, 0, 0};
+    terra_at(t, &p, MODE_POINT, r, t->directions);
+}
+
+double rt__height_point(const rt_terrain *t, double x, double y)
+{
+    return height_xy(t, x, y, t->directions);
 }

@@ -1,6 +1,6 @@
 /*
  * terrain_tile.h - the tile passes of the terrain block path, as a template:
- * terrain.c includes it once per instruction set, with RT_TILE_SUFFIX naming
+ * tile_kernels.c includes it once per instruction set, with RT_TILE_SUFFIX naming
  * the variant and RT_TILE_ATTR its target attribute, and picks a variant at
  * run time (see rt_simd_* in relfterrain.h).
  *
@@ -84,6 +84,8 @@ RT_TILE_ATTR static void RT_TILE_FN(tile_classify_)(const rt_classify_args *ca)
     const int32_t *restrict fa = ca->fa, *restrict xr = ca->xr;
     double *restrict height = ca->height, *restrict depth = ca->depth;
     int32_t *restrict code = ca->code;
+    const int32_t town_lt = ca->town_lt, grass_lt = ca->grass_lt;
+    const int32_t open_lt = ca->open_lt, thicket_lt = ca->thicket_lt;
     /* the floating-point half: water, and the feature value f */
     for (int k = 0; k < nk; k++) {
         double h = ht[k];
@@ -101,10 +103,10 @@ RT_TILE_ATTR static void RT_TILE_FN(tile_classify_)(const rt_classify_args *ca)
     for (int k = 0; k < nk; k++) {
         int32_t w = code[k];
         int32_t lake = w & 1, mud = (w >> 1) & 1, cand = (w >> 2) & 1;
-        int32_t town = a1[k] < 120;
-        int32_t open = a2[k] < 255;
-        int32_t veg = open ? (a3[k] < 255 ? RT_GRASS : RT_MOOR)
-                           : (a3[k] < 200 ? RT_THICKET : RT_WOOD);
+        int32_t town = a1[k] < town_lt;
+        int32_t open = a2[k] < grass_lt;
+        int32_t veg = open ? (a3[k] < open_lt ? RT_GRASS : RT_MOOR)
+                           : (a3[k] < thicket_lt ? RT_THICKET : RT_WOOD);
         int32_t ter = town ? RT_TOWN : veg;
         ter = mud ? RT_MUD : ter;
         ter = lake ? RT_LAKE : ter;
@@ -121,7 +123,7 @@ RT_TILE_ATTR static void RT_TILE_FN(tile_store_heights_)(const int32_t *restrict
 
 static const rt_tile_kernels RT_TILE_FN(tile_kernels_) = {
     RT_TILE_FN(tile_height_), RT_TILE_FN(tile_prof_), RT_TILE_FN(tile_prof_at_),
-    RT_TILE_FN(tile_classify_), RT_TILE_FN(tile_store_heights_)};
+    RT_TILE_FN(tile_classify_), RT_TILE_FN(tile_store_heights_), NULL};
 
 #undef RT_TILE_FN
 #undef RT_TILE_CAT

@@ -1,7 +1,7 @@
 /*
  * terrain_vbmi.h - tile passes with AVX-512 VBMI, for byte profiles: every
  * value an integer in 0..255, the length dividing 256.  (Included by
- * terrain.c on x86-64 with GCC or Clang; the functions carry their own target
+ * tile_kernels.c on x86-64 with GCC or Clang; the functions carry their own target
  * attribute and run only when the CPU has the instructions.)
  *
  * A profile lookup for 64 points at once is two vpermi2b over the 256-byte
@@ -189,7 +189,7 @@ RT_VBMI_ATTR static void tile_prof_at_vbmi(const rt_tile_args *ta, const uint32_
 /* Heights from numerators with streaming stores: a height grid is written
  * once and not read back here, so the stores bypass the cache and skip the
  * read-for-ownership that halves the write bandwidth.  (The same values as
- * tile_store_heights_; terrain.c fences before the block is handed back.) */
+ * tile_store_heights_; the finish hook fences before the block is handed back.) */
 RT_VBMI_ATTR static void tile_store_heights_stream(const int32_t *restrict num, int nk,
                                                    double scale, double *restrict out)
 {
@@ -210,4 +210,4 @@ RT_VBMI_ATTR static void rt_store_fence(void) { _mm_sfence(); }
 
 static const rt_tile_kernels tile_kernels_vbmi = {tile_height_vbmi, tile_prof_vbmi,
                                                   tile_prof_at_vbmi, tile_classify_avx512,
-                                                  tile_store_heights_stream};
+                                                  tile_store_heights_stream, rt_store_fence};

@@ -1,0 +1,44 @@
+/*
+ * rt_terra.h - the terrain's shared pieces for the core's other generators
+ * (streams, findGoodSite, mines, roads, planets): terra at one point, the
+ * parameter and block checks, and the dyadic plan of a block.  Internal;
+ * not installed.  Everything here is reentrant and allocates nothing.
+ */
+#ifndef RT_TERRA_H
+#define RT_TERRA_H
+
+#include <stdint.h>
+
+#include "relfterrain.h"
+
+/* What terra() says of one point (SPEC 5-6). */
+typedef struct rt_terra_res {
+    double height;   /* the water surface on lakes */
+    double depth;    /* lake depth, 0 elsewhere */
+    uint8_t terrain; /* rt_terrain_type */
+    uint8_t feature; /* rt_feature */
+} rt_terra_res;
+
+/* terra(x, y) by the seed's double arithmetic, placed table included.  The
+ * parameters must have passed rt__terrain_check_shape. */
+void rt__terra_point(const rt_terrain *t, double x, double y, rt_terra_res *r);
+/* The ground height (SPEC 4, mountains applied) at (x, y). */
+double rt__height_point(const rt_terrain *t, double x, double y);
+/* The structural checks of rt_terrain_check without the O(profile) scan of
+ * the values (cheap enough for every call). */
+rt_status rt__terrain_check_shape(const rt_terrain *t, int *bad_vector);
+/* A block is valid: sizes, offsets and every point finite. */
+rt_status rt__check_block(const rt_block *b);
+
+/* The dyadic plan of a block: the smallest m <= RT_MAX_DYADIC with origin
+ * and step multiples of 2^-m, every point inside |v| <= limit; then
+ * X0 = x0*2^m, Y0 = y0*2^m and S = step*2^m are exact integers.  Returns 0
+ * when there is none (the point path must serve the block). */
+#define RT_MAX_DYADIC 4
+typedef struct rt_dyadic {
+    int m;
+    int64_t X0, Y0, S;
+} rt_dyadic;
+int rt__plan_dyadic(const rt_block *b, double limit, rt_dyadic *plan);
+
+#endif /* RT_TERRA_H */
