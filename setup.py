@@ -18,7 +18,7 @@ else:
 
 core = Extension(
     "relfterrain._core",
-    sources=sorted(glob.glob("csrc/*.c")) + sorted(glob.glob("relfterrain/_core*.c")),
+    sources=sorted(glob.glob("csrc/*.c")) + sorted(glob.glob("relfterrain/*.c")),
     depends=sorted(glob.glob("csrc/*.h")) + sorted(glob.glob("relfterrain/*.h")),
     include_dirs=["csrc", numpy.get_include()],
     define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],

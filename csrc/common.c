@@ -1,5 +1,6 @@
 /*
- * common.c - status strings and the exported JavaScript number helpers.
+ * common.c - status strings, the enums' names and the exported JavaScript
+ * number helpers.
  */
 #include "relfterrain.h"
 #include "rt_internal.h"
@@ -33,4 +34,20 @@ int32_t rt_toint32(double v)
     uint32_t u = rt__low32(v);
     /* uint32 -> int32 without implementation-defined conversion. */
     return u < 0x80000000u ? (int32_t)u : (int32_t)(u - 0x80000000u) - INT32_MAX - 1;
+}
+
+static const char *const TERRAIN_TYPE_NAMES[RT_TERRAIN_TYPE_COUNT] = {
+    "LAKE", "TOWN", "GRASS", "MOOR", "WOOD", "THICKET", "ROAD", "MUD", "PATH", "STREAM",
+    "MARSH", "SNOW"};
+static const char *const FEATURE_NAMES[RT_FEATURE_COUNT] = {
+    "NONE", "MINE", "BOULDER", "ROOT", "WATERHOLE", "KNOLL", "X", "CONE", "ROCKET", "BUILDING"};
+
+const char *rt_terrain_type_name(int code)
+{
+    return code >= 0 && code < RT_TERRAIN_TYPE_COUNT ? TERRAIN_TYPE_NAMES[code] : NULL;
+}
+
+const char *rt_feature_name(int code)
+{
+    return code >= 0 && code < RT_FEATURE_COUNT ? FEATURE_NAMES[code] : NULL;
 }

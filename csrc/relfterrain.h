@@ -67,6 +67,11 @@ typedef enum rt_feature {
     RT_FEATURE_COUNT
 } rt_feature;
 
+/* The enums' names as the seed spells them ("LAKE", ..., "MINE", ...);
+ * NULL outside 0 .. COUNT-1.  Thread-safe, static strings. */
+const char *rt_terrain_type_name(int code);
+const char *rt_feature_name(int code);
+
 /* ------------------------------------------------------------------------ */
 /* Limits                                                                   */
 /* ------------------------------------------------------------------------ */

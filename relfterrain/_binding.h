@@ -2,9 +2,10 @@
  * _binding.h - what the binding files of relfterrain._core share.
  *
  * The extension module is one shared object built from _core.c (module
- * definition, shared helpers) and one _core_<generator>.c per generator; each
- * of those exports an exec function that adds its types and functions to the
- * module.  A new generator is a new file plus one line in _core.c.
+ * definition and the registry of generators), _binding.c (the helpers
+ * declared here) and one _core_<generator>.c per generator; each of those
+ * exports an exec function that adds its types and functions to the module.
+ * A new generator is a new file plus one line in _core.c.
  */
 #ifndef RELFTERRAIN_BINDING_H
 #define RELFTERRAIN_BINDING_H
@@ -48,6 +49,52 @@ int rtpy_threads(PyObject *obj, int *out);
  * and nx*ny*itemsize addressable.  -1 with ValueError/MemoryError. */
 int rtpy_check_block(long long nx, long long ny, long long c0, long long r0,
                      size_t itemsize);
+
+/* Check (or allocate) `count` outputs of one call in one place.  outputs: a
+ * sequence of `count` items, each None (not wanted), True (allocate) or an
+ * array checked as rtpy_output does with names[k] and types[k]; and no two
+ * of them may share memory.  Fills arrays[k] (new references or NULL) and
+ * data[k] (their buffers or NULL); -1 with an exception and nothing held. */
+int rtpy_outputs(PyObject *outputs, int count, const char *const *names, const int *types,
+                 int ndim, const npy_intp *dims, PyArrayObject **arrays, void **data);
+/* A tuple of the outputs (None where not wanted); steals the references. */
+PyObject *rtpy_outputs_tuple(int count, PyArrayObject **arrays);
+
+/* The placed table, shared copy-on-write: a computation that runs without
+ * the GIL holds a reference to the box it started with, and a change made
+ * meanwhile goes to a private copy (rtpy_box_writable), so neither sees the
+ * other half-done.  Reference counts change only with the GIL held. */
+typedef struct rtpy_placed_box {
+    rt_placed *table;
+    Py_ssize_t refs; /* the owner's reference plus running computations */
+} rtpy_placed_box;
+/* A box owning `table` with one reference (NULL when out of memory). */
+rtpy_placed_box *rtpy_box_new(rt_placed *table);
+/* One more reference, for a computation (returns b). */
+rtpy_placed_box *rtpy_box_acquire(rtpy_placed_box *b);
+/* Drop a reference; the last one frees the table. b may be NULL. */
+void rtpy_box_release(rtpy_placed_box *b);
+/* The owner's table, ready to modify: copied into a new box (replacing
+ * *slot) first if a computation holds it.  NULL with MemoryError. */
+rt_placed *rtpy_box_writable(rtpy_placed_box **slot);
+
+/* The terrain's C state, for the binding files of generators built on the
+ * terrain (streams, sites, roads, mines): _core_terrain.c owns the type. */
+typedef struct rtpy_terrain {
+    PyObject_HEAD
+    rt_terrain params;  /* params.placed is set per call, from `placed` */
+    double *profile;    /* owned copy; params.profile points here */
+    rtpy_placed_box *placed;
+} rtpy_terrain;
+/* The parameters for one computation, with a reference to the current
+ * placed table in params->placed (GIL held); release the box afterwards. */
+rtpy_placed_box *rtpy_terrain_snapshot(rtpy_terrain *self, rt_terrain *params);
+/* 1 if obj is a relfterrain._core.TerrainCore. */
+int rtpy_terrain_check(PyObject *obj);
+
+/* Add value to the module as `name`, stealing the reference in every case
+ * (value may be NULL: an error already set).  0, or -1 with an exception. */
+int rtpy_module_add(PyObject *module, const char *name, PyObject *value);
 
 /* Exec functions of the generators, called by the module's exec slot. */
 int rtpy_terrain_exec(PyObject *module);

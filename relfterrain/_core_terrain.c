@@ -12,62 +12,95 @@
  */
 #include "_binding.h"
 
-typedef struct placed_box {
-    rt_placed *table;
-    Py_ssize_t refs; /* the owner's reference plus running computations */
-} placed_box;
-
-typedef struct {
-    PyObject_HEAD
-    rt_terrain params;  /* params.placed is set per call, from `placed` */
-    double *profile;    /* owned copy; params.profile points here */
-    placed_box *placed;
-} TerrainCore;
+typedef rtpy_terrain TerrainCore;
 
 static const char *const VECTOR_NAMES[RT_VECTOR_COUNT] = {"ah", "bh", "a1", "b1",
                                                           "a2", "b2", "a3", "b3"};
+static PyObject *terrain_type; /* the TerrainCore type, set by rtpy_terrain_exec */
 
-static placed_box *box_new(rt_placed *table)
-{
-    placed_box *b = PyMem_RawMalloc(sizeof *b);
-    if (!b) return NULL;
-    b->table = table;
-    b->refs = 1;
-    return b;
-}
-
-static void box_release(placed_box *b)
-{
-    if (b && --b->refs == 0) {
-        rt_placed_free(b->table);
-        PyMem_RawFree(b);
-    }
-}
-
-/* A snapshot of the parameters for one computation (GIL held). */
-static placed_box *acquire(TerrainCore *self, rt_terrain *params)
+rtpy_placed_box *rtpy_terrain_snapshot(rtpy_terrain *self, rt_terrain *params)
 {
     *params = self->params;
-    self->placed->refs++;
     params->placed = self->placed->table;
-    return self->placed;
+    return rtpy_box_acquire(self->placed);
 }
 
-/* The table to modify: copied first if a computation is using it. */
-static rt_placed *writable_table(TerrainCore *self)
+int rtpy_terrain_check(PyObject *obj)
 {
-    if (self->placed->refs > 1) {
-        rt_placed *copy = rt_placed_clone(self->placed->table);
-        placed_box *b = copy ? box_new(copy) : NULL;
-        if (!b) {
-            rt_placed_free(copy);
-            PyErr_NoMemory();
-            return NULL;
-        }
-        box_release(self->placed);
-        self->placed = b;
+    return terrain_type && PyObject_TypeCheck(obj, (PyTypeObject *)terrain_type);
+}
+
+/* The scalar options of rt_terrain by name, parsed and reported from this
+ * one table.  Kinds: 'd' finite double, 'u' uint32, 'b' flag, 'o' optional
+ * level (None: off; `flag` is its on/off field). */
+typedef struct option_spec {
+    const char *name;
+    char kind;
+    size_t offset, flag;
+} option_spec;
+
+#define OPT(kind, field) {#field, kind, offsetof(rt_terrain, field), 0}
+static const option_spec OPTIONS[] = {
+    OPT('d', lake_base),     OPT('d', lake_height),     OPT('u', feature_mask),
+    OPT('u', feature_point), OPT('u', feature_x),       OPT('u', feature_cone),
+    OPT('u', mine_below),    OPT('u', boulder_below),   OPT('u', waterhole_below),
+    OPT('u', knoll_below),   OPT('u', x_below),         OPT('u', cone_below),
+    OPT('d', town_below),    OPT('d', grass_below),     OPT('d', open_below),
+    OPT('d', thicket_below), OPT('d', path_dx),         OPT('d', path_dy),
+    OPT('d', path_tolerance), OPT('b', with_paths),     OPT('b', wood_only),
+    OPT('b', bleak),
+    {"mountain_base", 'o', offsetof(rt_terrain, mountain_base), offsetof(rt_terrain, mountains)},
+    {"snow_height", 'o', offsetof(rt_terrain, snow_height), offsetof(rt_terrain, snow)},
+};
+#undef OPT
+#define N_OPTIONS (sizeof OPTIONS / sizeof OPTIONS[0])
+
+static int set_option(rt_terrain *t, const option_spec *o, PyObject *value)
+{
+    char *base = (char *)t;
+    if (o->kind == 'b') {
+        int v = PyObject_IsTrue(value);
+        if (v < 0) return -1;
+        *(int *)(base + o->offset) = v;
+        return 0;
     }
-    return self->placed->table;
+    if (o->kind == 'u') {
+        unsigned long long v = PyLong_AsUnsignedLongLong(value);
+        if ((v == (unsigned long long)-1 && PyErr_Occurred()) || v > 0xffffffffull) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "%s: must be an int between 0 and 2**32 - 1, got %R",
+                         o->name, value);
+            return -1;
+        }
+        *(uint32_t *)(base + o->offset) = (uint32_t)v;
+        return 0;
+    }
+    if (o->kind == 'o' && value == Py_None) {
+        *(int *)(base + o->flag) = 0;
+        return 0;
+    }
+    double v = PyFloat_AsDouble(value);
+    if (v == -1.0 && PyErr_Occurred()) return -1;
+    if (!isfinite(v)) {
+        PyErr_Format(PyExc_ValueError, "%s: must be finite, got %R", o->name, value);
+        return -1;
+    }
+    *(double *)(base + o->offset) = v;
+    if (o->kind == 'o') *(int *)(base + o->flag) = 1;
+    return 0;
+}
+
+static PyObject *get_option(const rt_terrain *t, const option_spec *o)
+{
+    const char *base = (const char *)t;
+    switch (o->kind) {
+    case 'b': return PyBool_FromLong(*(const int *)(base + o->offset));
+    case 'u': return PyLong_FromUnsignedLong(*(const uint32_t *)(base + o->offset));
+    case 'o':
+        if (!*(const int *)(base + o->flag)) Py_RETURN_NONE;
+        /* fall through */
+    default: return PyFloat_FromDouble(*(const double *)(base + o->offset));
+    }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -75,42 +108,16 @@ static rt_placed *writable_table(TerrainCore *self)
 static void TerrainCore_dealloc(TerrainCore *self)
 {
     PyTypeObject *tp = Py_TYPE(self);
-    box_release(self->placed);
+    rtpy_box_release(self->placed);
     PyMem_RawFree(self->profile);
     tp->tp_free((PyObject *)self);
     Py_DECREF(tp);
 }
 
-static int set_optional_level(PyObject *obj, const char *name, int *flag, double *value)
-{
-    if (obj == Py_None) {
-        *flag = 0;
-        return 0;
-    }
-    double v = PyFloat_AsDouble(obj);
-    if (v == -1.0 && PyErr_Occurred()) return -1;
-    if (!isfinite(v)) {
-        PyErr_Format(PyExc_ValueError, "%s: must be finite or None, got %R", name, obj);
-        return -1;
-    }
-    *flag = 1;
-    *value = v;
-    return 0;
-}
-
 static PyObject *TerrainCore_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"profile", "vectors", "lake_base", "lake_height", "feature_mask",
-                             "with_paths", "mountain_base", "snow_height", "wood_only",
-                             "bleak", NULL};
-    PyObject *profile_obj, *vectors_obj, *mountain = Py_None, *snow = Py_None;
-    double lake_base = 204.0, lake_height = 204.0;
-    unsigned long long feature_mask = 0xfff;
-    int with_paths = 0, wood_only = 0, bleak = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|$ddKpOOpp", kwlist, &profile_obj,
-                                     &vectors_obj, &lake_base, &lake_height, &feature_mask,
-                                     &with_paths, &mountain, &snow, &wood_only, &bleak))
-        return NULL;
+    PyObject *profile_obj, *vectors_obj;
+    if (!PyArg_ParseTuple(args, "OO:TerrainCore", &profile_obj, &vectors_obj)) return NULL;
 
     TerrainCore *self = (TerrainCore *)type->tp_alloc(type, 0);
     if (!self) return NULL;
@@ -144,29 +151,21 @@ static PyObject *TerrainCore_new(PyTypeObject *type, PyObject *args, PyObject *k
             self->params.vec[v][i] = (int32_t)c;
         }
     }
-    if (!isfinite(lake_base)) {
-        PyErr_SetString(PyExc_ValueError, "lake_base: must be finite");
-        goto fail;
+    /* the scalar options, by name */
+    if (kwds) {
+        PyObject *key, *value;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(kwds, &pos, &key, &value)) {
+            const option_spec *o = NULL;
+            for (size_t k = 0; k < N_OPTIONS && !o; k++)
+                if (PyUnicode_CompareWithASCIIString(key, OPTIONS[k].name) == 0) o = &OPTIONS[k];
+            if (!o) {
+                PyErr_Format(PyExc_TypeError, "TerrainCore: unknown option %R", key);
+                goto fail;
+            }
+            if (set_option(&self->params, o, value) < 0) goto fail;
+        }
     }
-    if (!isfinite(lake_height)) {
-        PyErr_SetString(PyExc_ValueError, "lake_height: must be finite");
-        goto fail;
-    }
-    if (feature_mask > 0xffffffffull) {
-        PyErr_SetString(PyExc_ValueError, "feature_mask: must be between 0 and 2**32 - 1");
-        goto fail;
-    }
-    self->params.lake_base = lake_base;
-    self->params.lake_height = lake_height;
-    self->params.feature_mask = (uint32_t)feature_mask;
-    self->params.with_paths = with_paths;
-    self->params.wood_only = wood_only;
-    self->params.bleak = bleak;
-    if (set_optional_level(mountain, "mountain_base", &self->params.mountains,
-                           &self->params.mountain_base) < 0)
-        goto fail;
-    if (set_optional_level(snow, "snow_height", &self->params.snow, &self->params.snow_height) < 0)
-        goto fail;
 
     int bad = 0;
     rt_status s = rt_terrain_check(&self->params, &bad);
@@ -177,7 +176,7 @@ static PyObject *TerrainCore_new(PyTypeObject *type, PyObject *args, PyObject *k
         goto fail;
     }
     rt_placed *table = rt_placed_new();
-    self->placed = table ? box_new(table) : NULL;
+    self->placed = table ? rtpy_box_new(table) : NULL;
     if (!self->placed) {
         rt_placed_free(table);
         PyErr_NoMemory();
@@ -213,13 +212,13 @@ static PyObject *TerrainCore_height_grid(TerrainCore *self, PyObject *args, PyOb
     if (!out) return NULL;
     rt_block b = {x0, y0, step, c0, r0, nx, ny};
     rt_terrain p;
-    placed_box *box = acquire(self, &p);
+    rtpy_placed_box *box = rtpy_terrain_snapshot(self, &p);
     rt_status s;
     double *data = PyArray_DATA(out);
     Py_BEGIN_ALLOW_THREADS
     s = rt_height_grid(&p, &b, data, threads);
     Py_END_ALLOW_THREADS
-    box_release(box);
+    rtpy_box_release(box);
     if (s != RT_OK) {
         Py_DECREF(out);
         return rtpy_raise(s, s == RT_ERR_COORD ? "x0, y0, step" : "nx, ny");
@@ -231,51 +230,21 @@ static const char *const TERRA_OUT_NAMES[4] = {"out.height", "out.depth", "out.t
                                                "out.feature"};
 static const int TERRA_OUT_TYPES[4] = {NPY_FLOAT64, NPY_FLOAT64, NPY_UINT8, NPY_UINT8};
 
-/* outputs: a 4-sequence; None = not wanted, True = allocate, else an array. */
+/* outputs: 4 items (height, depth, terrain, feature), NULL for all four. */
 static int terra_outputs(PyObject *outputs, int ndim, const npy_intp *dims,
                          PyArrayObject *arrays[4], rt_terra_out *o)
 {
-    PyObject *seq = PySequence_Fast(outputs, "outputs: must be a sequence of 4 items");
-    if (!seq) return -1;
-    if (PySequence_Fast_GET_SIZE(seq) != 4) {
-        PyErr_SetString(PyExc_ValueError, "out: must hold 4 arrays (height, depth, terrain, feature)");
-        Py_DECREF(seq);
-        return -1;
+    void *data[4];
+    PyObject *all = NULL;
+    if (!outputs) {
+        outputs = all = Py_BuildValue("(OOOO)", Py_True, Py_True, Py_True, Py_True);
+        if (!all) return -1;
     }
-    void *ptrs[4] = {NULL, NULL, NULL, NULL};
-    for (int k = 0; k < 4; k++) {
-        PyObject *item = PySequence_Fast_GET_ITEM(seq, k);
-        arrays[k] = NULL;
-        if (item == Py_None) continue;
-        arrays[k] = rtpy_output(item == Py_True ? Py_None : item, TERRA_OUT_NAMES[k],
-                                TERRA_OUT_TYPES[k], ndim, dims);
-        if (!arrays[k]) {
-            for (int m = 0; m < k; m++) Py_CLEAR(arrays[m]);
-            Py_DECREF(seq);
-            return -1;
-        }
-        ptrs[k] = PyArray_DATA(arrays[k]);
-    }
-    Py_DECREF(seq);
-    o->height = ptrs[0];
-    o->depth = ptrs[1];
-    o->terrain = ptrs[2];
-    o->feature = ptrs[3];
+    int bad = rtpy_outputs(outputs, 4, TERRA_OUT_NAMES, TERRA_OUT_TYPES, ndim, dims, arrays, data);
+    Py_XDECREF(all);
+    if (bad) return -1;
+    *o = (rt_terra_out){data[0], data[1], data[2], data[3]};
     return 0;
-}
-
-static PyObject *outputs_tuple(PyArrayObject *arrays[4])
-{
-    PyObject *t = PyTuple_New(4);
-    if (!t) {
-        for (int k = 0; k < 4; k++) Py_CLEAR(arrays[k]);
-        return NULL;
-    }
-    for (int k = 0; k < 4; k++) {
-        PyObject *a = arrays[k] ? (PyObject *)arrays[k] : Py_NewRef(Py_None);
-        PyTuple_SET_ITEM(t, k, a); /* steals */
-    }
-    return t;
 }
 
 static PyObject *TerrainCore_terra_grid(TerrainCore *self, PyObject *args, PyObject *kwds)
@@ -294,24 +263,20 @@ static PyObject *TerrainCore_terra_grid(TerrainCore *self, PyObject *args, PyObj
     npy_intp dims[2] = {(npy_intp)ny, (npy_intp)nx};
     PyArrayObject *arrays[4];
     rt_terra_out o;
-    PyObject *all = NULL;
-    if (!outputs) outputs = all = Py_BuildValue("(OOOO)", Py_True, Py_True, Py_True, Py_True);
-    int bad = outputs ? terra_outputs(outputs, 2, dims, arrays, &o) : -1;
-    Py_XDECREF(all);
-    if (bad) return NULL;
+    if (terra_outputs(outputs, 2, dims, arrays, &o) < 0) return NULL;
     rt_block b = {x0, y0, step, c0, r0, nx, ny};
     rt_terrain p;
-    placed_box *box = acquire(self, &p);
+    rtpy_placed_box *box = rtpy_terrain_snapshot(self, &p);
     rt_status s;
     Py_BEGIN_ALLOW_THREADS
     s = rt_terra_grid(&p, &b, &o, threads);
     Py_END_ALLOW_THREADS
-    box_release(box);
+    rtpy_box_release(box);
     if (s != RT_OK) {
         for (int k = 0; k < 4; k++) Py_CLEAR(arrays[k]);
         return rtpy_raise(s, s == RT_ERR_COORD ? "x0, y0, step" : "nx, ny");
     }
-    return outputs_tuple(arrays);
+    return rtpy_outputs_tuple(4, arrays);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -321,14 +286,10 @@ static PyObject *TerrainCore_terra_grid(TerrainCore *self, PyObject *args, PyObj
 static int get_xy(PyObject *xo, PyObject *yo, PyArrayObject **x, PyArrayObject **y)
 {
     *x = rtpy_input_1d(xo, "x", NPY_FLOAT64);
-    if (!*x) return -1;
-    *y = rtpy_input_1d(yo, "y", NPY_FLOAT64);
-    if (!*y) {
-        Py_CLEAR(*x);
-        return -1;
-    }
-    if (PyArray_DIM(*x, 0) != PyArray_DIM(*y, 0)) {
+    *y = *x ? rtpy_input_1d(yo, "y", NPY_FLOAT64) : NULL;
+    if (*y && PyArray_DIM(*x, 0) != PyArray_DIM(*y, 0))
         PyErr_SetString(PyExc_ValueError, "x, y: must have the same length");
+    if (!*y || PyErr_Occurred()) {
         Py_CLEAR(*x);
         Py_CLEAR(*y);
         return -1;
@@ -340,76 +301,73 @@ static PyObject *TerrainCore_height_points(TerrainCore *self, PyObject *args, Py
 {
     static char *kwlist[] = {"x", "y", "out", "threads", NULL};
     PyObject *xo, *yo, *out_obj = Py_None, *threads_obj = NULL;
+    PyArrayObject *x = NULL, *y = NULL, *out = NULL;
     int threads = 1;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|$OO", kwlist, &xo, &yo, &out_obj,
                                      &threads_obj))
         return NULL;
     if (threads_obj && rtpy_threads(threads_obj, &threads) < 0) return NULL;
-    PyArrayObject *x, *y;
     if (get_xy(xo, yo, &x, &y) < 0) return NULL;
     npy_intp n = PyArray_DIM(x, 0);
-    PyArrayObject *out = rtpy_output(out_obj, "out", NPY_FLOAT64, 1, &n);
-    if (!out) {
-        Py_DECREF(x);
-        Py_DECREF(y);
-        return NULL;
-    }
+    out = rtpy_output(out_obj, "out", NPY_FLOAT64, 1, &n);
+    if (!out) goto fail;
     rt_terrain p;
-    placed_box *box = acquire(self, &p);
+    rtpy_placed_box *box = rtpy_terrain_snapshot(self, &p);
     rt_status s;
     const double *xd = PyArray_DATA(x), *yd = PyArray_DATA(y);
     double *od = PyArray_DATA(out);
     Py_BEGIN_ALLOW_THREADS
     s = rt_height_points(&p, xd, yd, (int64_t)n, od, threads);
     Py_END_ALLOW_THREADS
-    box_release(box);
+    rtpy_box_release(box);
+    if (s != RT_OK) {
+        rtpy_raise(s, "x, y");
+        goto fail;
+    }
     Py_DECREF(x);
     Py_DECREF(y);
-    if (s != RT_OK) {
-        Py_DECREF(out);
-        return rtpy_raise(s, "x, y");
-    }
     return (PyObject *)out;
+fail:
+    Py_XDECREF(x);
+    Py_XDECREF(y);
+    Py_XDECREF(out);
+    return NULL;
 }
 
 static PyObject *TerrainCore_terra_points(TerrainCore *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"x", "y", "outputs", "threads", NULL};
     PyObject *xo, *yo, *outputs = NULL, *threads_obj = NULL;
+    PyArrayObject *x = NULL, *y = NULL, *arrays[4] = {NULL, NULL, NULL, NULL};
     int threads = 1;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|$OO", kwlist, &xo, &yo, &outputs,
                                      &threads_obj))
         return NULL;
     if (threads_obj && rtpy_threads(threads_obj, &threads) < 0) return NULL;
-    PyArrayObject *x, *y;
     if (get_xy(xo, yo, &x, &y) < 0) return NULL;
     npy_intp n = PyArray_DIM(x, 0);
-    PyArrayObject *arrays[4];
     rt_terra_out o;
-    PyObject *all = NULL;
-    if (!outputs) outputs = all = Py_BuildValue("(OOOO)", Py_True, Py_True, Py_True, Py_True);
-    int bad = outputs ? terra_outputs(outputs, 1, &n, arrays, &o) : -1;
-    Py_XDECREF(all);
-    if (bad) {
-        Py_DECREF(x);
-        Py_DECREF(y);
-        return NULL;
-    }
+    if (terra_outputs(outputs, 1, &n, arrays, &o) < 0) goto fail;
     rt_terrain p;
-    placed_box *box = acquire(self, &p);
+    rtpy_placed_box *box = rtpy_terrain_snapshot(self, &p);
     rt_status s;
     const double *xd = PyArray_DATA(x), *yd = PyArray_DATA(y);
     Py_BEGIN_ALLOW_THREADS
     s = rt_terra_points(&p, xd, yd, (int64_t)n, &o, threads);
     Py_END_ALLOW_THREADS
-    box_release(box);
+    rtpy_box_release(box);
+    if (s != RT_OK) {
+        rtpy_raise(s, "x, y");
+        goto fail;
+    }
     Py_DECREF(x);
     Py_DECREF(y);
-    if (s != RT_OK) {
-        for (int k = 0; k < 4; k++) Py_CLEAR(arrays[k]);
-        return rtpy_raise(s, "x, y");
-    }
-    return outputs_tuple(arrays);
+    return rtpy_outputs_tuple(4, arrays);
+fail:
+    Py_XDECREF(x);
+    Py_XDECREF(y);
+    for (int k = 0; k < 4; k++) Py_CLEAR(arrays[k]);
+    return NULL;
 }
 
 static PyObject *TerrainCore_tree_selector(TerrainCore *self, PyObject *args, PyObject *kwds)
@@ -417,26 +375,30 @@ static PyObject *TerrainCore_tree_selector(TerrainCore *self, PyObject *args, Py
     (void)self;
     static char *kwlist[] = {"x", "y", NULL};
     PyObject *xo, *yo;
+    PyArrayObject *x = NULL, *y = NULL, *out = NULL;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO", kwlist, &xo, &yo)) return NULL;
-    PyArrayObject *x, *y;
     if (get_xy(xo, yo, &x, &y) < 0) return NULL;
     npy_intp n = PyArray_DIM(x, 0);
-    PyArrayObject *out = rtpy_output(Py_None, "out", NPY_UINT8, 1, &n);
-    rt_status s = RT_OK;
-    if (out) {
-        const double *xd = PyArray_DATA(x), *yd = PyArray_DATA(y);
-        uint8_t *od = PyArray_DATA(out);
-        Py_BEGIN_ALLOW_THREADS
-        s = rt_tree_selector_points(xd, yd, (int64_t)n, od);
-        Py_END_ALLOW_THREADS
+    out = rtpy_output(Py_None, "out", NPY_UINT8, 1, &n);
+    if (!out) goto fail;
+    rt_status s;
+    const double *xd = PyArray_DATA(x), *yd = PyArray_DATA(y);
+    uint8_t *od = PyArray_DATA(out);
+    Py_BEGIN_ALLOW_THREADS
+    s = rt_tree_selector_points(xd, yd, (int64_t)n, od);
+    Py_END_ALLOW_THREADS
+    if (s != RT_OK) {
+        rtpy_raise(s, "x, y");
+        goto fail;
     }
     Py_DECREF(x);
     Py_DECREF(y);
-    if (out && s != RT_OK) {
-        Py_DECREF(out);
-        return rtpy_raise(s, "x, y");
-    }
     return (PyObject *)out;
+fail:
+    Py_XDECREF(x);
+    Py_XDECREF(y);
+    Py_XDECREF(out);
+    return NULL;
 }
 
 /* Building centres (multiples of 16) in [x0, x0+nx) x [y0, y0+ny). */
@@ -466,7 +428,7 @@ static PyObject *TerrainCore_buildings(TerrainCore *self, PyObject *args, PyObje
     int64_t *buf = PyMem_RawMalloc((size_t)(cap > 0 ? cap : 1) * 2 * sizeof(int64_t));
     if (!buf) return PyErr_NoMemory();
     rt_terrain p;
-    placed_box *box = acquire(self, &p);
+    rtpy_placed_box *box = rtpy_terrain_snapshot(self, &p);
     long long n = 0;
     Py_BEGIN_ALLOW_THREADS
     for (long long j = 0; j < ky; j++)
@@ -479,7 +441,7 @@ static PyObject *TerrainCore_buildings(TerrainCore *self, PyObject *args, PyObje
             }
         }
     Py_END_ALLOW_THREADS
-    box_release(box);
+    rtpy_box_release(box);
     npy_intp dims[2] = {(npy_intp)n, 2};
     PyArrayObject *out = (PyArrayObject *)PyArray_EMPTY(2, dims, NPY_INT64, 0);
     if (out && n) memcpy(PyArray_DATA(out), buf, (size_t)n * 2 * sizeof(int64_t));
@@ -497,7 +459,7 @@ static PyObject *TerrainCore_place(TerrainCore *self, PyObject *args)
     int value;
     if (!PyArg_ParseTuple(args, "LLi", &x, &y, &value)) return NULL;
     if (value < 0 || value > 255) return rtpy_raise(RT_ERR_PLACED_VALUE, "what");
-    rt_placed *t = writable_table(self);
+    rt_placed *t = rtpy_box_writable(&self->placed);
     if (!t) return NULL;
     rt_status s = rt_placed_set(t, x, y, (uint8_t)value);
     if (s != RT_OK) return rtpy_raise(s, "what");
@@ -516,7 +478,7 @@ static PyObject *TerrainCore_remove(TerrainCore *self, PyObject *args)
     long long x, y;
     if (!PyArg_ParseTuple(args, "LL", &x, &y)) return NULL;
     if (!rt_placed_get(self->placed->table, x, y)) Py_RETURN_FALSE;
-    rt_placed *t = writable_table(self);
+    rt_placed *t = rtpy_box_writable(&self->placed);
     if (!t) return NULL;
     return PyBool_FromLong(rt_placed_remove(t, x, y));
 }
@@ -526,7 +488,7 @@ static PyObject *TerrainCore_remove_all(TerrainCore *self, PyObject *arg)
     long v = PyLong_AsLong(arg);
     if (v == -1 && PyErr_Occurred()) return NULL;
     if (v < 0 || v > 255) return rtpy_raise(RT_ERR_PLACED_VALUE, "what");
-    rt_placed *t = writable_table(self);
+    rt_placed *t = rtpy_box_writable(&self->placed);
     if (!t) return NULL;
     return PyLong_FromLongLong(rt_placed_remove_all(t, (uint8_t)v));
 }
@@ -605,14 +567,13 @@ static PyObject *TerrainCore_get_vectors(TerrainCore *self, void *closure)
 static PyObject *TerrainCore_get_options(TerrainCore *self, void *closure)
 {
     (void)closure;
-    const rt_terrain *t = &self->params;
-    PyObject *mb = t->mountains ? PyFloat_FromDouble(t->mountain_base) : Py_NewRef(Py_None);
-    PyObject *sh = t->snow ? PyFloat_FromDouble(t->snow_height) : Py_NewRef(Py_None);
-    return Py_BuildValue("{s:d,s:k,s:O,s:N,s:N,s:O,s:O}", "lake_base", t->lake_base,
-                         "feature_mask", (unsigned long)t->feature_mask, "with_paths",
-                         t->with_paths ? Py_True : Py_False, "mountain_base", mb,
-                         "snow_height", sh, "wood_only", t->wood_only ? Py_True : Py_False,
-                         "bleak", t->bleak ? Py_True : Py_False);
+    PyObject *d = PyDict_New();
+    for (size_t k = 0; d && k < N_OPTIONS; k++) {
+        PyObject *v = get_option(&self->params, &OPTIONS[k]);
+        if (!v || PyDict_SetItemString(d, OPTIONS[k].name, v) < 0) Py_CLEAR(d);
+        Py_XDECREF(v);
+    }
+    return d;
 }
 
 static PyObject *TerrainCore_get_simd(TerrainCore *self, void *closure)
@@ -645,7 +606,8 @@ static PyGetSetDef TerrainCore_getset[] = {
      "The current lake level.", NULL},
     {"profile", (getter)TerrainCore_get_profile, NULL, "A copy of the profile.", NULL},
     {"vectors", (getter)TerrainCore_get_vectors, NULL, "A copy of the 8 vectors, (8, N).", NULL},
-    {"options", (getter)TerrainCore_get_options, NULL, "The scalar options as a dict.", NULL},
+    {"options", (getter)TerrainCore_get_options, NULL,
+     "Every scalar option (the keyword arguments of the constructor) as a dict.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -680,10 +642,9 @@ static PyType_Slot TerrainCore_slots[] = {
     {Py_tp_dealloc, TerrainCore_dealloc},
     {Py_tp_methods, TerrainCore_methods},
     {Py_tp_getset, TerrainCore_getset},
-    {Py_tp_doc, "TerrainCore(profile, vectors, *, lake_base=204.0, lake_height=204.0, "
-                "feature_mask=0xfff, with_paths=False, mountain_base=None, snow_height=None, "
-                "wood_only=False, bleak=False)\n--\n\n"
-                "The terrain generator's C state. Use relfterrain.Terrain."},
+    {Py_tp_doc, "TerrainCore(profile, vectors, **options)\n--\n\n"
+                "The terrain generator's C state. Use relfterrain.Terrain. options: the "
+                "scalar fields of rt_terrain by name (see the options attribute)."},
     {0, NULL},
 };
 
@@ -699,14 +660,15 @@ int rtpy_terrain_exec(PyObject *module)
 {
     PyObject *type = PyType_FromModuleAndSpec(module, &TerrainCore_spec, NULL);
     if (!type) return -1;
+    terrain_type = type; /* borrowed: the module keeps it alive */
     if (PyModule_AddObject(module, "TerrainCore", type) < 0) {
         Py_DECREF(type);
         return -1;
     }
-    npy_intp n = 256;
+    npy_intp n = RT_CLASSIC_PROFILE_LEN;
     PyArrayObject *prof = (PyArrayObject *)PyArray_EMPTY(1, &n, NPY_FLOAT64, 0);
     if (!prof) return -1;
-    memcpy(PyArray_DATA(prof), rt_classic_profile(), 256 * sizeof(double));
+    memcpy(PyArray_DATA(prof), rt_classic_profile(), (size_t)n * sizeof(double));
     PyArray_CLEARFLAGS(prof, NPY_ARRAY_WRITEABLE);
     if (PyModule_AddObject(module, "CLASSIC_PROFILE", (PyObject *)prof) < 0) {
         Py_DECREF(prof);

@@ -123,6 +123,12 @@ def t_two_sided_p(r: float, n: int) -> float:
     if abs(r) >= 1.0:
         return 0.0
     df = n - 2
-    # P(|T| >= t) = I_{df / (df + t^2)}(df/2, 1/2), with t^2 = df r^2 / (1 - r^2)
-    x = (1.0 - r * r)  # = df / (df + t^2)
-    return min(1.0, _betainc(0.5 * df, 0.5, x))
+    # P(|T| >= t) = I_{df / (df + t^2)}(df/2, 1/2), with t^2 = df r^2 / (1 - r^2),
+    # so x = df / (df + t^2) = 1 - r^2.  For small r, 1 - r^2 rounds to 1 and
+    # loses r: use I_x(a, b) = 1 - I_{1-x}(b, a) with 1 - x = r^2 exactly.
+    # (That difference is accurate only while the p-value is not small.)
+    r2 = r * r
+    complement = _betainc(0.5, 0.5 * df, r2)
+    if complement < 0.5:
+        return 1.0 - complement
+    return min(1.0, _betainc(0.5 * df, 0.5, 1.0 - r2))

@@ -7,6 +7,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import _core
+
 __all__ = ["Feature", "Sample", "Terra", "TerrainGrid", "TerrainType"]
 
 
@@ -66,6 +68,19 @@ _DESCRIPTIONS = {
     Feature.WATERHOLE: "water hole",
     Feature.X: "man-made",
 }
+
+
+def _check_against_core() -> None:
+    # the codes are the C core's: a mismatch is a build of mixed versions
+    for enum_type, names in ((TerrainType, _core.TERRAIN_TYPE_NAMES),
+                             (Feature, _core.FEATURE_NAMES)):
+        ours = tuple(m.name for m in enum_type)
+        if ours != tuple(names) or [int(m) for m in enum_type] != list(range(len(names))):
+            raise ImportError(f"relfterrain: {enum_type.__name__} {ours} differs from the "
+                              f"C core's {tuple(names)}; reinstall the package")
+
+
+_check_against_core()
 
 
 class Terra(NamedTuple):

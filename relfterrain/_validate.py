@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import numbers
 import operator
+import os
 from typing import Any
 
 import numpy as np
@@ -86,3 +87,37 @@ def readonly(a: np.ndarray) -> np.ndarray:
     """The array, marked read-only."""
     a.flags.writeable = False
     return a
+
+
+def flag(value: Any, name: str) -> bool:
+    """A yes/no option: a bool (NumPy's too); anything else is refused."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise TypeError(f"{name}: must be True or False, got {value!r}")
+
+
+def uint32(value: Any, name: str) -> int:
+    """An int in 0 .. 2**32 - 1 (bool is refused)."""
+    n = integer(value, name, 0)
+    if n > 0xFFFFFFFF:
+        raise ValueError(f"{name}: must be between 0 and 2**32 - 1, got {n}")
+    return n
+
+
+def default_threads() -> int:
+    """The number of threads used when ``threads=None``: the usable cores."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def threads(value: int | None) -> int:
+    """A thread count: an int >= 1, or None for :func:`default_threads`."""
+    if value is None:
+        return default_threads()
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"threads: must be an int >= 1 or None, got {value!r}")
+    if value < 1:
+        raise ValueError(f"threads: must be >= 1, got {value}")
+    return int(value)

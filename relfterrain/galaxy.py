@@ -16,8 +16,12 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import _core, _validate
+from ._params import GalaxyParams
+from ._seed import CLASSIC_PROFILE
 from ._stats import chi2_sf, t_two_sided_p
-from .terrain import CLASSIC_PROFILE, _readonly, _threads
+
+_readonly = _validate.readonly
+_threads = _validate.threads
 
 __all__ = [
     "GALAXY_DOMAIN",
@@ -28,6 +32,7 @@ __all__ = [
     "Block",
     "Density",
     "Galaxy",
+    "GalaxyParams",
     "Independence",
     "NearestStar",
     "PlanetTable",
@@ -131,12 +136,6 @@ def _block(x0: Any, y0: Any, z0: Any, nx: Any, ny: Any, nz: Any) -> Block:
     return Block(*origin, *sizes)
 
 
-_vector = _validate.vector
-
-
-_real = _validate.real
-
-
 def _tqdm() -> Any:
     try:
         from tqdm.auto import tqdm
@@ -199,95 +198,108 @@ class Galaxy:
         *,
         f_mask: int = 0xFFFF,
         f_value: int = 127,
+        params: GalaxyParams | None = None,
     ) -> None:
-        prof = _validate.profile(profile, CLASSIC_PROFILE)
-        given = {"s": s, "t": t, "u": u}
-        vecs = {
-            name: _vector(GALAXY_VECTORS[name] if v is None else v, name)
-            for name, v in given.items()
-        }
-        lengths = {name: v.size for name, v in vecs.items()}
-        if len(set(lengths.values())) != 1:
-            raise ValueError(
-                "s, t, u: the vectors must have one common length, got "
-                + ", ".join(f"{k}={n}" for k, n in lengths.items())
-            )
-        mn = _real(min_magnitude, "min_magnitude")
-        rg = _real(magnitude_range, "magnitude_range")
-        fm = _int(f_mask, "f_mask")
-        fv = _int(f_value, "f_value")
-        if not 0 <= fm <= 0xFFFFFFFF:
-            raise ValueError(f"f_mask: must be between 0 and 2**32 - 1, got {fm}")
-        if fv < 0 or fv & ~fm:
-            raise ValueError(f"f_value: {fv} has bits outside f_mask {fm:#x}")
+        if params is None:
+            given = {"profile": profile, "s": s, "t": t, "u": u}
+            params = GalaxyParams(
+                **{k: v for k, v in given.items() if v is not None},
+                min_magnitude=min_magnitude, magnitude_range=magnitude_range,
+                f_mask=f_mask, f_value=f_value)
+        elif not isinstance(params, GalaxyParams):
+            raise TypeError(f"params: must be a relfterrain.GalaxyParams, got {params!r}")
+        self._params = params
         self._core = _core.GalaxyCore(
-            prof, vecs["s"], vecs["t"], vecs["u"], min_magnitude=mn, magnitude_range=rg,
-            f_mask=fm, f_value=fv,
+            params.profile, params.s, params.t, params.u, min_magnitude=params.min_magnitude,
+            magnitude_range=params.magnitude_range, f_mask=params.f_mask,
+            f_value=params.f_value,
         )
-        self._profile = _readonly(self._core.profile)
-        v = self._core.vectors
-        self._vectors = {name: _readonly(v[k].copy()) for k, name in enumerate("stu")}
+
+    # -- value semantics ----------------------------------------------------
+
+    @property
+    def params(self) -> GalaxyParams:
+        """The parameters, an immutable value (hashable, with a stable
+        :meth:`~GalaxyParams.fingerprint`)."""
+        return self._params
+
+    def replace(self, **changes: Any) -> Galaxy:
+        """A galaxy with the named parameters changed.
+
+        >>> Galaxy().replace(f_mask=0xff).count(-20, -20, 1, 40, 40, 40) > 0
+        True
+        """
+        return Galaxy(params=self._params.replace(**changes))
+
+    def __reduce__(self) -> tuple:
+        return (_galaxy_from_params, (self._params,))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Galaxy):
+            return NotImplemented
+        return self._params == other._params
+
+    def __hash__(self) -> int:
+        return hash(self._params)
 
     # -- parameters ---------------------------------------------------------
 
     @property
     def profile(self) -> np.ndarray:
         """The profile (read-only float64)."""
-        return self._profile
+        return self._params.profile
 
     @property
     def s(self) -> np.ndarray:
         """The x factors of the directions (read-only int64)."""
-        return self._vectors["s"]
+        return _readonly(np.array(self._params.s, dtype=np.int64))
 
     @property
     def t(self) -> np.ndarray:
         """The y factors of the directions (read-only int64)."""
-        return self._vectors["t"]
+        return _readonly(np.array(self._params.t, dtype=np.int64))
 
     @property
     def u(self) -> np.ndarray:
         """The z factors of the directions (read-only int64)."""
-        return self._vectors["u"]
+        return _readonly(np.array(self._params.u, dtype=np.int64))
 
     @property
     def directions(self) -> int:
         """N, the number of directions summed."""
-        return int(self._vectors["s"].size)
+        return self._params.directions
 
     @property
     def min_magnitude(self) -> float:
-        return float(self._core.min_magnitude)
+        """The seed's MIN_MAGNITUDE."""
+        return self._params.min_magnitude
 
     @property
     def magnitude_range(self) -> float:
-        return float(self._core.magnitude_range)
+        """The seed's MAGNITUDE_RANGE."""
+        return self._params.magnitude_range
 
     @property
     def f_mask(self) -> int:
-        return int(self._core.f_mask)
+        """The mask of the star test."""
+        return self._params.f_mask
 
     @property
     def f_value(self) -> int:
-        return int(self._core.f_value)
+        """The value of the star test."""
+        return self._params.f_value
 
     def __repr__(self) -> str:
-        classic = (
-            self._profile.size == CLASSIC_PROFILE.size
-            and np.array_equal(self._profile, CLASSIC_PROFILE)
-        )
-        parts = [] if classic else [f"profile=<{self._profile.size} values>"]
-        for name in "stu":
-            if tuple(self._vectors[name].tolist()) != GALAXY_VECTORS[name]:
-                parts.append(f"{name}={self._vectors[name].tolist()}")
-        if self.min_magnitude != 1.0:
-            parts.append(f"min_magnitude={self.min_magnitude!r}")
-        if self.magnitude_range != 5.0:
-            parts.append(f"magnitude_range={self.magnitude_range!r}")
-        if self.f_mask != 0xFFFF:
-            parts.append(f"f_mask={self.f_mask:#x}")
-        if self.f_value != 127:
-            parts.append(f"f_value={self.f_value}")
+        parts = []
+        for k, v in self._params.changed().items():
+            if isinstance(v, np.ndarray):
+                parts.append(f"{k}=<{v.size} values>")
+            elif k in ("s", "t", "u"):
+                parts.append(f"{k}={list(v)}")
+            elif k == "f_mask":
+                parts.append(f"f_mask={v:#x}")
+            else:
+                parts.append(f"{k}={v!r}")
         return f"Galaxy({', '.join(parts)})"
 
     # -- one point ----------------------------------------------------------
@@ -427,6 +439,10 @@ class Galaxy:
 # ---------------------------------------------------------------------------
 
 BlockLike = Block | Sequence[int]
+
+
+def _galaxy_from_params(params: GalaxyParams) -> Galaxy:
+    return Galaxy(params=params)
 
 
 class Density(NamedTuple):

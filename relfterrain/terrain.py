@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
 import math
-import numbers
 import operator
 import os
 from collections.abc import Iterator, Mapping, Sequence
@@ -12,7 +12,10 @@ from typing import Any
 import numpy as np
 
 from . import _core, _validate
+from ._params import TerrainParams
+from ._seed import CLASSIC_PROFILE, CLASSIC_VECTORS, VECTOR_NAMES
 from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
+from ._validate import default_threads
 
 __all__ = [
     "CLASSIC_MAP",
@@ -20,6 +23,7 @@ __all__ = [
     "CLASSIC_VECTORS",
     "TERRAIN_DOMAIN",
     "Terrain",
+    "TerrainParams",
     "default_threads",
     "orienteering_code",
     "simd_variants",
@@ -28,25 +32,12 @@ __all__ = [
 ArrayLike = Any
 Placeable = TerrainType | Feature
 
-#: The 1983 profile of The Forest (SPEC 3), read-only float64, 256 values.
-CLASSIC_PROFILE: np.ndarray = _core.CLASSIC_PROFILE
-#: The classic direction vectors by name: ``ah``, ``bh``, ``a1`` ... ``b3``.
-CLASSIC_VECTORS: dict[str, tuple[int, ...]] = dict(_core.CLASSIC_VECTORS)
 #: The classic 800 x 600 m map area as ``(x0, y0, nx, ny)``.
 CLASSIC_MAP: tuple[int, int, int, int] = (23396, 5318, 800, 600)
 #: Inside ``|x|, |y| <= TERRAIN_DOMAIN`` results equal the original bit for bit.
 TERRAIN_DOMAIN: float = _core.TERRAIN_DOMAIN
 
-_VECTOR_NAMES = ("ah", "bh", "a1", "b1", "a2", "b2", "a3", "b3")
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
-def default_threads() -> int:
-    """The number of threads used when ``threads=None``: the usable cores."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
 
 
 def simd_variants() -> list[str]:
@@ -87,16 +78,7 @@ def orienteering_code(xr: int, yr: int) -> str:
     return _ALPHABET[abs(operator.index(xr)) % 26] + _ALPHABET[abs(operator.index(yr)) % 26]
 
 
-def _threads(threads: int | None) -> int:
-    if threads is None:
-        return default_threads()
-    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral):
-        raise TypeError(f"threads: must be an int >= 1 or None, got {threads!r}")
-    if threads < 1:
-        raise ValueError(f"threads: must be >= 1, got {threads}")
-    return int(threads)
-
-
+_threads = _validate.threads
 _finite = _validate.real
 
 
@@ -148,10 +130,11 @@ def _points(x: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray, tuple]:
 
 
 def _encode(what: Any) -> int:
+    """The core's one-byte encoding of a placed terrain type or feature."""
     if isinstance(what, TerrainType):
-        return 0x40 | int(what)
+        return _core.PLACED_TERRAIN | int(what)
     if isinstance(what, Feature):
-        return 0x80 | int(what)
+        return _core.PLACED_FEATURE | int(what)
     raise TypeError(
         f"what: must be a relfterrain.TerrainType or a relfterrain.Feature, got {what!r}"
     )
@@ -160,9 +143,9 @@ def _encode(what: Any) -> int:
 def _decode(code: int) -> Placeable | None:
     if code == 0:
         return None
-    if code & 0xC0 == 0x40:
-        return TerrainType(code & 0x3F)
-    return Feature(code & 0x3F)
+    kind = code & ~_core.PLACED_CODE_MASK
+    value = code & _core.PLACED_CODE_MASK
+    return TerrainType(value) if kind == _core.PLACED_TERRAIN else Feature(value)
 
 
 _readonly = _validate.readonly
@@ -203,8 +186,16 @@ class Terrain:
     ``SPEC.md`` section 3). Results equal the JavaScript original bit for bit
     inside ``|x|, |y| <= 2**26`` (:data:`TERRAIN_DOMAIN`).
 
+    A terrain is its parameters (:attr:`params`, an immutable
+    :class:`TerrainParams`) plus its world state (the :attr:`placed` table).
+    It pickles and deep-copies (so it can be shipped to worker processes:
+    ``ProcessPoolExecutor``, multiprocessing, Dask), and a copy computes the
+    same bits. ``t.replace(lake_height=230)`` is a changed copy.
+
     Parameters
     ----------
+    params : TerrainParams, optional
+        The parameters as a value; keyword options below change it.
     profile : array-like of float, optional
         The periodic profile. Its length must be a power of two (1 .. 2**24);
         values must be finite. Default :data:`CLASSIC_PROFILE`.
@@ -222,9 +213,16 @@ class Terrain:
     feature_mask : int
         Mask of the point-feature test (``0xfff``, as every running version of
         the original; the seed PDF's ``0xffff`` gives far fewer features).
+    feature_point, feature_x, feature_cone, mine_below, boulder_below, \
+waterhole_below, knoll_below, x_below, cone_below : int
+        The point-feature thresholds of SPEC 5 (4, 8, 16; 32, 128, 160, 200;
+        4, 8): see :class:`TerrainParams`.
+    town_below, grass_below, open_below, thicket_below : float
+        The vegetation thresholds of SPEC 5 (120, 255, 255, 200).
     with_paths : bool
         Make the experimental paths of the seed (ground nearly as high as the
-        ground 4000 m east and 2000 m north).
+        ground ``path_dx`` east and ``path_dy`` north, within
+        ``path_tolerance``: 4000, 2000, 2).
     mountain_base : float, optional
         If given, heights above it become ``base + dz * sqrt(dz)``.
     snow_height : float, optional
@@ -237,7 +235,7 @@ class Terrain:
         The SIMD variant of the grid kernels (see :func:`simd_variants`):
         ``"auto"`` (the default, or the ``RELFTERRAIN_SIMD`` environment
         variable), ``"scalar"``, ``"avx2"``, ``"avx512"``, ``"avx512vbmi"``.
-        All give the same bits.
+        All give the same bits; it is not a parameter of the terrain.
 
     Examples
     --------
@@ -250,110 +248,111 @@ class Terrain:
     (600, 800)
     >>> int((g.feature != rt.Feature.NONE).sum())
     90
+    >>> wet = t.replace(lake_height=270)
+    >>> wet.terra(23400, 5320).terrain, t.terra(23400, 5320).terrain
+    (<TerrainType.LAKE: 0>, <TerrainType.MOOR: 3>)
     """
 
     # set by __init__
     _core: Any  # the C state, a relfterrain._core.TerrainCore
-    _profile: np.ndarray
-    _vectors: dict[str, np.ndarray]
-    _options: dict[str, Any]
+    _params: TerrainParams
     _placed: PlacedView
+    _simd_request: str | None
 
-    def __init__(
-        self,
-        *,
-        profile: ArrayLike | None = None,
-        ah: Sequence[int] | None = None,
-        bh: Sequence[int] | None = None,
-        a1: Sequence[int] | None = None,
-        b1: Sequence[int] | None = None,
-        a2: Sequence[int] | None = None,
-        b2: Sequence[int] | None = None,
-        a3: Sequence[int] | None = None,
-        b3: Sequence[int] | None = None,
-        lake_base: float = 204.0,
-        lake_height: float | None = None,
-        feature_mask: int = 0xFFF,
-        with_paths: bool = False,
-        mountain_base: float | None = None,
-        snow_height: float | None = None,
-        wood_only: bool = False,
-        bleak: bool = False,
-        simd: str | None = None,
-    ) -> None:
+    def __init__(self, params: TerrainParams | None = None, *, simd: str | None = None,
+                 **options: Any) -> None:
+        if params is None:
+            params = TerrainParams(**options)
+        elif not isinstance(params, TerrainParams):
+            raise TypeError(f"params: must be a relfterrain.TerrainParams, got {params!r}")
+        elif options:
+            params = params.replace(**options)
         simd_code = _simd_code(simd)
-        prof = self._check_profile(profile)
-        given = {"ah": ah, "bh": bh, "a1": a1, "b1": b1, "a2": a2, "b2": b2, "a3": a3, "b3": b3}
-        vectors = self._check_vectors(given)
-        lake_base = _finite(lake_base, "lake_base")
-        lake_height = lake_base if lake_height is None else _finite(lake_height, "lake_height")
-        if isinstance(feature_mask, bool) or not isinstance(feature_mask, numbers.Integral):
-            raise TypeError(f"feature_mask: must be an int, got {feature_mask!r}")
-        if not 0 <= feature_mask <= 0xFFFFFFFF:
-            raise ValueError(f"feature_mask: must be between 0 and 2**32 - 1, got {feature_mask}")
-        if mountain_base is not None:
-            mountain_base = _finite(mountain_base, "mountain_base")
-        if snow_height is not None:
-            snow_height = _finite(snow_height, "snow_height")
-        self._core = _core.TerrainCore(
-            prof,
-            vectors,
-            lake_base=lake_base,
-            lake_height=lake_height,
-            feature_mask=int(feature_mask),
-            with_paths=bool(with_paths),
-            mountain_base=mountain_base,
-            snow_height=snow_height,
-            wood_only=bool(wood_only),
-            bleak=bool(bleak),
-        )
+        args, kwargs = params.core_args()
+        self._core = _core.TerrainCore(*args, **kwargs)
         self._core.simd = simd_code
-        self._profile = _readonly(self._core.profile)
-        vecs = self._core.vectors
-        self._vectors = {name: _readonly(vecs[k].copy()) for k, name in enumerate(_VECTOR_NAMES)}
-        self._options = self._core.options
+        self._params = params
+        self._simd_request = simd
         self._placed = PlacedView(self._core)
 
-    # -- validation ---------------------------------------------------------
+    # -- value semantics: parameters, copies, pickling ------------------------
 
-    @staticmethod
-    def _check_profile(profile: ArrayLike | None) -> np.ndarray:
-        return _validate.profile(profile, CLASSIC_PROFILE)
+    @property
+    def params(self) -> TerrainParams:
+        """The parameters, an immutable value (hashable, with a stable
+        :meth:`~TerrainParams.fingerprint`)."""
+        return self._params
 
-    @staticmethod
-    def _check_vectors(given: dict) -> np.ndarray:
-        rows = []
-        for name in _VECTOR_NAMES:
-            v = given[name]
-            rows.append(_validate.vector(CLASSIC_VECTORS[name] if v is None else v, name))
-        lengths = {name: r.size for name, r in zip(_VECTOR_NAMES, rows)}
-        if len(set(lengths.values())) != 1:
-            listed = ", ".join(f"{k}={n}" for k, n in lengths.items())
-            raise ValueError(
-                f"ah, bh, a1, b1, a2, b2, a3, b3: vectors must all have one length, got {listed}"
-            )
-        return np.stack(rows)
+    def replace(self, **changes: Any) -> Terrain:
+        """A copy with the named parameters changed and the same world state.
+
+        >>> Terrain().replace(town_below=150).params.town_below
+        150.0
+        """
+        return self._rebuild(self._params.replace(**changes), self._world_state(),
+                             self._simd_request)
+
+    def copy(self) -> Terrain:
+        """An independent copy: the same parameters and world state."""
+        return self._rebuild(self._params, self._world_state(), self._simd_request)
+
+    def _world_state(self) -> dict[str, Any]:
+        """What a terrain holds beyond its parameters, as plain arrays."""
+        xs, ys, codes = self._core.placed_items()
+        return {"placed": (xs, ys, codes)}
+
+    @classmethod
+    def _rebuild(cls, params: TerrainParams, state: dict[str, Any],
+                 simd: str | None) -> Terrain:
+        try:
+            t = cls(params, simd=simd)
+        except ValueError:  # a variant this machine lacks: the bits are the same
+            t = cls(params)
+        xs, ys, codes = state["placed"]
+        for x, y, code in zip(np.asarray(xs).tolist(), np.asarray(ys).tolist(),
+                              np.asarray(codes).tolist()):
+            t._core.place(x, y, code)
+        return t
+
+    def __reduce__(self) -> tuple:
+        return (Terrain._rebuild, (self._params, self._world_state(), self._simd_request))
+
+    def __copy__(self) -> Terrain:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict) -> Terrain:
+        return self.copy()
+
+    def __eq__(self, other: object) -> bool:
+        """Equal parameters and equal world state (the SIMD variant aside)."""
+        if not isinstance(other, Terrain):
+            return NotImplemented
+        if self._params != other._params or len(self._placed) != len(other._placed):
+            return False
+        return dict(self._placed.items()) == dict(other._placed.items())
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: hash the params instead
 
     # -- parameters ---------------------------------------------------------
 
     @property
     def profile(self) -> np.ndarray:
         """The profile (read-only float64)."""
-        return self._profile
+        return self._params.profile
 
-    ah = property(lambda self: self._vectors["ah"], doc="Height vector A (read-only).")
-    bh = property(lambda self: self._vectors["bh"], doc="Height vector B (read-only).")
-    a1 = property(lambda self: self._vectors["a1"], doc="Town vector A (read-only).")
-    b1 = property(lambda self: self._vectors["b1"], doc="Town vector B (read-only).")
-    a2 = property(lambda self: self._vectors["a2"], doc="Vegetation vector A2 (read-only).")
-    b2 = property(lambda self: self._vectors["b2"], doc="Vegetation vector B2 (read-only).")
-    a3 = property(lambda self: self._vectors["a3"], doc="Vegetation vector A3 (read-only).")
-    b3 = property(lambda self: self._vectors["b3"], doc="Vegetation vector B3 (read-only).")
+    ah = property(lambda self: _vector_view(self._params.ah), doc="Height vector A.")
+    bh = property(lambda self: _vector_view(self._params.bh), doc="Height vector B.")
+    a1 = property(lambda self: _vector_view(self._params.a1), doc="Town vector A.")
+    b1 = property(lambda self: _vector_view(self._params.b1), doc="Town vector B.")
+    a2 = property(lambda self: _vector_view(self._params.a2), doc="Vegetation vector A2.")
+    b2 = property(lambda self: _vector_view(self._params.b2), doc="Vegetation vector B2.")
+    a3 = property(lambda self: _vector_view(self._params.a3), doc="Vegetation vector A3.")
+    b3 = property(lambda self: _vector_view(self._params.b3), doc="Vegetation vector B3.")
 
     @property
     def directions(self) -> int:
         """N, the number of directions summed."""
-        return int(self._vectors["ah"].size)
+        return self._params.directions
 
     @property
     def simd(self) -> str:
@@ -365,40 +364,38 @@ class Terrain:
     @simd.setter
     def simd(self, value: str) -> None:
         self._core.simd = _simd_code(value)
+        self._simd_request = value
 
     @property
     def lake_height(self) -> float:
         """The current lake level; assign to raise (rain) or lower (drain) it."""
-        return self._core.lake_height
+        return self._params.lake_height  # type: ignore[return-value]
 
     @lake_height.setter
     def lake_height(self, value: float) -> None:
-        self._core.lake_height = _finite(value, "lake_height")
+        params = self._params.replace(lake_height=value)
+        self._core.lake_height = params.lake_height
+        self._params = params
 
-    lake_base = property(lambda self: self._options["lake_base"], doc="Dry-weather lake level.")
-    feature_mask = property(lambda self: self._options["feature_mask"], doc="Feature mask.")
-    with_paths = property(lambda self: self._options["with_paths"], doc="Paths enabled.")
-    mountain_base = property(lambda self: self._options["mountain_base"], doc="Mountain base.")
-    snow_height = property(lambda self: self._options["snow_height"], doc="Snow height.")
-    wood_only = property(lambda self: self._options["wood_only"], doc="All dry ground WOOD.")
-    bleak = property(lambda self: self._options["bleak"], doc="Heights only.")
+    def __getattr__(self, name: str) -> Any:
+        # every other parameter reads through (lake_base, town_below, ...)
+        if name.startswith("_"):
+            raise AttributeError(name)
+        params = self.__dict__.get("_params")
+        if params is not None and name in TerrainParams.__dataclass_fields__:
+            return getattr(params, name)
+        raise AttributeError(f"'Terrain' object has no attribute {name!r}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in TerrainParams.__dataclass_fields__ and name != "lake_height":
+            raise AttributeError(
+                f"{name}: a terrain's parameters are read-only; use "
+                f"terrain.replace({name}=...) for a changed copy")
+        object.__setattr__(self, name, value)
 
     def __repr__(self) -> str:
-        classic_profile = self._profile.size == 256 and np.array_equal(
-            self._profile, CLASSIC_PROFILE
-        )
-        parts = ["profile=classic" if classic_profile else f"profile=<{self._profile.size} values>"]
-        if not all(
-            self._vectors[n].size == 5 and tuple(self._vectors[n]) == CLASSIC_VECTORS[n]
-            for n in _VECTOR_NAMES
-        ):
-            parts.append(f"vectors=<custom, N={self.directions}>")
-        parts.append(f"lake_height={self.lake_height!r}")
-        defaults = {"lake_base": 204.0, "feature_mask": 0xFFF, "with_paths": False,
-                        "mountain_base": None, "snow_height": None, "wood_only": False, "bleak": False}
-        for k, d in defaults.items():
-            if self._options[k] != d:
-                parts.append(f"{k}={self._options[k]!r}")
+        parts = [f"{k}=<{v.size} values>" if isinstance(v, np.ndarray) else f"{k}={v!r}"
+                 for k, v in self._params.changed().items()]
         if len(self._placed):
             parts.append(f"placed={len(self._placed)}")
         return f"Terrain({', '.join(parts)})"
@@ -660,3 +657,20 @@ def _round_js(v: float) -> int:
     if v - r >= 0.5:
         r += 1
     return int(r)
+
+
+def _vector_view(v: tuple[int, ...]) -> np.ndarray:
+    return _validate.readonly(np.array(v, dtype=np.int64))
+
+
+def _signature() -> inspect.Signature:
+    # Terrain(params=None, *, simd=None, <every TerrainParams field>) for help()
+    fields = inspect.signature(TerrainParams).parameters.values()
+    head = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+            inspect.Parameter("params", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None),
+            inspect.Parameter("simd", inspect.Parameter.KEYWORD_ONLY, default=None)]
+    return inspect.Signature(head + [f.replace(kind=inspect.Parameter.KEYWORD_ONLY)
+                                     for f in fields])
+
+
+Terrain.__init__.__signature__ = _signature()  # type: ignore[attr-defined]

@@ -117,6 +117,29 @@ static void test_paths(void)
     t.snow_height = 420;
     compare_paths(&t, 23396, 5318, 0.5, 120, 90);
     {
+        /* every threshold a parameter: the tile passes follow them exactly,
+         * fractional thresholds included */
+        rt_terrain v;
+        rt_terrain_defaults(&v);
+        v.town_below = 150.5;
+        v.grass_below = 240.0;
+        v.open_below = 270.25;
+        v.thicket_below = 180.0;
+        v.mine_below = 64;
+        v.x_below = 32;
+        v.cone_below = 24;
+        compare_paths(&v, 23396, 5318, 1.0, 160, 120);
+        v.with_paths = 1;
+        v.path_dx = -3000.0;
+        v.path_dy = 1234.0;
+        v.path_tolerance = 3.5;
+        compare_paths(&v, 23396, 5318, 0.5, 100, 80);
+        v.path_dx = 4000.5; /* not whole metres: the point path serves it */
+        compare_paths(&v, 23396, 5318, 1.0, 60, 40);
+        v.town_below = NAN;
+        CHECK(rt_terrain_check(&v, NULL) == RT_ERR_PARAM);
+    }
+    {
         static double prof64[64], prof_frac[128];
         rt_terrain u;
         rt_terrain_defaults(&u);

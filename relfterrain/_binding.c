@@ -1,0 +1,274 @@
+/*
+ * _binding.c - the helpers every binding file shares: mapping core status
+ * codes to exceptions, argument checks, input and output arrays (checked in
+ * one place, overlap included), and the placed table's copy-on-write
+ * snapshots.  No module definition here (that is _core.c), so the binding
+ * files depend on this one and it on none of them.
+ */
+#include "_binding.h"
+
+PyObject *rtpy_raise(rt_status status, const char *what)
+{
+    const char *msg = rt_strerror(status);
+    switch (status) {
+    case RT_OK:
+        PyErr_SetString(PyExc_SystemError, "rtpy_raise called without an error");
+        break;
+    case RT_ERR_NOMEM:
+        PyErr_Format(PyExc_MemoryError, "%s: %s", what, msg);
+        break;
+    case RT_ERR_PLACED_VALUE:
+        PyErr_Format(PyExc_TypeError, "%s: %s", what, msg);
+        break;
+    case RT_ERR_NULL:
+        PyErr_Format(PyExc_SystemError, "%s: %s", what, msg);
+        break;
+    default:
+        PyErr_Format(PyExc_ValueError, "%s: %s", what, msg);
+        break;
+    }
+    return NULL;
+}
+
+int rtpy_threads(PyObject *obj, int *out)
+{
+    long v = PyLong_AsLong(obj);
+    if (v == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_TypeError, "threads: must be an int >= 1 (or None for all cores)");
+        return -1;
+    }
+    if (v < 1) {
+        PyErr_Format(PyExc_ValueError, "threads: must be >= 1, got %ld", v);
+        return -1;
+    }
+    *out = v > RT_MAX_THREADS ? RT_MAX_THREADS : (int)v;
+    return 0;
+}
+
+int rtpy_check_block(long long nx, long long ny, long long c0, long long r0, size_t itemsize)
+{
+    if (nx < 1) {
+        PyErr_Format(PyExc_ValueError, "nx: the number of columns must be >= 1, got %lld", nx);
+        return -1;
+    }
+    if (ny < 1) {
+        PyErr_Format(PyExc_ValueError, "ny: the number of rows must be >= 1, got %lld", ny);
+        return -1;
+    }
+    if (c0 < 0 || r0 < 0) {
+        PyErr_Format(PyExc_ValueError, "c0, r0: block offsets must be >= 0, got %lld, %lld",
+                     c0, r0);
+        return -1;
+    }
+    /* nx*ny*itemsize must fit in a Py_ssize_t before anything is allocated */
+    if ((unsigned long long)nx > (unsigned long long)PY_SSIZE_T_MAX / itemsize / (unsigned long long)ny) {
+        PyErr_Format(PyExc_MemoryError,
+                     "nx, ny: a %lld x %lld grid is too large to allocate", ny, nx);
+        return -1;
+    }
+    return 0;
+}
+
+PyArrayObject *rtpy_output(PyObject *obj, const char *name, int typenum, int ndim,
+                           const npy_intp *dims)
+{
+    if (obj == NULL || obj == Py_None) {
+        PyArrayObject *a = (PyArrayObject *)PyArray_EMPTY(ndim, (npy_intp *)dims, typenum, 0);
+        return a; /* NULL with MemoryError if it cannot be allocated */
+    }
+    if (!PyArray_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: must be a numpy.ndarray, got %.100s", name,
+                     Py_TYPE(obj)->tp_name);
+        return NULL;
+    }
+    PyArrayObject *a = (PyArrayObject *)obj;
+    PyArray_Descr *want = PyArray_DescrFromType(typenum);
+    int same = PyArray_EquivTypes(PyArray_DESCR(a), want) && PyArray_ISNBO(PyArray_DESCR(a)->byteorder);
+    if (!same) {
+        PyErr_Format(PyExc_TypeError, "%s: dtype must be %S, got %S", name, (PyObject *)want,
+                     (PyObject *)PyArray_DESCR(a));
+        Py_DECREF(want);
+        return NULL;
+    }
+    Py_DECREF(want);
+    int shape_ok = PyArray_NDIM(a) == ndim;
+    for (int k = 0; shape_ok && k < ndim; k++) shape_ok = PyArray_DIM(a, k) == dims[k];
+    if (!shape_ok) {
+        PyObject *want_shape = PyTuple_New(ndim);
+        PyObject *got_shape = PyTuple_New(PyArray_NDIM(a));
+        if (want_shape && got_shape) {
+            for (int k = 0; k < ndim; k++)
+                PyTuple_SET_ITEM(want_shape, k, PyLong_FromSsize_t(dims[k]));
+            for (int k = 0; k < PyArray_NDIM(a); k++)
+                PyTuple_SET_ITEM(got_shape, k, PyLong_FromSsize_t(PyArray_DIM(a, k)));
+            PyErr_Format(PyExc_ValueError, "%s: shape must be %S, got %S", name, want_shape,
+                         got_shape);
+        }
+        Py_XDECREF(want_shape);
+        Py_XDECREF(got_shape);
+        return NULL;
+    }
+    if (!PyArray_IS_C_CONTIGUOUS(a) || !PyArray_ISALIGNED(a)) {
+        PyErr_Format(PyExc_ValueError, "%s: must be C-contiguous and aligned", name);
+        return NULL;
+    }
+    if (!PyArray_ISWRITEABLE(a)) {
+        PyErr_Format(PyExc_ValueError, "%s: must be writeable", name);
+        return NULL;
+    }
+    Py_INCREF(a);
+    return a;
+}
+
+PyArrayObject *rtpy_input_1d(PyObject *obj, const char *name, int typenum)
+{
+    PyArray_Descr *d = PyArray_DescrFromType(typenum); /* stolen below */
+    PyObject *a = PyArray_FromAny(obj, d, 1, 1, NPY_ARRAY_IN_ARRAY, NULL);
+    if (!a) {
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyErr_Format(PyExc_ValueError, "%s: must be a 1-D array-like of numbers (%S)", name,
+                     value ? value : Py_None);
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+        return NULL;
+    }
+    return (PyArrayObject *)a;
+}
+
+int rtpy_profile_copy(PyObject *obj, double **buf, uint32_t *len)
+{
+    PyArrayObject *prof = rtpy_input_1d(obj, "profile", NPY_FLOAT64);
+    if (!prof) return -1;
+    npy_intp n = PyArray_DIM(prof, 0);
+    if (n < 1 || n > (npy_intp)RT_MAX_PROFILE || (n & (n - 1)) != 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "profile: length must be a power of two between 1 and %u, got %zd",
+                     (unsigned)RT_MAX_PROFILE, (Py_ssize_t)n);
+        Py_DECREF(prof);
+        return -1;
+    }
+    *buf = PyMem_RawMalloc((size_t)n * sizeof(double));
+    if (!*buf) {
+        Py_DECREF(prof);
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(*buf, PyArray_DATA(prof), (size_t)n * sizeof(double));
+    *len = (uint32_t)n;
+    Py_DECREF(prof);
+    return 0;
+}
+
+/* Do the bytes of a and b overlap?  Both are C-contiguous (checked before). */
+static int overlap(PyArrayObject *a, PyArrayObject *b)
+{
+    const char *a0 = PyArray_BYTES(a), *b0 = PyArray_BYTES(b);
+    const char *a1 = a0 + PyArray_NBYTES(a), *b1 = b0 + PyArray_NBYTES(b);
+    return PyArray_NBYTES(a) > 0 && PyArray_NBYTES(b) > 0 && a0 < b1 && b0 < a1;
+}
+
+int rtpy_outputs(PyObject *outputs, int count, const char *const *names, const int *types,
+                 int ndim, const npy_intp *dims, PyArrayObject **arrays, void **data)
+{
+    for (int k = 0; k < count; k++) arrays[k] = NULL, data[k] = NULL;
+    PyObject *seq = PySequence_Fast(outputs, "out: must be a sequence of arrays");
+    if (!seq) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != count) {
+        PyErr_Format(PyExc_ValueError, "out: must hold %d items, got %zd", count,
+                     PySequence_Fast_GET_SIZE(seq));
+        goto fail;
+    }
+    for (int k = 0; k < count; k++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, k);
+        if (item == Py_None) continue;
+        arrays[k] = rtpy_output(item == Py_True ? Py_None : item, names[k], types[k], ndim, dims);
+        if (!arrays[k]) goto fail;
+        data[k] = PyArray_DATA(arrays[k]);
+    }
+    /* one array for two outputs, or two views of one buffer, would mix them */
+    for (int k = 0; k < count; k++)
+        for (int m = k + 1; m < count; m++)
+            if (arrays[k] && arrays[m] && overlap(arrays[k], arrays[m])) {
+                PyErr_Format(PyExc_ValueError, "%s, %s: output arrays must not share memory",
+                             names[k], names[m]);
+                goto fail;
+            }
+    Py_DECREF(seq);
+    return 0;
+fail:
+    for (int k = 0; k < count; k++) Py_CLEAR(arrays[k]);
+    Py_DECREF(seq);
+    return -1;
+}
+
+PyObject *rtpy_outputs_tuple(int count, PyArrayObject **arrays)
+{
+    PyObject *t = PyTuple_New(count);
+    if (!t) {
+        for (int k = 0; k < count; k++) Py_CLEAR(arrays[k]);
+        return NULL;
+    }
+    for (int k = 0; k < count; k++) {
+        PyObject *a = arrays[k] ? (PyObject *)arrays[k] : Py_NewRef(Py_None);
+        arrays[k] = NULL;
+        PyTuple_SET_ITEM(t, k, a); /* steals */
+    }
+    return t;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The placed table, shared copy-on-write                                   */
+/* ------------------------------------------------------------------------ */
+
+rtpy_placed_box *rtpy_box_new(rt_placed *table)
+{
+    rtpy_placed_box *b = PyMem_RawMalloc(sizeof *b);
+    if (!b) return NULL;
+    b->table = table;
+    b->refs = 1;
+    return b;
+}
+
+void rtpy_box_release(rtpy_placed_box *b)
+{
+    if (b && --b->refs == 0) {
+        rt_placed_free(b->table);
+        PyMem_RawFree(b);
+    }
+}
+
+rtpy_placed_box *rtpy_box_acquire(rtpy_placed_box *b)
+{
+    b->refs++;
+    return b;
+}
+
+rt_placed *rtpy_box_writable(rtpy_placed_box **slot)
+{
+    rtpy_placed_box *b = *slot;
+    if (b->refs > 1) {
+        rt_placed *copy = rt_placed_clone(b->table);
+        rtpy_placed_box *nb = copy ? rtpy_box_new(copy) : NULL;
+        if (!nb) {
+            rt_placed_free(copy);
+            PyErr_NoMemory();
+            return NULL;
+        }
+        rtpy_box_release(b);
+        *slot = nb;
+    }
+    return (*slot)->table;
+}
+
+int rtpy_module_add(PyObject *module, const char *name, PyObject *value)
+{
+    if (!value) return -1;
+    if (PyModule_AddObject(module, name, value) < 0) {
+        Py_DECREF(value);
+        return -1;
+    }
+    return 0;
+}
