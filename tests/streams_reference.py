@@ -549,6 +549,8 @@ def good_site(p: R.Params, x, y, placed: dict | None = None, min_height=10, mine
         return {"x": first_a[0], "y": first_a[1], "ok": True, "altered": True, "reason": "",
                 "tries": tries, "placed": table, "start": (sx, sy)}
 
+    if best is None:                      # max_loops < 1: no candidate examined
+        best = (sx, sy)
     return {"x": best[0], "y": best[1], "ok": False, "altered": False, "reason": "spiral",
             "tries": tries, "placed": placed, "start": (sx, sy)}
 

@@ -93,8 +93,9 @@ def test_neighbourhood_sizes_and_order():
 
 
 def test_hypot_of_steps_is_the_correctly_rounded_sqrt():
-    for dx in range(-5, 6):
-        for dy in range(-5, 6):
+    # route steps (|d| <= 5) and road / marking segments of moderate length
+    for dx in range(0, 200):
+        for dy in range(0, 200):
             assert math.hypot(dx, dy) == math.sqrt(dx * dx + dy * dy)
 
 
@@ -450,6 +451,12 @@ def test_good_site_first_candidate(world):
     r = S.good_site(P, 10.4, -3.5)
     assert (r["x"], r["y"], r["ok"], r["altered"], r["reason"], r["tries"]) == (10, -3, True, False, "", 1)
     assert r["placed"] is None
+
+
+def test_good_site_without_candidates(world):
+    world()
+    r = S.good_site(P, 3, 4, max_loops=0)
+    assert (r["x"], r["y"], r["ok"], r["reason"], r["tries"]) == (3, 4, False, "spiral", 0)
 
 
 def test_good_site_dry_jumps(world):
