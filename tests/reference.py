@@ -19,7 +19,7 @@ reference is a dict ``{(xr, yr): ("T", terrain_code) | ("F", feature_code)}``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -135,6 +135,23 @@ class Params:
     snow_height: float | None = None      # None -> off
     wood_only: bool = False
     bleak: bool = False
+    # Thresholds of SPEC 5 and 13 (parameters, the seed's values by default).
+    feature_point: int = 4          # f giving the point group (MINE .. ROOT)
+    feature_x: int = 8              # f giving X
+    feature_cone: int = 16          # f giving CONE
+    mine_below: int = 32            # xyff thresholds of the point group
+    boulder_below: int = 128
+    waterhole_below: int = 160
+    knoll_below: int = 200
+    x_below: int = 4                # (round(PI1000*xryr) & 0xff) < x_below: X
+    cone_below: int = 8             # (round(PI10000*xryr) & 0xff) < cone_below: CONE
+    town_below: float = 120.0       # calcProf(A1,B1) < town_below: TOWN
+    grass_below: float = 255.0      # a = calcProf(A2,B2) < grass_below: GRASS/MOOR
+    open_below: float = 255.0       # ... and b = calcProf(A3,B3) < open_below: GRASS
+    thicket_below: float = 200.0    # a >= grass_below: THICKET if b < thicket_below
+    path_dx: float = 4000.0         # PATH: |ht - height(x+path_dx, y+path_dy)|
+    path_dy: float = 2000.0         #       < path_tolerance (and ht > lake)
+    path_tolerance: float = 2.0
 
     def __post_init__(self):
         n = len(self.profile)
@@ -163,8 +180,21 @@ class Params:
                   with_paths=self.with_paths, mountain_base=self.mountain_base,
                   snow_height=self.snow_height, wood_only=self.wood_only,
                   bleak=self.bleak)
+        # Thresholds only when they differ from the defaults, so that models
+        # with default thresholds need no new keyword of the library.
+        for name in THRESHOLD_NAMES:
+            value = getattr(self, name)
+            if value != _THRESHOLD_DEFAULTS[name]:
+                kw[name] = value
         return kw
 
+
+THRESHOLD_NAMES = ("feature_point", "feature_x", "feature_cone", "mine_below",
+                   "boulder_below", "waterhole_below", "knoll_below", "x_below",
+                   "cone_below", "town_below", "grass_below", "open_below",
+                   "thicket_below", "path_dx", "path_dy", "path_tolerance")
+_THRESHOLD_DEFAULTS = {f.name: f.default for f in fields(Params)
+                       if f.name in THRESHOLD_NAMES}
 
 CLASSIC = Params()
 
@@ -226,20 +256,20 @@ def point_feature(p: Params, xr: float, yr: float) -> int:
     xryr = xr * yr
     a = calc_prof(p, p.b2, xr, p.a3, yr)          # swapped tables
     f = toint32(round_js(a * xryr * RECIP128)) & p.feature_mask
-    if f == 4:
+    if f == p.feature_point:
         xyff = toint32(xryr) & 0xFF
-        if xyff < 32:
+        if xyff < p.mine_below:
             return F_MINE
-        if xyff < 128:
+        if xyff < p.boulder_below:
             return F_BOULDER
-        if xyff < 160:
+        if xyff < p.waterhole_below:
             return F_WATERHOLE
-        if xyff < 200:
+        if xyff < p.knoll_below:
             return F_KNOLL
         return F_ROOT
-    if f == 8 and (toint32(round_js(PI1000 * xryr)) & 0xFF) < 4:
+    if f == p.feature_x and (toint32(round_js(PI1000 * xryr)) & 0xFF) < p.x_below:
         return F_X
-    if f == 16 and (toint32(round_js(PI10000 * xryr)) & 0xFF) < 8:
+    if f == p.feature_cone and (toint32(round_js(PI10000 * xryr)) & 0xFF) < p.cone_below:
         return F_CONE
     return F_NONE
 
@@ -261,7 +291,8 @@ def terra(p: Params, x: float, y: float, placed: dict | None = None):
     if p.snow_height is not None and ht > float(p.snow_height):
         return (ht, SNOW, F_NONE, "", 0.0)
 
-    if p.with_paths and ht > lake_ht and abs(ht - height(p, x + 4000, y + 2000)) < 2:
+    if (p.with_paths and ht > lake_ht
+            and abs(ht - height(p, x + p.path_dx, y + p.path_dy)) < p.path_tolerance):
         return (ht, PATH, F_NONE, "", 0.0)
 
     xr = round_js(x)
@@ -291,7 +322,7 @@ def terra(p: Params, x: float, y: float, placed: dict | None = None):
     # skips the town test too.
     if not p.wood_only:
         a = calc_prof(p, p.a1, x, p.b1, y)
-        if a < 120:
+        if a < p.town_below:
             return (ht, TOWN, F_NONE, "", 0.0)
 
     code = _code(feature, xr, yr)
@@ -300,11 +331,11 @@ def terra(p: Params, x: float, y: float, placed: dict | None = None):
 
     a = calc_prof(p, p.a2, x, p.b2, y)
     b = calc_prof(p, p.a3, x, p.b3, y)
-    if a < 255:
-        if b < 255:
+    if a < p.grass_below:
+        if b < p.open_below:
             return (ht, GRASS, feature, code, 0.0)
         return (ht, MOOR, feature, code, 0.0)
-    if b < 200:
+    if b < p.thicket_below:
         return (ht, THICKET, feature, code, 0.0)
     return (ht, WOOD, feature, code, 0.0)
 

@@ -154,3 +154,33 @@ def test_terra_invariants_on_a_patch():
             if t == R.TOWN:
                 assert f == R.F_NONE
             assert (code != "") == (f in R.CODED_FEATURES)
+
+
+def test_threshold_defaults_are_the_seeds_and_not_passed_to_the_library():
+    p = R.CLASSIC
+    assert (p.feature_point, p.feature_x, p.feature_cone) == (4, 8, 16)
+    assert (p.mine_below, p.boulder_below, p.waterhole_below, p.knoll_below) == (32, 128, 160, 200)
+    assert (p.x_below, p.cone_below) == (4, 8)
+    assert (p.town_below, p.grass_below, p.open_below, p.thicket_below) == (120.0, 255.0, 255.0, 200.0)
+    assert (p.path_dx, p.path_dy, p.path_tolerance) == (4000.0, 2000.0, 2.0)
+    kw = p.terrain_kwargs()
+    assert not set(R.THRESHOLD_NAMES) & set(kw)
+    kw = R.Params(town_below=120, mine_below=40, path_dx=100.0).terrain_kwargs()
+    assert set(R.THRESHOLD_NAMES) & set(kw) == {"mine_below", "path_dx"}
+    assert kw["mine_below"] == 40 and kw["path_dx"] == 100.0
+
+
+def test_thresholds_change_terra():
+    # (23536, 5327) is a MINE on GRASS (JS anchor); xyff of it decides the kind
+    x, y = 23536, 5327
+    xyff = (x * y) & 0xFF
+    assert xyff < 32
+    assert R.terra(R.Params(mine_below=xyff), x, y)[2] == R.F_BOULDER
+    assert R.terra(R.Params(feature_point=5), x, y)[2] != R.F_MINE
+    assert R.terra(R.Params(town_below=1e9), x, y)[1] == R.TOWN
+    assert R.terra(R.Params(grass_below=-1.0, thicket_below=1e9), x, y)[1] == R.THICKET
+    assert R.terra(R.Params(grass_below=-1.0, thicket_below=-1.0), x, y)[1] == R.WOOD
+    assert R.terra(R.Params(open_below=-1.0), x, y)[1] == R.MOOR
+    # a huge tolerance makes every dry point a path
+    assert R.terra(R.Params(with_paths=True, path_tolerance=1e9), x, y)[1] == R.PATH
+    assert R.terra(R.Params(with_paths=True, path_dx=0.0, path_dy=0.0), x, y)[1] == R.PATH
