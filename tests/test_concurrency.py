@@ -79,3 +79,58 @@ def test_lake_height_change_does_not_affect_a_finished_result():
     assert (t.terrain_grid(23396, 5318, 100, 80) == TerrainType.LAKE).sum() > (
         snapshot == TerrainType.LAKE
     ).sum()
+
+
+def _run_in_threads(tasks, n_threads=4):
+    """Run every task in each of n_threads threads at once; the results per thread."""
+    results = [None] * n_threads
+    errors = []
+    barrier = threading.Barrier(n_threads)
+
+    def work(i):
+        try:
+            barrier.wait()
+            results[i] = [task() for task in tasks]
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(n_threads)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors
+    return results
+
+
+def _same(a, b):
+    if isinstance(a, np.ndarray):
+        return a.dtype == b.dtype and a.tobytes() == b.tobytes()
+    return a == b
+
+
+def test_one_galaxy_from_many_threads_gives_the_sequential_results():
+    g = rt.Galaxy(f_mask=0x3FFF)
+    tasks = [
+        lambda: g.stars(-60, -40, 1, 120, 80, 60, threads=2),
+        lambda: g.census(-60, -40, 1, 120, 80, 60, threads=3),
+        lambda: g.count(-400, -300, 1, 200, 150, 40, threads=1),
+        lambda: g.planet_counts(10, 20, 30, 50, 50, 50, threads=2),
+        lambda: g.star(-42, 11, 41),
+    ]
+    want = [task() for task in tasks]
+    for got in _run_in_threads(tasks):
+        assert all(_same(a, b) for a, b in zip(got, want))
+
+
+def test_classic_generators_from_many_threads_give_the_sequential_results():
+    tasks = [
+        lambda: rt.classic.midpoint_displacement(12, rng=5),
+        lambda: rt.classic.diamond_square(7, rng=6),
+        lambda: rt.classic.limited_random(200, 100, 3.0, 0.0, 50.0, rng=7),
+        lambda: rt.classic.circle_hill(200, 100, 40, 9.0, 3.0, 60.0, rng=8),
+        lambda: rt.classic.clouds(np.linspace(-1, 2, 10_000), 0.0, 1.0),
+    ]
+    want = [task() for task in tasks]
+    for got in _run_in_threads(tasks):
+        assert all(_same(a, b) for a, b in zip(got, want))

@@ -101,3 +101,70 @@ def test_non_contiguous_and_other_dtype_inputs():
     h = t.height(xf, 7.0)
     assert h.shape == (3, 4)
     assert np.array_equal(h, t.height(np.ascontiguousarray(xf), 7.0))
+
+
+def _galaxy_calls(g, bad_out):
+    g.star(3, 5, 7)
+    g.stars(-20, -15, 1, 40, 30, 20)
+    g.census(-20, -15, 1, 40, 30, 20)
+    g.count(-20, -15, 1, 40, 30, 20)
+    g.planet_counts(-20, -15, 1, 40, 30, 20)
+    g.replace(min_magnitude=2.0)
+    for bad in (
+        lambda: g.stars(0, 0, 0, 0, 1, 1),
+        lambda: g.count(2**63 - 1, 0, 0, 2, 1, 1),
+        lambda: rt.Galaxy(s=[1, 2]),
+        lambda: rt.Galaxy(profile=np.arange(3.0)),
+        lambda: g.star(0.5, 0, 0),
+    ):
+        with pytest.raises((ValueError, TypeError, MemoryError)):
+            bad()
+
+
+def _classic_calls(grid, heights):
+    rt.classic.midpoint_displacement(6, rng=1)
+    rt.classic.diamond_square(4, rng=2, seed_grid=grid)
+    rt.classic.clouds(heights, 0.2, 0.8)
+    rt.classic.limited_random(20, 10, 3.0, 0.0, 50.0, rng=3)
+    rt.classic.circle_hill(20, 10, 5, 4.0, 3.0, 60.0, rng=4)
+    for bad in (
+        lambda: rt.classic.midpoint_displacement(-1),
+        lambda: rt.classic.diamond_square(4, seed_grid=np.zeros((4, 4))),
+        lambda: rt.classic.clouds(heights, 0.9, 0.1),
+        lambda: rt.classic.limited_random(0, 10, 3.0, 0.0, 50.0),
+        lambda: rt.classic.circle_hill(20, 10, 5, -4.0, 3.0, 60.0),
+    ):
+        with pytest.raises((ValueError, TypeError, MemoryError)):
+            bad()
+
+
+@pytest.mark.parametrize("which", ["galaxy", "classic"])
+def test_no_reference_or_memory_growth_in_the_other_generators(which):
+    g = rt.Galaxy(f_mask=0xFFF)
+    grid = np.full((17, 17), np.nan)
+    grid[8, 8] = 1.0
+    heights = np.linspace(-1, 2, 200)
+    inputs = (grid, heights)
+
+    def calls():
+        if which == "galaxy":
+            _galaxy_calls(g, None)
+        else:
+            _classic_calls(grid, heights)
+
+    for _ in range(20):
+        calls()
+    gc.collect()
+    refs = [sys.getrefcount(a) for a in inputs]
+    grid_copy, heights_copy = grid.copy(), heights.copy()
+    tracemalloc.start()
+    gc.collect()
+    before = tracemalloc.get_traced_memory()[0]
+    for _ in range(300):
+        calls()
+    gc.collect()
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    assert [sys.getrefcount(a) for a in inputs] == refs
+    assert np.array_equal(grid, grid_copy, equal_nan=True) and np.array_equal(heights, heights_copy)
+    assert after - before < 64 * 1024, f"memory grew by {after - before} bytes"
