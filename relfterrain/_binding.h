@@ -53,5 +53,6 @@ int rtpy_check_block(long long nx, long long ny, long long c0, long long r0,
 int rtpy_terrain_exec(PyObject *module);
 int rtpy_classic_exec(PyObject *module);
 int rtpy_galaxy_exec(PyObject *module);
+int rtpy_math_exec(PyObject *module);
 
 #endif /* RELFTERRAIN_BINDING_H */
