@@ -383,3 +383,42 @@ def cos(x: float) -> float:
     if k == 2:
         return -_kernel_cos(y0, y1)
     return _kernel_sin(y0, y1, 1)
+
+
+# -- the fingerprint of csrc/tests/test_core.c (test_fdlibm) ----------------------
+
+FINGERPRINT_N = 90000
+_M64 = (1 << 64) - 1
+
+
+def _from_bits(u: int) -> float:
+    return struct.unpack("<d", struct.pack("<Q", u))[0]
+
+
+def fingerprint_inputs(n: int = FINGERPRINT_N, seed: int = 12345) -> list[float]:
+    """The inputs of test_core.c's fdlibm_input(k), k = 0 .. n-1 (same LCG)."""
+    state = seed
+    out = []
+    for k in range(n):
+        state = (state * 6364136223846793005 + 1442695040888963407) & _M64
+        r = state
+        if k % 3 == 0:
+            out.append(_from_bits(r))
+        elif k % 3 == 1:
+            out.append(float((r >> 41) - (1 << 22)) * 16.0)
+        else:
+            e = ((r >> 54) % 1030) - 30
+            m = float(r >> 11) * 2.0**-53 + 1.0
+            out.append((-m if r & 1 else m) * math.ldexp(1.0, e))
+    return out
+
+
+def fingerprint(n: int = FINGERPRINT_N) -> int:
+    """FNV-1a over the bits of sin(x) and cos(x), bytes least significant first."""
+    h = 0xCBF29CE484222325
+    for x in fingerprint_inputs(n):
+        for v in (sin(x), cos(x)):
+            u = _bits(v)
+            for b in range(8):
+                h = ((h ^ ((u >> (8 * b)) & 0xFF)) * 0x100000001B3) & _M64
+    return h

@@ -10,6 +10,7 @@ import doctest
 import json
 import math
 import os
+import re
 import threading
 
 import fdlibm_reference as R
@@ -220,3 +221,15 @@ def test_threads_agree():
 def test_mathjs_doctests():
     result = doctest.testmod(mathjs, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0 and result.attempted >= 8
+
+
+def test_c_fingerprint_is_the_reference_one():
+    """csrc/tests/test_core.c checks rt_sin/rt_cos on 90,000 inputs against a
+    constant (and `make cross-aarch64` compares its line across platforms):
+    the constant is the Python transcription's fingerprint of the same inputs."""
+    path = os.path.join(os.path.dirname(DATA), "..", "..", "csrc", "tests", "test_core.c")
+    with open(path) as f:
+        src = f.read()
+    m = re.search(r"CHECK\(fdlibm_hash\(\) == 0x([0-9a-f]{16})u\);", src)
+    assert m, "test_core.c: the fdlibm fingerprint check is missing"
+    assert int(m.group(1), 16) == R.fingerprint()
