@@ -66,9 +66,9 @@ def sin(x: Any) -> Any:
 
     Notes
     -----
-    fdlibm's error is below 1 ulp; about 2.5 % of arguments differ in the last
-    bit from a correctly rounded sine (e.g. glibc's), which is why the core
-    carries its own. Every finite argument is reduced modulo pi/2 exactly,
+    fdlibm's error is below 1 ulp; on 2 to 3 % of arguments it differs in the
+    last bit from glibc's (nearly correctly rounded) sine, which is why the
+    core carries its own. Every finite argument is reduced modulo pi/2 exactly,
     however large.
 
     Examples
