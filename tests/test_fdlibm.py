@@ -228,6 +228,8 @@ def test_c_fingerprint_is_the_reference_one():
     constant (and `make cross-aarch64` compares its line across platforms):
     the constant is the Python transcription's fingerprint of the same inputs."""
     path = os.path.join(os.path.dirname(DATA), "..", "..", "csrc", "tests", "test_core.c")
+    if not os.path.exists(path):
+        pytest.skip("csrc/tests/test_core.c is not in this tree")
     with open(path) as f:
         src = f.read()
     m = re.search(r"CHECK\(fdlibm_hash\(\) == 0x([0-9a-f]{16})u\);", src)
