@@ -484,6 +484,19 @@ rt_status rt_galaxy_planet_counts(const rt_galaxy *g, const rt_block3 *b,
 rt_status rt_galaxy_stars(const rt_galaxy *g, const rt_block3 *b, rt_star *out,
                           int64_t cap, int64_t *count, int threads);
 
+/* ------------------------------------------------------------------------ */
+/* fdlibm sin and cos                                                       */
+/* ------------------------------------------------------------------------ */
+
+/* sin(x) and cos(x) exactly as fdlibm 5.3 computes them, which is what
+ * JavaScript's Math.sin and Math.cos give in V8 (node, Chrome): the same bits
+ * on every IEEE-754 platform, whatever its libm.  Error < 1 ulp; every finite
+ * x is reduced exactly (the large-argument path of __kernel_rem_pio2).
+ * sin(+-0) = +-0, cos(+-0) = 1; a NaN or infinite x gives the quiet NaN
+ * 0x7ff8000000000000.  Pure functions: thread-safe, no state, no errno. */
+double rt_sin(double x);
+double rt_cos(double x);
+
 #ifdef __cplusplus
 }
 #endif

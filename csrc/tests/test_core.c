@@ -255,6 +255,116 @@ static void print_fingerprint(void)
     printf("fingerprint %016llx\n", (unsigned long long)h);
 }
 
+/* ------------------------------------------------------------------------ */
+/* fdlibm sin and cos: known bits (from node's Math.sin/Math.cos) and a       */
+/* fingerprint of many values, equal to the one tests/fdlibm_reference.py    */
+/* computes (so every platform, qemu-aarch64 included, checks ~90,000 bits). */
+/* ------------------------------------------------------------------------ */
+
+static double f64_of(uint64_t u)
+{
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
+static uint64_t bits_of(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u;
+}
+
+/* FNV-1a over the 8 bytes of u, least significant first (endian-free). */
+static uint64_t fnv1a_u64(uint64_t h, uint64_t u)
+{
+    for (int b = 0; b < 8; b++) h = (h ^ ((u >> (8 * b)) & 0xff)) * 0x100000001b3u;
+    return h;
+}
+
+/* The inputs of the fdlibm fingerprint: k = 0 .. RT_FD_N-1.  A third are
+ * random bit patterns (every exponent, NaNs and infinities too), a third
+ * multiples of 16 up to 2^26 (mine cells), a third random magnitudes
+ * m * 2^e, -30 <= e < 1000. */
+#define RT_FD_N 90000
+static double fdlibm_input(int k, uint64_t *state)
+{
+    *state = *state * 6364136223846793005u + 1442695040888963407u;
+    uint64_t r = *state;
+    switch (k % 3) {
+    case 0: return f64_of(r);
+    case 1: return (double)((int64_t)(r >> 41) - (1 << 22)) * 16.0; /* |x| <= 2^26 */
+    default: {
+        int e = (int)((r >> 54) % 1030) - 30;
+        double m = (double)(r >> 11) * 0x1p-53 + 1.0; /* [1, 2) */
+        return (r & 1 ? -m : m) * ldexp(1.0, e);
+    }
+    }
+}
+
+static uint64_t fdlibm_hash(void)
+{
+    uint64_t h = 0xcbf29ce484222325u, state = 12345;
+    for (int k = 0; k < RT_FD_N; k++) {
+        double x = fdlibm_input(k, &state);
+        h = fnv1a_u64(h, bits_of(rt_sin(x)));
+        h = fnv1a_u64(h, bits_of(rt_cos(x)));
+    }
+    return h;
+}
+
+static void test_fdlibm(void)
+{
+    static const struct {
+        uint64_t x, s, c;
+    } known[] = {
+        /* node 20 (V8 11.3): Math.sin(x), Math.cos(x) */
+        {0x0000000000000000u, 0x0000000000000000u, 0x3ff0000000000000u}, /* +0 */
+        {0x8000000000000000u, 0x8000000000000000u, 0x3ff0000000000000u}, /* -0 */
+        {0x0000000000000001u, 0x0000000000000001u, 0x3ff0000000000000u}, /* 5e-324 */
+        {0x3fe0c152382d7365u, 0x3fdfffffffffffffu, 0x3febb67ae8584cabu}, /* pi/6 */
+        {0x400921fb54442d18u, 0x3ca1a62633145c07u, 0xbff0000000000000u}, /* pi */
+        {0x4480f0cf064dd592u, 0xbfeb453ab76bf397u, 0x3fe0be2cef01c8f4u}, /* 1e22 */
+        {0xc480f0cf064dd592u, 0x3feb453ab76bf397u, 0x3fe0be2cef01c8f4u}, /* -1e22 */
+        {0x7e37e43c8800759cu, 0xbfea2c16b010e385u, 0xbfe2699022adc4c1u}, /* 1e300 */
+        {0x7fefffffffffffffu, 0x3f7452fc98b34e97u, 0xbfefffe62ecfab75u}, /* DBL_MAX */
+        {0x4190000000000000u, 0x3fdaedbaec15d29du, 0xbfed078da7f267e0u}, /* 2^26 */
+        {0x418fffff80000000u, 0xbfe5407debcce7ceu, 0x3fe7ec889b951ac1u}, /* 2^26 - 16 */
+        {0x412921fc00000000u, 0x3fd51102efad6266u, 0x3fee377c09c4cce7u}, /* 823550 */
+        {0x413921fc00000000u, 0x3fe3e479a61836ebu, 0x3fe910d18d26c0d4u}, /* 1647100 */
+    };
+    for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
+        double x = f64_of(known[k].x);
+        if (bits_of(rt_sin(x)) != known[k].s || bits_of(rt_cos(x)) != known[k].c)
+            fprintf(stderr, "  fdlibm: x = %a: sin %a cos %a\n", x, rt_sin(x), rt_cos(x));
+        CHECK(bits_of(rt_sin(x)) == known[k].s);
+        CHECK(bits_of(rt_cos(x)) == known[k].c);
+    }
+    /* non-finite: the canonical quiet NaN */
+    const double nonfinite[3] = {NAN, INFINITY, -INFINITY};
+    for (int k = 0; k < 3; k++) {
+        CHECK(bits_of(rt_sin(nonfinite[k])) == 0x7ff8000000000000u);
+        CHECK(bits_of(rt_cos(nonfinite[k])) == 0x7ff8000000000000u);
+    }
+    /* odd and even, and |sin|, |cos| <= 1 on a sweep */
+    uint64_t state = 99;
+    for (int k = 0; k < 20000; k++) {
+        double x = fdlibm_input(k, &state);
+        if (!isfinite(x)) continue;
+        double s = rt_sin(x), c = rt_cos(x);
+        CHECK(same_bits(rt_sin(-x), -s) && same_bits(rt_cos(-x), c));
+        CHECK(fabs(s) <= 1.0 && fabs(c) <= 1.0);
+    }
+    /* the same fingerprint as tests/fdlibm_reference.py computes */
+    CHECK(fdlibm_hash() == 0xea71c7d390bac59cu);
+}
+
+/* `make cross-aarch64` compares this line too. */
+static void print_fdlibm_fingerprint(void)
+{
+    printf("fingerprint fdlibm %016llx\n", (unsigned long long)fdlibm_hash());
+}
+
 int main(void)
 {
     test_js_numbers();
@@ -263,6 +373,7 @@ int main(void)
     test_errors();
     test_paths();
     test_classic_map();
+    test_fdlibm();
     /* every generator: one fingerprint line each, compared across platforms */
     uint64_t galaxy = test_galaxy();
     uint64_t classic = test_classic();
@@ -271,6 +382,7 @@ int main(void)
         return 1;
     }
     print_fingerprint();
+    print_fdlibm_fingerprint();
     printf("fingerprint galaxy %016llx\n", (unsigned long long)galaxy);
     printf("fingerprint classic %016llx\n", (unsigned long long)classic);
     printf("test_core: all checks passed\n");
