@@ -11,8 +11,14 @@ GALAXY_DOMAIN: float
 MAX_PROFILE: int
 MAX_DIRECTIONS: int
 MAX_VECTOR: int
+MAX_THREADS: int
 CLASSIC_PROFILE: np.ndarray
 CLASSIC_VECTORS: dict[str, tuple[int, ...]]
+TERRAIN_TYPE_NAMES: tuple[str, ...]
+FEATURE_NAMES: tuple[str, ...]
+PLACED_TERRAIN: int
+PLACED_FEATURE: int
+PLACED_CODE_MASK: int
 
 def strerror(status: int) -> str: ...
 def simd_variants() -> dict[str, tuple[int, bool, str]]: ...
@@ -30,15 +36,8 @@ class TerrainCore:
         self,
         profile: np.ndarray,
         vectors: np.ndarray,
-        *,
-        lake_base: float = ...,
-        lake_height: float = ...,
-        feature_mask: int = ...,
-        with_paths: bool = ...,
-        mountain_base: float | None = ...,
-        snow_height: float | None = ...,
-        wood_only: bool = ...,
-        bleak: bool = ...,
+        /,
+        **options: Any,  # the scalar fields of rt_terrain by name (see .options)
     ) -> None: ...
     def height_grid(
         self, x0: float, y0: float, nx: int, ny: int, step: float = ..., *, c0: int = ...,

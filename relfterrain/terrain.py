@@ -13,7 +13,7 @@ import numpy as np
 
 from . import _core, _validate
 from ._params import TerrainParams
-from ._seed import CLASSIC_PROFILE, CLASSIC_VECTORS, VECTOR_NAMES
+from ._seed import CLASSIC_PROFILE, CLASSIC_VECTORS
 from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
 from ._validate import default_threads
 
