@@ -121,14 +121,19 @@ PyArrayObject *rtpy_output(PyObject *obj, const char *name, int typenum, int ndi
     return a;
 }
 
-PyArrayObject *rtpy_input_1d(PyObject *obj, const char *name, int typenum)
+PyArrayObject *rtpy_input(PyObject *obj, const char *name, int typenum, int min_ndim,
+                          int max_ndim)
 {
     PyArray_Descr *d = PyArray_DescrFromType(typenum); /* stolen below */
-    PyObject *a = PyArray_FromAny(obj, d, 1, 1, NPY_ARRAY_IN_ARRAY, NULL);
+    PyObject *a = PyArray_FromAny(obj, d, min_ndim, max_ndim, NPY_ARRAY_IN_ARRAY, NULL);
     if (!a) {
         PyObject *type, *value, *tb;
         PyErr_Fetch(&type, &value, &tb);
-        PyErr_Format(PyExc_ValueError, "%s: must be a 1-D array-like of numbers (%S)", name,
+        int is_type = type && PyErr_GivenExceptionMatches(type, PyExc_TypeError);
+        PyErr_Format(is_type ? PyExc_TypeError : PyExc_ValueError,
+                     "%s: must be %s array-like of real numbers convertible to %s (%S)", name,
+                     min_ndim == 1 && max_ndim == 1 ? "a 1-D" : "an",
+                     typenum == NPY_FLOAT64 ? "float64" : "the expected type",
                      value ? value : Py_None);
         Py_XDECREF(type);
         Py_XDECREF(value);
@@ -136,6 +141,11 @@ PyArrayObject *rtpy_input_1d(PyObject *obj, const char *name, int typenum)
         return NULL;
     }
     return (PyArrayObject *)a;
+}
+
+PyArrayObject *rtpy_input_1d(PyObject *obj, const char *name, int typenum)
+{
+    return rtpy_input(obj, name, typenum, 1, 1);
 }
 
 int rtpy_profile_copy(PyObject *obj, double **buf, uint32_t *len)

@@ -36,6 +36,9 @@ PyArrayObject *rtpy_output(PyObject *obj, const char *name, int typenum, int ndi
  * reference; copies only when needed), or NULL with a TypeError/ValueError
  * naming `name`. */
 PyArrayObject *rtpy_input_1d(PyObject *obj, const char *name, int typenum);
+/* The same for any number of dimensions in min_ndim..max_ndim (0, 0: any). */
+PyArrayObject *rtpy_input(PyObject *obj, const char *name, int typenum, int min_ndim,
+                          int max_ndim);
 
 /* Copy a profile (a 1-D array-like of numbers whose length is a power of two
  * in 1..RT_MAX_PROFILE) into a new PyMem_RawMalloc buffer: 0, or -1 with a

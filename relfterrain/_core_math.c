@@ -13,20 +13,7 @@
  * numpy raised (TypeError, ValueError...) prefixed by "x: ". */
 static PyArrayObject *math_input(PyObject *obj)
 {
-    PyArray_Descr *d = PyArray_DescrFromType(NPY_FLOAT64); /* stolen below */
-    PyObject *a = PyArray_FromAny(obj, d, 0, 0, NPY_ARRAY_IN_ARRAY, NULL);
-    if (!a) {
-        PyObject *type, *value, *tb;
-        PyErr_Fetch(&type, &value, &tb);
-        PyErr_Format(type ? type : PyExc_TypeError,
-                     "x: must be an array-like of real numbers convertible to float64 (%S)",
-                     value ? value : Py_None);
-        Py_XDECREF(type);
-        Py_XDECREF(value);
-        Py_XDECREF(tb);
-        return NULL;
-    }
-    return (PyArrayObject *)a;
+    return rtpy_input(obj, "x", NPY_FLOAT64, 0, 0);
 }
 
 static PyObject *math_apply(PyObject *arg, double (*fn)(double))
