@@ -192,6 +192,13 @@ int64_t rt_placed_remove_all(rt_placed *p, uint8_t value)
 
 int64_t rt_placed_count(const rt_placed *p) { return p ? p->count : 0; }
 
+int64_t rt_placed_count_value(const rt_placed *p, uint8_t value)
+{
+    int64_t n = 0;
+    for (uint64_t i = 0; p && i < p->cap; i++) n += p->vals[i] == value;
+    return value == SLOT_EMPTY || value == SLOT_TOMB ? 0 : n;
+}
+
 int64_t rt_placed_items(const rt_placed *p, int64_t *xs, int64_t *ys,
                         uint8_t *values, int64_t cap)
 {

@@ -127,6 +127,8 @@ int rt_placed_remove(rt_placed *p, int64_t x, int64_t y);
 int64_t rt_placed_remove_all(rt_placed *p, uint8_t value);
 /* Number of entries. p may be NULL. */
 int64_t rt_placed_count(const rt_placed *p);
+/* Number of entries equal to value. p may be NULL. */
+int64_t rt_placed_count_value(const rt_placed *p, uint8_t value);
 /* Write up to cap entries into xs, ys, values (any may be NULL) in an
  * unspecified but stable order; returns the number written. */
 int64_t rt_placed_items(const rt_placed *p, int64_t *xs, int64_t *ys,
@@ -272,6 +274,98 @@ int rt_simd_resolve(int variant);
  * fewer threads if a thread cannot be started; the work done is the same. */
 typedef void (*rt_range_fn)(void *ctx, int64_t begin, int64_t end);
 void rt_parallel_for(int threads, int64_t n, rt_range_fn fn, void *ctx);
+
+/* ------------------------------------------------------------------------ */
+/* Streams (SPEC 7)                                                         */
+/* ------------------------------------------------------------------------ */
+
+/* Streams run from the ponds (WATERHOLE features) downhill.  Heights are
+ * terra heights (the water surface on lakes; they never depend on the
+ * placed table).  Which ponds exist is decided by terra with the placed
+ * table, its STREAM and MARSH entries ignored, so marking streams changes
+ * neither ponds nor routes. */
+
+/* The points one step scans around the current point, dx outer ascending,
+ * dy inner ascending over -5..5: */
+typedef enum rt_neighbourhood {
+    RT_CROSS = 0,  /* dx != 0 and dy != 0: 100 points (every surviving version of the code) */
+    RT_SQUARE = 1, /* every point but the centre: 120 points */
+    RT_CIRCLE = 2, /* dx*dx + dy*dy <= 25 but not the centre: 80 points (2025 text) */
+    RT_NEIGHBOURHOOD_COUNT
+} rt_neighbourhood;
+
+/* How a route ended. */
+typedef enum rt_stream_end {
+    RT_END_LAKE = 0,   /* reached a point at or below the lake height */
+    RT_END_HOLLOW = 1, /* no scanned point strictly lower */
+    RT_END_LIMIT = 2   /* the next step would pass max_length, or max_points reached */
+} rt_stream_end;
+
+typedef struct rt_stream_opts {
+    int neighbourhood;   /* rt_neighbourhood: RT_CROSS */
+    int capped;          /* nonzero: max_length applies (1) */
+    double max_length;   /* the seed's cap: 300 m; finite, >= 0 */
+    int64_t max_points;  /* a route stops after this many points: 100000 (>= 1) */
+} rt_stream_opts;
+
+/* The largest |coordinate| of a route's start: routes then stay far inside
+ * int64 and every coordinate is an exact double. */
+#define RT_STREAM_COORD_LIMIT ((int64_t)1 << 50)
+/* A route is a stream when it has more than this many points. */
+#define RT_STREAM_MIN_POINTS 10
+
+void rt_stream_opts_defaults(rt_stream_opts *o);
+/* The most points a route can have under these options (each step is at
+ * least 1 m long): min(max_points, floor(max_length) + 1) when capped. */
+int64_t rt_stream_max_route(const rt_stream_opts *o);
+
+/* One route from the integer point (x, y).  xy: room for `cap` points
+ * (2*cap int64, x then y); *n receives the number of points of the route
+ * and the first min(*n, cap) are written (cap >= rt_stream_max_route(o)
+ * always suffices).  *length is the sum of the step lengths (hypot, in
+ * order), *end an rt_stream_end, *marsh 1 when the route ends in a hollow
+ * and its last point's terrain (terra with t->placed) is neither TOWN nor
+ * ROAD.  RT_ERR_PARAM: bad options; RT_ERR_COORD: |x| or |y| beyond
+ * RT_STREAM_COORD_LIMIT. */
+rt_status rt_trace_stream(const rt_terrain *t, int64_t x, int64_t y, const rt_stream_opts *o,
+                          int64_t *xy, int64_t cap, int64_t *n, double *length, int *end,
+                          int *marsh);
+
+/* The ponds of a block of integer points x0..x0+nx-1, y0..y0+ny-1 in
+ * row-major order (y ascending, then x): *count receives their number and
+ * the first min(*count, cap) are written to xy (2 int64 each; xy may be
+ * NULL when cap is 0).  Computed in bands of rows with `threads` threads;
+ * allocates a band of scratch (RT_ERR_NOMEM). */
+rt_status rt_stream_ponds(const rt_terrain *t, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
+                          int64_t *xy, int64_t cap, int64_t *count, int threads);
+
+/* The routes from n sources (src: 2n int64), threaded across sources; the
+ * results are those of rt_trace_stream for each, whatever the thread count.
+ * Route k goes to xy + 2*k*slot (room for `slot` points, slot >=
+ * rt_stream_max_route(o)); npts[k], length[k], end[k], marsh[k] as above. */
+rt_status rt_trace_streams(const rt_terrain *t, const int64_t *src, int64_t n,
+                           const rt_stream_opts *o, int64_t *xy, int64_t slot, int64_t *npts,
+                           double *length, uint8_t *end, uint8_t *marsh, int threads);
+
+/* Soak one route into `table` (SPEC 7): the 3x3 square around each
+ * interpolated point becomes a placed STREAM unless something is placed
+ * there or the terrain is TOWN; then, for a route ending in a hollow whose
+ * last point's terrain (terra with the table as it now is) is neither TOWN
+ * nor ROAD, the 9x9 square around the last point becomes MARSH by the same
+ * rule.  t->placed is ignored (the table is what is read and written).
+ * *added (may be NULL) receives the number of entries placed.  RT_ERR_NOMEM
+ * leaves the table with part of the route marked. */
+rt_status rt_mark_route(const rt_terrain *t, rt_placed *table, const int64_t *xy, int64_t n,
+                        int end, int64_t *added);
+
+/* Mark n routes in order (route k: xy + 2*offsets[k], offsets[k+1] -
+ * offsets[k] points; ends[k]); whenever the table's STREAM and MARSH entries
+ * then exceed `limit`, every STREAM and MARSH entry is removed and that route
+ * is marked again (the seed's 300,000 rule).  *added and *restarts (may be
+ * NULL) receive the entries placed and the number of restarts. */
+rt_status rt_mark_routes(const rt_terrain *t, rt_placed *table, const int64_t *xy,
+                         const int64_t *offsets, const uint8_t *ends, int64_t n, int64_t limit,
+                         int64_t *added, int64_t *restarts);
 
 /* ------------------------------------------------------------------------ */
 /* Classic fractal generators (seeds 001 and 002)                           */

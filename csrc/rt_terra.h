@@ -22,6 +22,9 @@ typedef struct rt_terra_res {
 /* terra(x, y) by the seed's double arithmetic, placed table included.  The
  * parameters must have passed rt__terrain_check_shape. */
 void rt__terra_point(const rt_terrain *t, double x, double y, rt_terra_res *r);
+/* terra's height at (x, y): the water surface on lakes.  It does not depend
+ * on the placed table (so it is cheaper than rt__terra_point). */
+double rt__terra_height(const rt_terrain *t, double x, double y);
 /* The ground height (SPEC 4, mountains applied) at (x, y). */
 double rt__height_point(const rt_terrain *t, double x, double y);
 /* The structural checks of rt_terrain_check without the O(profile) scan of

@@ -848,3 +848,13 @@ double rt__height_point(const rt_terrain *t, double x, double y)
 {
     return height_xy(t, x, y, t->directions);
 }
+
+/* terra's height never depends on the placed table: a placed terrain gives
+ * max(ht, lake_height), which is what the lake rule gives without it, and
+ * bleak, snow and paths decide before the table is read. */
+double rt__terra_height(const rt_terrain *t, double x, double y)
+{
+    double ht = height_xy(t, x, y, t->directions);
+    if (t->bleak || (t->snow && ht > t->snow_height)) return ht;
+    return t->lake_height > ht ? t->lake_height : ht;
+}

@@ -3,6 +3,7 @@ pickle, copy and ship to worker processes, and every copy computes the same
 bits; every SPEC 5 threshold is a parameter, exact against the reference."""
 
 import copy
+import os
 import pickle
 import subprocess
 import sys
@@ -125,12 +126,15 @@ def test_parameters_are_values():
         t.town_below = 3
 
 
-def test_fingerprint_is_the_same_in_another_process():
+def test_fingerprint_is_the_same_in_another_process(tmp_path):
     p = rt.TerrainParams(lake_height=222.25, ah=[1, 2, 3, 4, 5])
     code = ("import relfterrain as rt; print(rt.TerrainParams(lake_height=222.25, "
             "ah=[1, 2, 3, 4, 5]).fingerprint(), rt.GalaxyParams().fingerprint())")
+    # the package this process imported, whether installed or built in place
+    root = os.path.dirname(os.path.dirname(os.path.abspath(rt.__file__)))
+    env = {**os.environ, "PYTHONHASHSEED": "123", "PYTHONPATH": root}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, env={"PYTHONHASHSEED": "123"}).stdout.split()
+                         check=True, env=env, cwd=tmp_path).stdout.split()
     assert out == [p.fingerprint(), rt.GalaxyParams().fingerprint()]
 
 
