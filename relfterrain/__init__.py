@@ -11,8 +11,9 @@ would, and hands it over as NumPy arrays.
 <TerrainType.MOOR: 3>
 """
 
-from . import classic
+from . import classic, streams
 from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
+from .streams import MarkResult, Stream
 from .galaxy import (
     GALAXY_DOMAIN,
     GALAXY_VECTORS,
@@ -63,11 +64,13 @@ __all__ = [
     "Galaxy",
     "GalaxyParams",
     "Independence",
+    "MarkResult",
     "NearestStar",
     "PlacedView",
     "PlanetTable",
     "Sample",
     "Star",
+    "Stream",
     "Terra",
     "Terrain",
     "TerrainGrid",
@@ -81,4 +84,5 @@ __all__ = [
     "orienteering_code",
     "planet_table",
     "simd_variants",
+    "streams",
 ]

@@ -103,6 +103,7 @@ int rtpy_module_add(PyObject *module, const char *name, PyObject *value);
 int rtpy_terrain_exec(PyObject *module);
 int rtpy_classic_exec(PyObject *module);
 int rtpy_galaxy_exec(PyObject *module);
+int rtpy_streams_exec(PyObject *module);
 int rtpy_math_exec(PyObject *module);
 
 #endif /* RELFTERRAIN_BINDING_H */

@@ -14,8 +14,10 @@ import numpy as np
 from . import _core, _validate
 from ._params import TerrainParams
 from ._seed import CLASSIC_PROFILE, CLASSIC_VECTORS
+from . import streams as _streams
 from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
 from ._validate import default_threads
+from .streams import MarkResult, Stream
 
 __all__ = [
     "CLASSIC_MAP",
@@ -638,6 +640,78 @@ waterhole_below, knoll_below, x_below, cone_below : int
     def remove_all(self, what: Placeable) -> int:
         """Remove every placement of ``what``; returns how many were removed."""
         return self._core.remove_all(_encode(what))
+
+    # -- streams (SPEC 7) ---------------------------------------------------
+
+    def trace_stream(self, x: int, y: int, *, neighbourhood: str = "cross",
+                     max_length: float | None = 300.0) -> Stream:
+        """The route downhill from the integer point ``(x, y)`` (SPEC 7).
+
+        Each step goes to the lowest point of the ``neighbourhood`` (see
+        :data:`relfterrain.streams.NEIGHBOURHOODS`) if it is strictly lower;
+        the route ends at a ``"lake"``, in a ``"hollow"`` or at the
+        ``"limit"`` (the next step would make it longer than ``max_length``
+        metres; ``None``: no cap, but at most 100,000 points).
+
+        Returns
+        -------
+        Stream
+            ``(source, route, length, end, marsh)``; ``route`` is ``(n, 2)``
+            int64 starting at ``(x, y)``.
+
+        >>> s = Terrain().trace_stream(23907, 5835)
+        >>> s.route[:3].tolist(), s.end
+        ([[23907, 5835], [23902, 5830], [23897, 5825]], 'hollow')
+        """
+        return _streams.trace_stream(self, x, y, neighbourhood=neighbourhood,
+                                     max_length=max_length)
+
+    def streams(self, x0: int, y0: int, nx: int, ny: int, *, margin: int = 300,
+                neighbourhood: str = "cross", max_length: float | None = 300.0,
+                threads: int | None = None) -> list[Stream]:
+        """Every stream whose pond lies in the area grown by ``margin`` (SPEC 7).
+
+        The ponds (WATERHOLE features, the placed table honoured but for its
+        STREAM and MARSH entries) of ``x0-margin .. x0+nx-1+margin`` (and the
+        same in y) in row-major order (y ascending, then x), each traced as
+        :meth:`trace_stream`; routes of more than 10 points are streams.
+        Computed in C, threaded across ponds; the result is the same for every
+        thread count.
+
+        >>> ss = Terrain().streams(23396, 5318, 800, 600)
+        >>> len(ss), ss[0].end, len(ss[0].route)
+        (17, 'hollow', 34)
+        """
+        return _streams.streams(self, x0, y0, nx, ny, margin=margin,
+                                neighbourhood=neighbourhood, max_length=max_length,
+                                threads=threads)
+
+    def mark_streams(self, x0: int, y0: int, nx: int, ny: int, *, margin: int = 300,
+                     neighbourhood: str = "cross", max_length: float | None = 300.0,
+                     limit: int = 300_000, threads: int | None = None) -> MarkResult:
+        """Soak the streams of an area into the placed table (SPEC 7).
+
+        For each stream of :meth:`streams`, in order, the 3 x 3 square around
+        each point of its line becomes a placed STREAM unless something is
+        placed there already or the ground is TOWN; a stream ending in a
+        hollow (not in a town or on a road) gets a 9 x 9 MARSH there by the
+        same rule. When the table's STREAM and MARSH entries would exceed
+        ``limit`` (the seed's 300,000), every STREAM and MARSH entry is
+        removed and marking starts again from the current stream. Grids and
+        points then show them; :meth:`clear_streams` removes them.
+
+        >>> t = Terrain()
+        >>> r = t.mark_streams(23396, 5318, 800, 600)
+        >>> len(r.streams), r.added == len(t.placed), r.restarts
+        (17, True, 0)
+        """
+        return _streams.mark_streams(self, x0, y0, nx, ny, margin=margin,
+                                     neighbourhood=neighbourhood, max_length=max_length,
+                                     limit=limit, threads=threads)
+
+    def clear_streams(self) -> int:
+        """Remove every placed STREAM and MARSH entry; returns how many were removed."""
+        return _streams.clear_streams(self)
 
 
 def _key(v: Any, name: str) -> int:
