@@ -25,6 +25,10 @@ void rt__terra_point(const rt_terrain *t, double x, double y, rt_terra_res *r);
 /* terra's height at (x, y): the water surface on lakes.  It does not depend
  * on the placed table (so it is cheaper than rt__terra_point). */
 double rt__terra_height(const rt_terrain *t, double x, double y);
+/* The generated point feature at the rounded point (xr, yr) (SPEC 5), as if
+ * the ground were dry, open and without a placed entry: terra's feature
+ * wherever terra reaches the feature test. */
+uint8_t rt__point_feature(const rt_terrain *t, double xr, double yr);
 /* The ground height (SPEC 4, mountains applied) at (x, y). */
 double rt__height_point(const rt_terrain *t, double x, double y);
 /* The structural checks of rt_terrain_check without the O(profile) scan of

@@ -189,6 +189,42 @@ static int soaked(uint8_t v)
     return v == RT_PLACED_TERRAIN(RT_STREAM) || v == RT_PLACED_TERRAIN(RT_MARSH);
 }
 
+/* A band of rows of the pond scan: band[k] = 1 where terra without a table
+ * gives a WATERHOLE.  Most points are ruled out by the low byte of xr*yr
+ * alone (the xyff test of SPEC 5, exactly as feature_of computes it), most of
+ * the rest by the feature value; terra decides the few left. */
+typedef struct pond_job {
+    const rt_terrain *bare;
+    int64_t x0, y0, nx;
+    uint8_t *band;
+    uint32_t lo, hi; /* WATERHOLE needs lo <= xyff < hi */
+} pond_job;
+
+static void pond_rows(void *ctx, int64_t begin, int64_t end)
+{
+    const pond_job *j = ctx;
+    for (int64_t r = begin; r < end; r++) {
+        uint8_t *row = j->band + r * j->nx;
+        double y = (double)(j->y0 + r);
+        /* the low byte of the double product x*y, as feature_of takes it;
+         * inside the domain the product is exact, so the integer one's */
+        const int exact = fabs(y) <= RT_TERRAIN_DOMAIN && fabs((double)j->x0) <= RT_TERRAIN_DOMAIN &&
+                          fabs((double)(j->x0 + j->nx)) <= RT_TERRAIN_DOMAIN;
+        for (int64_t c = 0; c < j->nx; c++) {
+            double x = (double)(j->x0 + c);
+            uint32_t xyff = exact ? (uint32_t)(rt__u64((j->x0 + c) * (j->y0 + r)) & 0xffu)
+                                  : rt__low32(x * y) & 0xffu;
+            uint8_t pond = 0;
+            if (xyff >= j->lo && xyff < j->hi && rt__point_feature(j->bare, x, y) == RT_WATERHOLE) {
+                rt_terra_res res;
+                rt__terra_point(j->bare, x, y, &res);
+                pond = res.feature == RT_WATERHOLE;
+            }
+            row[c] = pond;
+        }
+    }
+}
+
 rt_status rt_stream_ponds(const rt_terrain *t, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
                           int64_t *xy, int64_t cap, int64_t *count, int threads)
 {
@@ -199,7 +235,7 @@ rt_status rt_stream_ponds(const rt_terrain *t, int64_t x0, int64_t y0, int64_t n
         return RT_ERR_SIZE;
     if (!coord_ok(x0) || !coord_ok(y0) || !coord_ok(x0 + nx - 1) || !coord_ok(y0 + ny - 1))
         return RT_ERR_COORD;
-    /* generated features first (no table), then the points the table speaks
+    /* generated ponds first (no table), then the points the table speaks
      * for, STREAM and MARSH entries aside, by terra with the table */
     int64_t np = rt_placed_count(t->placed);
     int64_t *px = NULL, *py = NULL;
@@ -218,22 +254,21 @@ rt_status rt_stream_ponds(const rt_terrain *t, int64_t x0, int64_t y0, int64_t n
     if (!band) goto done;
     rt_terrain bare = *t;
     bare.placed = NULL;
+    uint32_t lo = t->mine_below > t->boulder_below ? t->mine_below : t->boulder_below;
     int64_t found = 0;
     for (int64_t r0 = 0; r0 < ny; r0 += rows) {
         int64_t nr = ny - r0 < rows ? ny - r0 : rows;
-        rt_block b = {(double)x0, (double)y0, 1.0, 0, r0, nx, nr};
-        rt_terra_out o = {NULL, NULL, NULL, band};
-        s = rt_terra_grid(&bare, &b, &o, threads);
-        if (s != RT_OK) goto done;
+        pond_job j = {&bare, x0, y0 + r0, nx, band, lo, t->waterhole_below};
+        rt_parallel_for(threads, nr, pond_rows, &j);
         for (int64_t k = 0; k < np; k++) {
             int64_t c = px[k] - x0, r = py[k] - (y0 + r0);
             if (c < 0 || c >= nx || r < 0 || r >= nr || soaked(pv[k])) continue;
             rt_terra_res res;
             rt__terra_point(t, (double)px[k], (double)py[k], &res);
-            band[r * nx + c] = res.feature;
+            band[r * nx + c] = res.feature == RT_WATERHOLE;
         }
         for (int64_t k = 0; k < nr * nx; k++) {
-            if (band[k] != RT_WATERHOLE) continue;
+            if (!band[k]) continue;
             if (found < cap) {
                 xy[2 * found] = x0 + k % nx;
                 xy[2 * found + 1] = y0 + r0 + k / nx;
@@ -324,8 +359,11 @@ rt_status rt_trace_streams(const rt_terrain *t, const int64_t *src, int64_t n,
                      fabs((double)w.y0) <= RT_TERRAIN_DOMAIN &&
                      fabs((double)(w.x0 + w.nx)) <= RT_TERRAIN_DOMAIN &&
                      fabs((double)(w.y0 + w.ny)) <= RT_TERRAIN_DOMAIN;
-        /* a window pays when it holds fewer points than the routes would read */
-        if (inside && w.nx * w.ny <= WINDOW_POINTS && w.nx * w.ny <= (k1 - k0) * 4 * 300 * 120) {
+        /* a window pays when it holds fewer points than the routes would
+         * read: a route reads about 100 points a step, and most routes are
+         * short (a few dozen steps); an uncapped route reads far more */
+        int64_t reads = (k1 - k0) * (o->capped ? 4000 : 400000);
+        if (inside && w.nx * w.ny <= WINDOW_POINTS && w.nx * w.ny <= reads) {
             heights = malloc((size_t)(w.nx * w.ny) * sizeof *heights);
             if (heights) {
                 rt_block b = {(double)w.x0, (double)w.y0, 1.0, 0, 0, w.nx, w.ny};

@@ -858,3 +858,21 @@ double rt__terra_height(const rt_terrain *t, double x, double y)
     if (t->bleak || (t->snow && ht > t->snow_height)) return ht;
     return t->lake_height > ht ? t->lake_height : ht;
 }
+
+uint8_t rt__point_feature(const rt_terrain *t, double xr, double yr)
+{
+    const double lim = RT_TERRAIN_DOMAIN;
+    if (!(fabs(xr) <= lim && fabs(yr) <= lim))
+        return feature_of(t, prof_xy(t, t->vec[RT_B2], xr, t->vec[RT_A3], yr, t->directions),
+                          xr * yr);
+    /* inside the domain B2*xr + A3*yr is an exact integer: floor(v / 128)
+     * modulo the profile length is the unsigned shift (as the block path) */
+    const double *P = t->profile;
+    const uint32_t mask = t->profile_len - 1;
+    const int32_t *A = t->vec[RT_B2], *B = t->vec[RT_A3];
+    const int64_t x = (int64_t)xr, y = (int64_t)yr;
+    double a = 0.0;
+    for (uint32_t i = 0; i < t->directions; i++)
+        a += P[(rt__u64((int64_t)A[i] * x + (int64_t)B[i] * y) >> 7) & mask];
+    return feature_of(t, a, xr * yr);
+}
