@@ -69,13 +69,16 @@ python -m pip install --quiet "setuptools>=77" "numpy>=2" build
 mkdir -p "$work/src"
 tar xzf "$sdist" -C "$work/src" --strip-components=1
 # CFLAGS come before setup.py's -I (the host's NumPy and Python headers), so
-# the aarch64 headers win.  _PYTHON_HOST_PLATFORM tags the wheel
-# linux_aarch64; SETUPTOOLS_EXT_SUFFIX names _core for an aarch64 CPython.
+# the aarch64 headers win.  CFLAGS replaces the build Python's own flags, so it
+# starts with CPython's defaults (as the native wheel has them).
+# _PYTHON_HOST_PLATFORM tags the wheel linux_aarch64; SETUPTOOLS_EXT_SUFFIX
+# names _core for an aarch64 CPython.
+pyflags="-Wsign-compare -DNDEBUG -g -fwrapv -O3 -Wall"
 build_wheel() {  # EXTRA_CFLAGS
     rm -rf "$work/src/build" "$work/wheel"
     (cd "$work/src" && env \
         CC=$TRIPLET-gcc LDSHARED="$TRIPLET-gcc -shared" \
-        CFLAGS="-I$npinc -I$pyinc -I$sysroot/usr/include $1" \
+        CFLAGS="$pyflags -I$npinc -I$pyinc -I$sysroot/usr/include $1" \
         _PYTHON_HOST_PLATFORM=linux-aarch64 \
         SETUPTOOLS_EXT_SUFFIX=.cpython-${PYVER/./}-$TRIPLET.so \
         python -m build --wheel --no-isolation --outdir "$work/wheel" >"$work/build.log" 2>&1)
