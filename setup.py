@@ -19,7 +19,8 @@ else:
 core = Extension(
     "relfterrain._core",
     sources=sorted(glob.glob("csrc/*.c")) + sorted(glob.glob("relfterrain/*.c")),
-    depends=sorted(glob.glob("csrc/*.h")) + sorted(glob.glob("relfterrain/*.h")),
+    # Every header, subfolders included (csrc/simd/, ...): a change to any rebuilds.
+    depends=sorted(glob.glob("csrc/**/*.h", recursive=True)) + sorted(glob.glob("relfterrain/*.h")),
     include_dirs=["csrc", numpy.get_include()],
     define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     extra_compile_args=compile_args,
