@@ -310,11 +310,17 @@ static rt_status check_block(const rt_block3 *b)
     return RT_OK;
 }
 
+/* The largest |v[i]| (components are within +-RT_MAX_VECTOR: no overflow).
+ * Integers, not fmax: Debian 12's aarch64 GCC 12.2 crashes vectorising an
+ * fmax/fabs reduction at -O3. */
 static double absmax(const int32_t *v, uint32_t n)
 {
-    double m = 0.0;
-    for (uint32_t i = 0; i < n; i++) m = fmax(m, fabs((double)v[i]));
-    return m;
+    int64_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        int64_t a = v[i] < 0 ? -(int64_t)v[i] : (int64_t)v[i];
+        if (a > m) m = a;
+    }
+    return (double)m;
 }
 
 /* Scan a block into per-part results; the caller frees j->parts (and the
