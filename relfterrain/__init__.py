@@ -13,7 +13,6 @@ would, and hands it over as NumPy arrays.
 
 from . import classic, streams
 from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
-from .streams import MarkResult, Stream
 from .galaxy import (
     GALAXY_DOMAIN,
     GALAXY_VECTORS,
@@ -33,6 +32,7 @@ from .galaxy import (
     nearest_star,
     planet_table,
 )
+from .streams import MarkResult, Stream
 from .terrain import (
     CLASSIC_MAP,
     CLASSIC_PROFILE,

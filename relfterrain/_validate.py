@@ -19,9 +19,12 @@ from . import _core
 
 def real(value: Any, name: str) -> float:
     """A finite real number (bool is refused)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name}: must be a real number, got {value!r}")
-    v = float(value)
+    try:
+        v = float(value)
+    except OverflowError:
+        raise ValueError(f"{name}: must be finite (a float64), got {value!r:.60}") from None
     if not math.isfinite(v):
         raise ValueError(f"{name}: must be finite, got {v!r}")
     return v
@@ -29,7 +32,7 @@ def real(value: Any, name: str) -> float:
 
 def integer(value: Any, name: str, minimum: int | None = None, *, int64: bool = False) -> int:
     """An int (bool is refused), at least ``minimum``; with ``int64``, within int64."""
-    if isinstance(value, bool):
+    if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name}: must be an int, got {value!r}")
     try:
         n = operator.index(value)
@@ -47,9 +50,14 @@ def profile(value: Any, default: np.ndarray) -> np.ndarray:
     if value is None:
         return np.asarray(default)
     try:
-        p = np.array(value, dtype=np.float64)
+        raw = np.asarray(value)
     except (TypeError, ValueError):
         raise TypeError(f"profile: must be an array-like of numbers, got {value!r}") from None
+    # real numbers only: no strings, bools, complex or objects silently converted
+    if raw.dtype.kind not in "iuf":
+        raise TypeError(
+            f"profile: must be an array-like of real numbers, got dtype {raw.dtype} ({value!r:.80})")
+    p = np.array(raw, dtype=np.float64)
     if p.ndim != 1:
         raise ValueError(f"profile: must be one-dimensional, got shape {p.shape}")
     n = p.size
@@ -65,7 +73,7 @@ def vector(value: Any, name: str) -> np.ndarray:
     """A direction vector: 1-D, 1..64 integer components with |v| <= 2**20."""
     try:
         a = np.asarray(value)
-        if a.dtype == object or a.dtype.kind not in "iufb":
+        if a.dtype == object or a.dtype.kind not in "iuf":
             raise TypeError
     except (TypeError, ValueError):
         raise TypeError(f"{name}: must be a sequence of integers, got {value!r}") from None

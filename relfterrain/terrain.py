@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import numbers
 import operator
 import os
 from collections.abc import Iterator, Mapping, Sequence
@@ -12,9 +13,9 @@ from typing import Any
 import numpy as np
 
 from . import _core, _validate
+from . import streams as _streams
 from ._params import TerrainParams
 from ._seed import CLASSIC_PROFILE, CLASSIC_VECTORS
-from . import streams as _streams
 from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
 from ._validate import default_threads
 from .streams import MarkResult, Stream
@@ -111,15 +112,28 @@ def _grid_args(x0: Any, y0: Any, nx: Any, ny: Any, step: Any, offset: Any = (0, 
     return x0, y0, nx, ny, step, r0, c0
 
 
+def _coords(v: ArrayLike, name: str) -> np.ndarray:
+    """Coordinates: real numbers only (no strings, bools or complex), as float64."""
+    try:
+        raw = np.asarray(v)
+        # Python ints beyond int64 make an object array: real numbers still
+        if raw.dtype.kind == "O" and all(
+                isinstance(e, numbers.Real) and not isinstance(e, bool) for e in raw.flat):
+            pass
+        elif raw.dtype.kind not in "iuf":
+            raise TypeError
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: must be a real number or an array-like of real numbers, "
+                        f"got {v!r:.80}") from None
+    try:
+        return np.asarray(raw, dtype=np.float64)
+    except OverflowError:
+        raise ValueError(f"{name}: coordinates must be finite (float64), got {v!r:.80}") from None
+
+
 def _points(x: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray, tuple]:
-    try:
-        xa = np.asarray(x, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"x: must be a number or an array-like of numbers, got {x!r}") from None
-    try:
-        ya = np.asarray(y, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"y: must be a number or an array-like of numbers, got {y!r}") from None
+    xa = _coords(x, "x")
+    ya = _coords(y, "y")
     try:
         xb, yb = np.broadcast_arrays(xa, ya)
     except ValueError:
@@ -463,9 +477,8 @@ waterhole_below, knoll_below, x_below, cone_below : int
         Each building is a 12 m square centred on a point whose coordinates
         are multiples of 16, on TOWN ground (SPEC 5). Returns int64 ``(k, 2)``.
         """
-        x0 = operator.index(x0)
-        y0 = operator.index(y0)
-        return self._core.buildings(x0, y0, _count(nx, "nx"), _count(ny, "ny"))
+        return self._core.buildings(_validate.integer(x0, "x0"), _validate.integer(y0, "y0"),
+                                    _count(nx, "nx"), _count(ny, "ny"))
 
     # -- grids --------------------------------------------------------------
 
@@ -714,15 +727,22 @@ waterhole_below, knoll_below, x_below, cone_below : int
         return _streams.clear_streams(self)
 
 
+#: Placed points are integer points with |x|, |y| <= 2**53: every such
+#: integer is a double, so terra's rounded point can be exactly it (beyond,
+#: an entry could never be looked up again).
+PLACED_LIMIT = 2**53
+
+
 def _key(v: Any, name: str) -> int:
-    if isinstance(v, bool):
+    if isinstance(v, (bool, np.bool_)):
         raise TypeError(f"{name}: must be an int, got {v!r}")
     try:
         k = operator.index(v)
     except TypeError:
         raise TypeError(f"{name}: placed points are integers, got {v!r}") from None
-    if not -(2**62) <= k < 2**62:
-        raise ValueError(f"{name}: must be within +-2**62, got {k}")
+    if not -PLACED_LIMIT <= k <= PLACED_LIMIT:
+        raise ValueError(f"{name}: placed points must be within +-2**53 (where terra can "
+                         f"find them), got {k}")
     return k
 
 
