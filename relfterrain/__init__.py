@@ -13,6 +13,7 @@ would, and hands it over as NumPy arrays.
 
 from . import classic
 from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
+from .features import FeatureTable
 from .galaxy import (
     GALAXY_DOMAIN,
     GALAXY_VECTORS,
@@ -32,6 +33,7 @@ from .galaxy import (
     nearest_star,
     planet_table,
 )
+from .roads import Road, load
 from .terrain import (
     CLASSIC_MAP,
     CLASSIC_PROFILE,
@@ -60,12 +62,14 @@ __all__ = [
     "Block",
     "Density",
     "Feature",
+    "FeatureTable",
     "Galaxy",
     "GalaxyParams",
     "Independence",
     "NearestStar",
     "PlacedView",
     "PlanetTable",
+    "Road",
     "Sample",
     "Star",
     "Terra",
@@ -77,6 +81,7 @@ __all__ = [
     "colour_planet_independence",
     "default_threads",
     "density",
+    "load",
     "nearest_star",
     "orienteering_code",
     "planet_table",

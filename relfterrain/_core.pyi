@@ -11,6 +11,11 @@ GALAXY_DOMAIN: float
 MAX_PROFILE: int
 MAX_DIRECTIONS: int
 MAX_VECTOR: int
+PLACED_TERRAIN: int
+PLACED_FEATURE: int
+PLACED_CODE_MASK: int
+TERRAIN_TYPE_NAMES: tuple[str, ...]
+FEATURE_NAMES: tuple[str, ...]
 CLASSIC_PROFILE: np.ndarray
 CLASSIC_VECTORS: dict[str, tuple[int, ...]]
 
@@ -85,3 +90,17 @@ def classic_cos(x: float) -> float: ...
 # -- fdlibm sin and cos (relfterrain/_core_math.c; use relfterrain.mathjs) ----
 def sin(x: Any, /) -> np.ndarray: ...
 def cos(x: Any, /) -> np.ndarray: ...
+
+# roads (SPEC 13)
+MAX_ROAD_HALF_WIDTH: int
+MAX_ROAD_SEGMENT: int
+
+def road_cells(
+    core: TerrainCore, points: Any, *, half_width: int = 2, max_bridge: int = 60,
+    threads: int = 1,
+) -> tuple[np.ndarray, np.ndarray, int]: ...
+def placed_get_many(core: TerrainCore, cells: Any, /) -> np.ndarray: ...
+def placed_set_many(core: TerrainCore, cells: Any, values: Any, /) -> None: ...
+
+# features, buildings and trees (SPEC 5)
+def building_at(core: TerrainCore, x: Any, y: Any, /) -> np.ndarray: ...
