@@ -591,6 +591,56 @@ rt_status rt_galaxy_stars(const rt_galaxy *g, const rt_block3 *b, rt_star *out,
 double rt_sin(double x);
 double rt_cos(double x);
 
+/* ------------------------------------------------------------------------ */
+/* Roads (SPEC 13)                                                          */
+/* ------------------------------------------------------------------------ */
+
+/* A road: a polyline of integer ground points, paved `half_width` metres
+ * either side of its centre line.  Paving follows the author's code: for
+ * each segment a -> b with d = hypot(b - a) (computed as sqrt(dx*dx + dy*dy),
+ * the same double: the sum is exact inside the limits below), for
+ * k = 0 .. floor(d) the point
+ *     q = (round_js(a.x + k*(b.x-a.x)/d), round_js(a.y + k*(b.y-a.y)/d))
+ * (each expression in that order, IEEE doubles) and every point of the
+ * (2w+1) x (2w+1) square around q (w = half_width) becomes ROAD.  A
+ * zero-length segment (a == b) gives q = a alone.
+ * The bridge check: segment i bridges the points q of it (repeats counted)
+ * whose terra height (placed table honoured) is <= t->lake_base; a road with
+ * a segment that bridges more than max_bridge of them is refused. */
+#define RT_MAX_ROAD_HALF_WIDTH 1024          /* 0 .. this */
+#define RT_MAX_ROAD_SEGMENT    (1 << 25)     /* |b.x - a.x|, |b.y - a.y| at most this */
+
+typedef struct rt_road {
+    const int64_t *x, *y;    /* n points, each |v| <= RT_TERRAIN_DOMAIN */
+    int64_t n;               /* >= 2 */
+    int half_width;          /* w, 0 .. RT_MAX_ROAD_HALF_WIDTH (the author's 2) */
+    int64_t max_bridge;      /* the author's 60; < 0: no bridge check */
+} rt_road;
+
+/* Validate a road: RT_ERR_NULL (x or y NULL), RT_ERR_SIZE (n < 2),
+ * RT_ERR_PARAM (half_width out of range), RT_ERR_COORD (a point outside the
+ * domain or a segment longer than RT_MAX_ROAD_SEGMENT in x or y).  On
+ * success *bound (if not NULL) receives an upper bound of the number of cells
+ * rt_road_cells can write: the sum over the segments of
+ * (floor(d) + 1) * (2w + 1)^2; RT_ERR_SIZE if that exceeds INT64_MAX / 16. */
+rt_status rt_road_check(const rt_road *r, int64_t *bound);
+
+/* The cells a road paves and its bridge check, as one computation.
+ *  - bridge (may be NULL): n - 1 values, bridge[i] the number of points q of
+ *    segment i whose terra height is <= t->lake_base.  Written on success.
+ *  - *bad_segment: the first segment i with bridge[i] > max_bridge (the road
+ *    is refused: *count = 0 and nothing is written to cells), or -1.
+ *  - cells: 2 * cap int64 (x, y pairs).  cap must be at least the bound of
+ *    rt_road_check (the buffer is the sorting scratch too), else
+ *    RT_ERR_SIZE.  On acceptance the distinct cells, sorted by (x, y), are
+ *    written and *count receives their number.
+ * Allocates scratch of about one byte per point q (RT_ERR_NOMEM).  The bridge
+ * check runs on `threads` threads; results do not depend on the count.
+ * Errors: those of rt_road_check, RT_ERR_NULL (t, cells, count or
+ * bad_segment NULL), the parameter errors of rt_terrain_check.  Reentrant. */
+rt_status rt_road_cells(const rt_terrain *t, const rt_road *r, int64_t *cells, int64_t cap,
+                        int64_t *count, int64_t *bridge, int64_t *bad_segment, int threads);
+
 #ifdef __cplusplus
 }
 #endif

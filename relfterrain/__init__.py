@@ -13,6 +13,7 @@ would, and hands it over as NumPy arrays.
 
 from . import classic, streams
 from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
+from .features import FeatureTable
 from .galaxy import (
     GALAXY_DOMAIN,
     GALAXY_VECTORS,
@@ -33,6 +34,7 @@ from .galaxy import (
     planet_table,
 )
 from .streams import MarkResult, Stream
+from .roads import Road, load
 from .terrain import (
     CLASSIC_MAP,
     CLASSIC_PROFILE,
@@ -61,6 +63,7 @@ __all__ = [
     "Block",
     "Density",
     "Feature",
+    "FeatureTable",
     "Galaxy",
     "GalaxyParams",
     "Independence",
@@ -68,6 +71,7 @@ __all__ = [
     "NearestStar",
     "PlacedView",
     "PlanetTable",
+    "Road",
     "Sample",
     "Star",
     "Stream",
@@ -80,6 +84,7 @@ __all__ = [
     "colour_planet_independence",
     "default_threads",
     "density",
+    "load",
     "nearest_star",
     "orienteering_code",
     "planet_table",

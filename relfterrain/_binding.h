@@ -105,5 +105,7 @@ int rtpy_classic_exec(PyObject *module);
 int rtpy_galaxy_exec(PyObject *module);
 int rtpy_streams_exec(PyObject *module);
 int rtpy_math_exec(PyObject *module);
+int rtpy_roads_exec(PyObject *module);
+int rtpy_features_exec(PyObject *module);
 
 #endif /* RELFTERRAIN_BINDING_H */

@@ -70,6 +70,8 @@ static int core_exec(PyObject *module)
     if (rtpy_galaxy_exec(module) < 0) return -1;
     if (rtpy_streams_exec(module) < 0) return -1;
     if (rtpy_math_exec(module) < 0) return -1;
+    if (rtpy_roads_exec(module) < 0) return -1;
+    if (rtpy_features_exec(module) < 0) return -1;
     return 0;
 }
 

@@ -14,6 +14,8 @@ import numpy as np
 
 from . import _core, _validate
 from . import streams as _streams
+from . import features as _features
+from . import roads as _roads
 from ._params import TerrainParams
 from ._seed import CLASSIC_PROFILE, CLASSIC_VECTORS
 from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
@@ -315,7 +317,9 @@ waterhole_below, knoll_below, x_below, cone_below : int
     def _world_state(self) -> dict[str, Any]:
         """What a terrain holds beyond its parameters, as plain arrays."""
         xs, ys, codes = self._core.placed_items()
-        return {"placed": (xs, ys, codes)}
+        state = {"placed": (xs, ys, codes)}
+        state.update(_roads.world_state(self))  # roads (SPEC 13)
+        return state
 
     @classmethod
     def _rebuild(cls, params: TerrainParams, state: dict[str, Any],
@@ -328,6 +332,7 @@ waterhole_below, knoll_below, x_below, cone_below : int
         for x, y, code in zip(np.asarray(xs).tolist(), np.asarray(ys).tolist(),
                               np.asarray(codes).tolist()):
             t._core.place(x, y, code)
+        _roads.restore_world_state(t, state)  # roads (SPEC 13)
         return t
 
     def __reduce__(self) -> tuple:
@@ -726,6 +731,136 @@ waterhole_below, knoll_below, x_below, cone_below : int
         """Remove every placed STREAM and MARSH entry; returns how many were removed."""
         return _streams.clear_streams(self)
 
+
+    # -- roads and saved terrains (SPEC 13) ---------------------------------
+
+    @property
+    def roads(self) -> tuple[_roads.Road, ...]:
+        """The roads, in the order they were added (read-only :class:`Road` tuples)."""
+        return _roads.roads(self)
+
+    def add_road(self, points: Any, *, half_width: int = 2, max_bridge: int | None = 60,
+                 threads: int | None = 1) -> None:
+        """Pave a road along the polyline ``points`` (SPEC 13, the author's code).
+
+        For each segment a -> b, with ``d = hypot(b - a)``, the points
+        ``q = (round_js(a.x + k*(b.x-a.x)/d), round_js(a.y + k*(b.y-a.y)/d))``,
+        ``k = 0 .. floor(d)``, and every point of the ``(2w+1)`` square around
+        each (``w = half_width``) become placed ROAD, overwriting what was
+        placed there (streams, marshes, anything). The author's paving need
+        not reach a segment's last point; the square usually covers it.
+
+        A road with a segment that would bridge more than ``max_bridge`` of
+        its points ``q`` whose terra height is ``<= lake_base`` is refused:
+        ValueError naming the segment, and nothing is paved
+        (``max_bridge=None``: no check).
+
+        Roads are world state: :meth:`remove_road` restores what the table
+        held beneath, pickles and copies keep them, :meth:`save` writes them.
+
+        Parameters
+        ----------
+        points : sequence of (int, int) or int array (n, 2)
+            The polyline, n >= 2, ``|x|, |y| <= 2**26``, each segment at most
+            ``2**25`` in x and in y.
+        half_width : int
+            ``w`` (0 .. 1024); the author's 2 gives 5 m wide roads.
+        max_bridge : int or None
+            The longest bridge per segment, in points ``q`` (60).
+        threads : int, optional
+            Threads for the bridge check (default 1; None: all cores).
+
+        >>> t = Terrain()
+        >>> t.add_road([(23400, 5320), (23410, 5320)])
+        >>> len(t.placed), t.at(23412, 5322)
+        (75, <TerrainType.ROAD: 6>)
+        """
+        _roads.add_road(self, points, half_width=half_width, max_bridge=max_bridge,
+                        threads=threads)
+
+    def remove_road(self, index_or_road: int | _roads.Road) -> None:
+        """Remove a road (by its index in :attr:`roads`, or the :class:`Road` itself).
+
+        Every cell the road paved that no other road covers gets back what the
+        table held there before any road covered it (or nothing), unless the
+        cell was changed since (by :meth:`place`, :meth:`remove`, streams...):
+        a later change is kept. Cells another road covers stay ROAD. So the
+        table is what it would hold had the road never been added (with the
+        same later changes); the order roads are removed in does not matter.
+
+        >>> t = Terrain()
+        >>> t.place(23400, 5320, TerrainType.STREAM)
+        >>> t.add_road([(23390, 5320), (23410, 5320)])
+        >>> t.remove_road(0)
+        >>> t.at(23400, 5320), len(t.placed)
+        (<TerrainType.STREAM: 9>, 1)
+        """
+        _roads.remove_road(self, index_or_road)
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the terrain to ``path`` as JSON: parameters, roads, placed entries.
+
+        The file holds ``"format": "relfterrain.terrain"``, ``"version": 1``,
+        ``"params"`` (:meth:`TerrainParams.to_dict`; floats round-trip exactly),
+        ``"roads"`` in the author's format ``[{"path": [{"x": X, "y": Y}, ...]}]``
+        (plus ``"half_width"`` when not 2), ``"placed"`` (the entries roads
+        did not make, ``{"x", "y", "terrain" | "feature": NAME}``),
+        ``"cleared"`` (road cells emptied by hand) and ``"beneath_roads"``
+        (what the roads cover, for :meth:`remove_road`). :func:`load` gives
+        back an equal terrain, bit for bit. Written atomically: a temporary
+        file in the same folder, flushed to disk, then renamed over ``path``;
+        a failed save leaves any old file as it was.
+        """
+        _roads.save(self, path)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike, *, simd: str | None = None) -> Terrain:
+        """A terrain read from a file written by :meth:`save` (or the author's
+        bare roads list); see :func:`relfterrain.load`."""
+        return _roads.load(path, simd=simd)
+
+    # -- features, buildings and trees as tables and grids (SPEC 5) ----------
+
+    def features(self, x0: int, y0: int, nx: int, ny: int, *,
+                 threads: int | None = None) -> _features.FeatureTable:
+        """Every point feature at the integer points ``x0 .. x0+nx-1``, ``y0 .. y0+ny-1``.
+
+        A :class:`FeatureTable` of arrays ``x``, ``y`` (int64), ``feature``
+        (uint8 :class:`Feature` codes) and ``code`` (orienteering codes, ``""``
+        for CONE etc.), ordered by (y, x), the placed table honoured. Features
+        live at integer points, so this is independent of any grid step
+        (counting non-NONE cells of a ``feature_grid`` is not: at step 0.5 each
+        feature shows about 4 times). Computed in row chunks (bounded memory)
+        on ``threads`` threads.
+
+        >>> ft = Terrain().features(23396, 5318, 800, 600)
+        >>> int(ft.x[0]), int(ft.y[0]), Feature(ft.feature[0]).name, str(ft.code[0])
+        (24117, 5319, 'BOULDER', 'PP')
+        """
+        return _features.features(self, x0, y0, nx, ny, threads=threads)
+
+    def building_grid(self, x0: float, y0: float, nx: int, ny: int, step: float = 1.0, *,
+                      offset: tuple[int, int] = (0, 0)) -> np.ndarray:
+        """Building footprints on a grid: bool ``(ny, nx)``.
+
+        True where the grid point ``(x, y)`` lies in a building's 12 m square:
+        ``|x - bx| <= 6`` and ``|y - by| <= 6`` (a closed square, at the
+        unrounded point) for a centre ``(bx, by)`` of :meth:`buildings`.
+        Grid arguments as :meth:`height_grid`.
+
+        >>> int(Terrain().building_grid(23396, 5318, 800, 600).sum()) > 0
+        True
+        """
+        return _features.building_grid(self, x0, y0, nx, ny, step, offset=offset)
+
+    def tree_grid(self, x0: float, y0: float, nx: int, ny: int, step: float = 1.0, *,
+                  offset: tuple[int, int] = (0, 0)) -> np.ndarray:
+        """The tree selector (0..3, :meth:`tree_selector`) on a grid: uint8 ``(ny, nx)``.
+
+        >>> Terrain().tree_grid(23400, 5320, 6, 2).tolist()
+        [[1, 2, 3, 0, 2, 3], [2, 3, 0, 1, 2, 3]]
+        """
+        return _features.tree_grid(self, x0, y0, nx, ny, step, offset=offset)
 
 #: Placed points are integer points with |x|, |y| <= 2**53: every such
 #: integer is a double, so terra's rounded point can be exactly it (beyond,

@@ -35,5 +35,6 @@ static inline uint64_t fnv1a(uint64_t h, const void *data, size_t n)
 uint64_t test_galaxy(void);
 uint64_t test_classic(void);
 uint64_t test_streams(void);
+uint64_t test_roads(void);
 
 #endif /* RT_TEST_CHECK_H */

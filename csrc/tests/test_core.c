@@ -378,6 +378,7 @@ int main(void)
     uint64_t galaxy = test_galaxy();
     uint64_t classic = test_classic();
     uint64_t streams = test_streams();
+    uint64_t roads = test_roads();
     if (failures) {
         fprintf(stderr, "%d checks failed\n", failures);
         return 1;
@@ -387,6 +388,7 @@ int main(void)
     printf("fingerprint galaxy %016llx\n", (unsigned long long)galaxy);
     printf("fingerprint classic %016llx\n", (unsigned long long)classic);
     printf("fingerprint streams %016llx\n", (unsigned long long)streams);
+    printf("fingerprint roads %016llx\n", (unsigned long long)roads);
     printf("test_core: all checks passed\n");
     return 0;
 }
