@@ -33,8 +33,8 @@ from .galaxy import (
     nearest_star,
     planet_table,
 )
-from .streams import MarkResult, Stream
 from .roads import Road, load
+from .streams import MarkResult, Stream
 from .terrain import (
     CLASSIC_MAP,
     CLASSIC_PROFILE,

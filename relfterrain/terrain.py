@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 
 from . import _core, _validate
-from . import streams as _streams
 from . import features as _features
 from . import roads as _roads
+from . import streams as _streams
 from ._params import TerrainParams
 from ._seed import CLASSIC_PROFILE, CLASSIC_VECTORS
 from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
