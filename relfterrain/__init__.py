@@ -11,7 +11,7 @@ would, and hands it over as NumPy arrays.
 <TerrainType.MOOR: 3>
 """
 
-from . import classic
+from . import classic, sites
 from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
 from .galaxy import (
     GALAXY_DOMAIN,
@@ -32,6 +32,7 @@ from .galaxy import (
     nearest_star,
     planet_table,
 )
+from .sites import Site, SiteOptions, SiteReason, Sites
 from .terrain import (
     CLASSIC_MAP,
     CLASSIC_PROFILE,
@@ -67,6 +68,10 @@ __all__ = [
     "PlacedView",
     "PlanetTable",
     "Sample",
+    "Site",
+    "SiteOptions",
+    "SiteReason",
+    "Sites",
     "Star",
     "Terra",
     "Terrain",
@@ -81,4 +86,5 @@ __all__ = [
     "orienteering_code",
     "planet_table",
     "simd_variants",
+    "sites",
 ]

@@ -85,3 +85,20 @@ def classic_cos(x: float) -> float: ...
 # -- fdlibm sin and cos (relfterrain/_core_math.c; use relfterrain.mathjs) ----
 def sin(x: Any, /) -> np.ndarray: ...
 def cos(x: Any, /) -> np.ndarray: ...
+
+# -- findGoodSite (relfterrain/_core_sites.c; use relfterrain.sites) ----------
+SITE_MAX_LOOPS: int
+SITE_MAX_DISTANCE: float
+SITE_MAX_COORD: float
+
+def find_good_site(
+    terrain: TerrainCore, x: float, y: float, a0: float = ..., *, min_height: float = ...,
+    mine_distance: float = ..., building_distance: float = ..., clearance: float = ...,
+    max_loops: int = ..., may_alter: bool = ..., patch_radius: float = ...,
+) -> tuple[int, int, bool, bool, int, int, int, int, int, int]: ...
+def find_good_sites(
+    terrain: TerrainCore, x: np.ndarray, y: np.ndarray, a0: np.ndarray | None = ..., *,
+    min_height: float = ..., mine_distance: float = ..., building_distance: float = ...,
+    clearance: float = ..., max_loops: int = ..., may_alter: bool = ...,
+    patch_radius: float = ..., threads: int = ...,
+) -> tuple[np.ndarray, ...]: ...
