@@ -294,7 +294,7 @@ def find_good_site(terrain: Terrain, x: float, y: float, *, min_height: float = 
     >>> t = rt.Terrain()
     >>> t.find_good_site(23400, 5320)
     Site(x=23400, y=5320, ok=True, altered=False, reason='', tries=1)
-    >>> t.find_good_site(23450, 5450)     # in a lake: 4 jumps, then 35 candidates
+    >>> t.find_good_site(23450, 5450)     # in a lake: 6 jumps, then 35 candidates
     Site(x=22867, y=6033, ok=True, altered=False, reason='', tries=35)
     >>> sea = rt.Terrain(lake_height=1000)
     >>> s = sea.find_good_site(23500, 5600, max_loops=10)
