@@ -579,6 +579,114 @@ rt_status rt_galaxy_stars(const rt_galaxy *g, const rt_block3 *b, rt_star *out,
                           int64_t cap, int64_t *count, int threads);
 
 /* ------------------------------------------------------------------------ */
+/* findGoodSite (SPEC 12)                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* A good site is an integer point s where, with terra and the placed table:
+ *  (a) the terrain is not LAKE and terra height - lake_height >= min_height;
+ *  (b) the terrain is GRASS, MOOR or WOOD;
+ *  (c) there is no feature;
+ *  (d) no MINE at any integer q with |q - s| < mine_distance (Euclidean);
+ *  (e) no building (a 12 m square centred on an rt_building_at point) at a
+ *      Euclidean distance < building_distance from s;
+ *  (f) every integer q with |q - s| <= clearance is GRASS, MOOR or WOOD.
+ * The search (SPEC 12): s = (round_js(x), round_js(y)); while the ground
+ * height (rt_height_points) at s minus lake_height is below min_height, s
+ * moves by (-100, +100), at most max_loops times; then the spiral: candidate
+ * 0 is s, ring k = 1, 2, ... has radius r = 8k and 8k candidates
+ *   theta = a0 + 2.0 * pi * j / (8 * k)    (left to right, in doubles)
+ *   (round_js(s.x + r * rt_sin(theta)), round_js(s.y + r * rt_cos(theta)))
+ * for j = 0 .. 8k-1; at most max_loops candidates (duplicates count); the
+ * first meeting (a)-(f) is the site.  Otherwise, with may_alter, the first
+ * candidate meeting (a) is made good by painting a disc (every integer
+ * point with dx*dx + dy*dy <= R*R, R = max(patch_radius, clearance)) of
+ * its own terrain (GRASS unless that is GRASS, MOOR or WOOD) into the
+ * placed table; without, the first candidate meeting the most criteria is
+ * reported with ok = 0.
+ * A painted disc hides features and makes (b), (c) and (f) true and keeps
+ * (a); (d) and (e) hold after painting when mine_distance <= R and
+ * building_distance + 6*sqrt(2) <= R (the defaults: 7, 10 and R = 20). */
+
+#define RT_SITE_MAX_DISTANCE 256.0   /* largest mine_distance, building_distance,
+                                        clearance and patch_radius (metres) */
+#define RT_SITE_MAX_LOOPS 10000000   /* largest max_loops */
+#define RT_SITE_MAX_COORD 1125899906842624.0 /* 2^50: largest |x|, |y| of a start */
+
+typedef enum rt_site_reason {
+    RT_SITE_FOUND = 0,  /* ok: a good site (or a painted one, altered = 1) */
+    RT_SITE_DRY = 1,    /* the dry-land search made max_loops jumps and s was
+                           still below min_height above the lake */
+    RT_SITE_SPIRAL = 2  /* no spiral candidate met every criterion (and, with
+                           may_alter, none met (a)) */
+} rt_site_reason;
+
+typedef struct rt_site_options {
+    double min_height;        /* (a), metres above lake_height: 10; finite */
+    double mine_distance;     /* (d): 7; 0 .. RT_SITE_MAX_DISTANCE */
+    double building_distance; /* (e): 10; 0 .. RT_SITE_MAX_DISTANCE */
+    double clearance;         /* (f): 10; 0 .. RT_SITE_MAX_DISTANCE */
+    int64_t max_loops;        /* jumps and candidates: 1000; 0 .. RT_SITE_MAX_LOOPS */
+    int may_alter;            /* nonzero: paint a disc when no candidate is good */
+    double patch_radius;      /* 20; 0 .. RT_SITE_MAX_DISTANCE */
+} rt_site_options;
+
+/* The result of one search. */
+typedef struct rt_site {
+    int64_t x, y;          /* the site; on failure the last dry-land point
+                              (RT_SITE_DRY) or the first candidate meeting the
+                              most criteria (RT_SITE_SPIRAL; s when max_loops = 0) */
+    int64_t tries;         /* spiral candidates examined (0 for RT_SITE_DRY) */
+    int64_t jumps;         /* dry-land jumps made */
+    int64_t centre_x, centre_y; /* s after the dry-land search */
+    uint8_t ok;            /* 1: (x, y) is good (after painting, if altered) */
+    uint8_t altered;       /* 1: a disc must be painted (rt_site_paint) */
+    uint8_t reason;        /* rt_site_reason */
+    uint8_t criteria;      /* bit i: criterion (a)+i holds at (x, y) (before any
+                              painting); 0 when nothing was examined */
+    uint8_t patch;         /* altered: the RT_PLACED_TERRAIN value to paint; else 0 */
+    uint8_t reserved[3];   /* 0; makes the layout fixed (48 bytes, no padding) */
+} rt_site;
+
+/* Fill *o with the defaults above (may_alter 0). */
+void rt_site_defaults(rt_site_options *o);
+/* Validate options: RT_ERR_NULL or RT_ERR_PARAM. */
+rt_status rt_site_check(const rt_site_options *o);
+
+/* findGoodSite from (x, y) with starting angle a0 (radians, finite).  Reads
+ * t (and t->placed) only: with may_alter and altered = 1 in the result, the
+ * disc is NOT painted here; call rt_site_paint on the table to make the
+ * site good.  Deterministic; reentrant.  Allocates a cache of terra
+ * results (a few kilobytes per 32 x 32 m tile visited).
+ * Errors: the parameter checks of rt_terrain_check (without the profile
+ * scan); RT_ERR_PARAM (options, a0 not finite); RT_ERR_COORD (x, y not
+ * finite or beyond RT_SITE_MAX_COORD); RT_ERR_NULL; RT_ERR_NOMEM. */
+rt_status rt_find_good_site(const rt_terrain *t, double x, double y, double a0,
+                            const rt_site_options *o, rt_site *out);
+
+/* Paint the disc of an altered result into table (nothing to do when
+ * site->altered is 0): every integer point with dx*dx + dy*dy <= R*R,
+ * R = max(o->patch_radius, o->clearance), around (site->x, site->y) becomes
+ * site->patch (entries already there are overwritten).  All or nothing: on
+ * RT_ERR_NOMEM the table is as it was.  RT_ERR_NULL, RT_ERR_PARAM (options,
+ * or a patch value that is not a placed terrain). */
+rt_status rt_site_paint(rt_placed *table, const rt_site *site, const rt_site_options *o);
+
+/* findGoodSite from n starts (x[k], y[k]) with angles a0[k] (a0 may be NULL:
+ * all 0), out[k] = rt_find_good_site of that start.
+ * Without may_alter the starts are independent and split among `threads`
+ * threads (same results for every count).  With may_alter they are
+ * searched in order on one thread, each seeing the discs painted for the
+ * earlier ones (painted into a private copy of t->placed made on the first
+ * paint; the caller's table is never modified).  To alter the world, call
+ * rt_site_paint(table, &out[k], o) for k = 0 .. n-1 in order: the table then
+ * equals what the searches saw.  A failed call writes nothing.
+ * Errors: those of rt_find_good_site (every start checked before any
+ * search); RT_ERR_SIZE for n < 0. */
+rt_status rt_find_good_sites(const rt_terrain *t, const double *x, const double *y,
+                             const double *a0, int64_t n, const rt_site_options *o,
+                             rt_site *out, int threads);
+
+/* ------------------------------------------------------------------------ */
 /* fdlibm sin and cos                                                       */
 /* ------------------------------------------------------------------------ */
 

@@ -11,7 +11,7 @@ would, and hands it over as NumPy arrays.
 <TerrainType.MOOR: 3>
 """
 
-from . import classic, streams
+from . import classic, sites, streams
 from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
 from .features import FeatureTable
 from .galaxy import (
@@ -34,6 +34,7 @@ from .galaxy import (
     planet_table,
 )
 from .roads import Road, load
+from .sites import Site, SiteOptions, SiteReason, Sites
 from .streams import MarkResult, Stream
 from .terrain import (
     CLASSIC_MAP,
@@ -73,6 +74,10 @@ __all__ = [
     "PlanetTable",
     "Road",
     "Sample",
+    "Site",
+    "SiteOptions",
+    "SiteReason",
+    "Sites",
     "Star",
     "Stream",
     "Terra",
@@ -90,4 +95,5 @@ __all__ = [
     "planet_table",
     "simd_variants",
     "streams",
+    "sites",
 ]

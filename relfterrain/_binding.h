@@ -107,5 +107,6 @@ int rtpy_streams_exec(PyObject *module);
 int rtpy_math_exec(PyObject *module);
 int rtpy_roads_exec(PyObject *module);
 int rtpy_features_exec(PyObject *module);
+int rtpy_sites_exec(PyObject *module);
 
 #endif /* RELFTERRAIN_BINDING_H */

@@ -72,6 +72,7 @@ static int core_exec(PyObject *module)
     if (rtpy_math_exec(module) < 0) return -1;
     if (rtpy_roads_exec(module) < 0) return -1;
     if (rtpy_features_exec(module) < 0) return -1;
+    if (rtpy_sites_exec(module) < 0) return -1;
     return 0;
 }
 

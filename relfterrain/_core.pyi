@@ -111,3 +111,19 @@ def placed_set_many(core: TerrainCore, cells: Any, values: Any, /) -> None: ...
 
 # features, buildings and trees (SPEC 5)
 def building_at(core: TerrainCore, x: Any, y: Any, /) -> np.ndarray: ...
+# -- findGoodSite (relfterrain/_core_sites.c; use relfterrain.sites) ----------
+SITE_MAX_LOOPS: int
+SITE_MAX_DISTANCE: float
+SITE_MAX_COORD: float
+
+def find_good_site(
+    terrain: TerrainCore, x: float, y: float, a0: float = ..., *, min_height: float = ...,
+    mine_distance: float = ..., building_distance: float = ..., clearance: float = ...,
+    max_loops: int = ..., may_alter: bool = ..., patch_radius: float = ...,
+) -> tuple[int, int, bool, bool, int, int, int, int, int, int]: ...
+def find_good_sites(
+    terrain: TerrainCore, x: np.ndarray, y: np.ndarray, a0: np.ndarray | None = ..., *,
+    min_height: float = ..., mine_distance: float = ..., building_distance: float = ...,
+    clearance: float = ..., max_loops: int = ..., may_alter: bool = ...,
+    patch_radius: float = ..., threads: int = ...,
+) -> tuple[np.ndarray, ...]: ...

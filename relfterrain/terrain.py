@@ -169,6 +169,12 @@ def _decode(code: int) -> Placeable | None:
 _readonly = _validate.readonly
 
 
+#: Placed points are integer points with |x|, |y| <= 2**53: every such
+#: integer is a double, so terra's rounded point can be exactly it (beyond,
+#: an entry could never be looked up again).
+PLACED_LIMIT = 2**53
+
+
 class PlacedView(Mapping):
     """A read-only live view of a terrain's placed table: ``{(x, y): what}``.
 
@@ -862,10 +868,38 @@ waterhole_below, knoll_below, x_below, cone_below : int
         """
         return _features.tree_grid(self, x0, y0, nx, ny, step, offset=offset)
 
-#: Placed points are integer points with |x|, |y| <= 2**53: every such
-#: integer is a double, so terra's rounded point can be exactly it (beyond,
-#: an entry could never be looked up again).
-PLACED_LIMIT = 2**53
+    # -- good sites (SPEC 12) ---------------------------------------------------
+
+    def find_good_site(self, x: float, y: float, *, min_height: float = 10,
+                       mine_distance: float = 7, building_distance: float = 10,
+                       clearance: float = 10, max_loops: int = 1000, may_alter: bool = False,
+                       patch_radius: float = 20, rng: Any = None) -> Any:
+        """findGoodSite (SPEC 12): a good site near ``(x, y)``, a
+        :class:`relfterrain.sites.Site`; see :func:`relfterrain.sites.find_good_site`.
+
+        >>> Terrain().find_good_site(23400, 5320)
+        Site(x=23400, y=5320, ok=True, altered=False, reason='', tries=1)
+        """
+        from . import sites
+        return sites.find_good_site(self, x, y, min_height=min_height,
+                                    mine_distance=mine_distance,
+                                    building_distance=building_distance, clearance=clearance,
+                                    max_loops=max_loops, may_alter=may_alter,
+                                    patch_radius=patch_radius, rng=rng)
+
+    def find_good_sites(self, x: Any, y: Any, *, min_height: float = 10,
+                        mine_distance: float = 7, building_distance: float = 10,
+                        clearance: float = 10, max_loops: int = 1000, may_alter: bool = False,
+                        patch_radius: float = 20, rng: Any = None,
+                        threads: int | None = None) -> Any:
+        """findGoodSite from many starts (threaded), a :class:`relfterrain.sites.Sites`
+        of arrays; see :func:`relfterrain.sites.find_good_sites`."""
+        from . import sites
+        return sites.find_good_sites(self, x, y, min_height=min_height,
+                                     mine_distance=mine_distance,
+                                     building_distance=building_distance, clearance=clearance,
+                                     max_loops=max_loops, may_alter=may_alter,
+                                     patch_radius=patch_radius, rng=rng, threads=threads)
 
 
 def _key(v: Any, name: str) -> int:

@@ -36,5 +36,6 @@ uint64_t test_galaxy(void);
 uint64_t test_classic(void);
 uint64_t test_streams(void);
 uint64_t test_roads(void);
+uint64_t test_sites(void);
 
 #endif /* RT_TEST_CHECK_H */

@@ -379,6 +379,7 @@ int main(void)
     uint64_t classic = test_classic();
     uint64_t streams = test_streams();
     uint64_t roads = test_roads();
+    uint64_t sites = test_sites();
     if (failures) {
         fprintf(stderr, "%d checks failed\n", failures);
         return 1;
@@ -389,6 +390,7 @@ int main(void)
     printf("fingerprint classic %016llx\n", (unsigned long long)classic);
     printf("fingerprint streams %016llx\n", (unsigned long long)streams);
     printf("fingerprint roads %016llx\n", (unsigned long long)roads);
+    printf("fingerprint sites %016llx\n", (unsigned long long)sites);
     printf("test_core: all checks passed\n");
     return 0;
 }

@@ -1,0 +1,384 @@
+"""Good sites: findGoodSite of The Forest (SPEC 12).
+
+A *good site* is an integer point where an object or the player may be put:
+dry and high ground, open (grass, moor or open wood), with no feature, no
+mine and no building near, and open ground all round.  The search follows
+the author's stated criteria and intent (his code has a stray ``;``, an
+operator-precedence slip and a "spiral" that is a straight line): first big
+jumps to dry land, then a spiral that really turns, the first candidate
+meeting every criterion winning.  It is deterministic: the same start, the
+same options and the same ``rng`` give the same site on every platform (the
+angles use the core's fdlibm ``sin``/``cos``, as JavaScript computes them).
+
+The criteria at an integer point s (terra with the placed table throughout):
+
+(a) not LAKE and ``terra(s).height - lake_height >= min_height`` (10);
+(b) terrain GRASS, MOOR or WOOD;
+(c) no feature at s;
+(d) no MINE at any integer point q with ``|q - s| < mine_distance`` (7);
+(e) no building (a 12 m square, SPEC 5) closer than ``building_distance``
+    (10) to s;
+(f) every integer point q with ``|q - s| <= clearance`` (10) is GRASS, MOOR
+    or WOOD.
+
+The search:
+
+1. ``s = (round_js(x), round_js(y))``; while the ground height at s is less
+   than ``min_height`` above the lake, s moves by (-100, +100); after
+   ``max_loops`` jumps the search gives up (reason "dry-land search: ...").
+2. Candidate 0 is s; ring k = 1, 2, ... has radius ``r = 8k`` and 8k
+   candidates at ``theta = a0 + 2*pi*j/(8k)``, j = 0 .. 8k-1, the point
+   ``(round_js(s.x + r*sin(theta)), round_js(s.y + r*cos(theta)))``.  At most
+   ``max_loops`` candidates are examined, counting from candidate 0 and
+   counting repeated points (1000 candidates: rings 1..15 and 39 points of
+   ring 16).  The first meeting every criterion is the site.
+3. If none does: with ``may_alter=True`` the first candidate meeting (a) is
+   made good by placing a disc of radius ``max(patch_radius, clearance)``
+   (every integer point with ``dx*dx + dy*dy <= R*R``; 1,257 points for 20 m)
+   of its own terrain (GRASS unless that is GRASS, MOOR or WOOD) into the
+   terrain's placed table: ``altered`` is True.  Otherwise ``ok`` is False, the
+   point is the first candidate meeting the most criteria and the reason
+   says "spiral: ..." with the numbers.
+
+A painted disc hides the features under it, so the site then meets (a), (b),
+(c) and (f); it meets (d) and (e) too when ``mine_distance <= R`` and
+``building_distance + 6*sqrt(2) <= R`` (true for the defaults: 7, 10, R = 20).
+
+The starting angle ``a0``: ``rng=None`` gives ``a0 = 0``; an int seed or a
+``numpy.random.Generator`` gives ``a0 = 2*pi*u`` with
+``u = numpy.random.default_rng(rng).random()`` (a Generator passed in is
+advanced by one draw).  :func:`find_good_sites` draws one ``u`` per start, in
+order (``default_rng(rng).random(n)``), so its first start uses the same angle
+as :func:`find_good_site` with the same seed.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+
+from . import _core, _validate
+
+if TYPE_CHECKING:
+    from .terrain import Terrain
+
+__all__ = [
+    "CRITERIA",
+    "Site",
+    "SiteOptions",
+    "SiteReason",
+    "Sites",
+    "find_good_site",
+    "find_good_sites",
+    "start_angle",
+]
+
+#: The six criteria of SPEC 12, in order (bit i of ``Sites.criteria``).
+CRITERIA: tuple[str, ...] = (
+    "(a) dry and high",
+    "(b) open ground",
+    "(c) no feature",
+    "(d) no mine near",
+    "(e) no building near",
+    "(f) open all round",
+)
+
+#: Largest ``max_loops`` and distances accepted (the core's limits).
+MAX_LOOPS: int = _core.SITE_MAX_LOOPS
+MAX_DISTANCE: float = _core.SITE_MAX_DISTANCE
+_MAX_COORD: float = _core.SITE_MAX_COORD
+
+_JUMP = (-100, 100)
+
+
+class SiteReason(IntEnum):
+    """Why a search ended (the codes of ``Sites.reason``)."""
+
+    #: A good site was found (or painted: ``altered``).
+    NONE = 0
+    #: The dry-land search made ``max_loops`` jumps without reaching dry land.
+    DRY = 1
+    #: No spiral candidate met every criterion.
+    SPIRAL = 2
+
+
+class Site(NamedTuple):
+    """The result of :func:`find_good_site`."""
+
+    #: The site; on failure the last dry-land point, or the first candidate
+    #: meeting the most criteria.
+    x: int
+    y: int
+    #: True when (x, y) meets every criterion (after painting, if altered).
+    ok: bool
+    #: True when a disc was painted into the placed table to make it good.
+    altered: bool
+    #: "" when ok; else says which loop overran, with the numbers.
+    reason: str
+    #: Spiral candidates examined (0 when the dry-land search gave up).
+    tries: int
+
+
+class SiteOptions(NamedTuple):
+    """The options of a search (defaults: SPEC 12)."""
+
+    min_height: float = 10.0
+    mine_distance: float = 7.0
+    building_distance: float = 10.0
+    clearance: float = 10.0
+    max_loops: int = 1000
+    may_alter: bool = False
+    patch_radius: float = 20.0
+
+
+class Sites(NamedTuple):
+    """The results of :func:`find_good_sites`, one element per start."""
+
+    x: np.ndarray         #: int64
+    y: np.ndarray         #: int64
+    ok: np.ndarray        #: bool
+    altered: np.ndarray   #: bool
+    tries: np.ndarray     #: int64, spiral candidates examined
+    reason: np.ndarray    #: uint8, a :class:`SiteReason` code
+    criteria: np.ndarray  #: uint8, bit i: criterion i of :data:`CRITERIA` holds at (x, y)
+    jumps: np.ndarray     #: int64, dry-land jumps made
+    centre_x: np.ndarray  #: int64, the spiral's centre (s after the jumps)
+    centre_y: np.ndarray  #: int64
+    options: SiteOptions  #: the options of the search
+
+    def _at(self, i: Any) -> tuple[int, ...]:
+        if isinstance(i, tuple):
+            return tuple(int(v) for v in i)
+        return tuple(int(v) for v in np.unravel_index(int(i), self.x.shape))
+
+    def reason_text(self, i: Any) -> str:
+        """The reason of start ``i`` (a flat index or an index tuple) in words,
+        "" when ok: the text :class:`Site` has."""
+        k = self._at(i)
+        return _reason(int(self.reason[k]), int(self.x[k]), int(self.y[k]), int(self.tries[k]),
+                       int(self.criteria[k]), int(self.jumps[k]), int(self.centre_x[k]),
+                       int(self.centre_y[k]), self.options)
+
+    def site(self, i: Any) -> Site:
+        """Start ``i`` (a flat index or an index tuple) as a :class:`Site`."""
+        k = self._at(i)
+        return Site(int(self.x[k]), int(self.y[k]), bool(self.ok[k]), bool(self.altered[k]),
+                    self.reason_text(k), int(self.tries[k]))
+
+
+def start_angle(rng: Any = None) -> float:
+    """The spiral's starting angle ``a0`` for ``rng`` (radians).
+
+    None gives 0.0; an int seed or a ``numpy.random.Generator`` gives
+    ``2*pi*u`` with ``u = numpy.random.default_rng(rng).random()``.
+
+    >>> start_angle(None)
+    0.0
+    >>> round(start_angle(7), 12) == round(2 * math.pi * np.random.default_rng(7).random(), 12)
+    True
+    """
+    if rng is None:
+        return 0.0
+    return float(2.0 * math.pi * float(_generator(rng).random()))
+
+
+def _generator(rng: Any) -> np.random.Generator:
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if isinstance(rng, bool) or not isinstance(rng, numbers.Integral):
+        raise TypeError(f"rng: must be None, an int seed or a numpy.random.Generator, "
+                        f"got {rng!r}")
+    if rng < 0:
+        raise ValueError(f"rng: an int seed must be >= 0, got {rng}")
+    return np.random.default_rng(int(rng))
+
+
+def _distance(value: Any, name: str) -> float:
+    v = _validate.real(value, name)
+    if not 0.0 <= v <= MAX_DISTANCE:
+        raise ValueError(f"{name}: must be between 0 and {MAX_DISTANCE:g}, got {v!r}")
+    return v
+
+
+def _options(min_height: Any, mine_distance: Any, building_distance: Any, clearance: Any,
+             max_loops: Any, may_alter: Any, patch_radius: Any) -> SiteOptions:
+    loops = _validate.integer(max_loops, "max_loops", 0)
+    if loops > MAX_LOOPS:
+        raise ValueError(f"max_loops: must be between 0 and {MAX_LOOPS}, got {loops}")
+    return SiteOptions(
+        _validate.real(min_height, "min_height"),
+        _distance(mine_distance, "mine_distance"),
+        _distance(building_distance, "building_distance"),
+        _distance(clearance, "clearance"),
+        loops,
+        _validate.flag(may_alter, "may_alter"),
+        _distance(patch_radius, "patch_radius"),
+    )
+
+
+def _coordinate(value: Any, name: str) -> float:
+    v = _validate.real(value, name)
+    if abs(v) > _MAX_COORD:
+        raise ValueError(f"{name}: must be within +-2**50, got {v!r}")
+    return v
+
+
+def _ring(tries: int) -> int:
+    """The ring of candidate ``tries - 1`` (0 for candidate 0)."""
+    i, k = tries - 1, 0
+    while i > 0:
+        k += 1
+        i -= 8 * k
+    return k
+
+
+def _reason(code: int, x: int, y: int, tries: int, criteria: int, jumps: int,
+            cx: int, cy: int, o: SiteOptions) -> str:
+    if code == SiteReason.NONE:
+        return ""
+    if code == SiteReason.DRY:
+        return (f"dry-land search: after {jumps} jumps of (-100, +100) (max_loops="
+                f"{o.max_loops}) the ground at ({x}, {y}) is still less than "
+                f"min_height={o.min_height:g} m above the lake")
+    if tries == 0:
+        return (f"spiral: max_loops={o.max_loops} allows no candidate around ({cx}, {cy})")
+    k = _ring(tries)
+    held = [i for i in range(6) if criteria >> i & 1]
+    fails = ", ".join(CRITERIA[i] for i in range(6) if not criteria >> i & 1)
+    text = (f"spiral: none of the {tries} candidates around ({cx}, {cy}) (max_loops="
+            f"{o.max_loops}: rings 1..{k}, radius up to {8 * k} m) meets every criterion; "
+            f"({x}, {y}) meets the most, {len(held)} of 6 (fails {fails})")
+    if o.may_alter:
+        text += "; may_alter: no candidate meets (a), so there was nowhere to paint"
+    return text
+
+
+def find_good_site(terrain: Terrain, x: float, y: float, *, min_height: float = 10,
+                   mine_distance: float = 7, building_distance: float = 10,
+                   clearance: float = 10, max_loops: int = 1000, may_alter: bool = False,
+                   patch_radius: float = 20, rng: Any = None) -> Site:
+    """findGoodSite (SPEC 12): a good site near ``(x, y)``.
+
+    Parameters
+    ----------
+    terrain : Terrain
+        The terrain, placed table included.  With ``may_alter=True`` a disc
+        may be painted into its placed table.
+    x, y : float
+        The start (rounded as JavaScript's ``Math.round``).
+    min_height, mine_distance, building_distance, clearance : float
+        The thresholds of criteria (a), (d), (e), (f) in metres (distances
+        0 .. 256).
+    max_loops : int
+        Dry-land jumps allowed, and spiral candidates examined (0 .. 10**7).
+    may_alter : bool
+        When no candidate is good, paint a disc to make the first candidate
+        meeting (a) good (the author allows this "during start-up").
+    patch_radius : float
+        The disc's radius is ``max(patch_radius, clearance)``.
+    rng : None, int or numpy.random.Generator
+        The spiral's starting angle: see :func:`start_angle`.
+
+    Returns
+    -------
+    Site
+        ``(x, y, ok, altered, reason, tries)``.
+
+    Examples
+    --------
+    >>> import relfterrain as rt
+    >>> t = rt.Terrain()
+    >>> t.find_good_site(23400, 5320)
+    Site(x=23400, y=5320, ok=True, altered=False, reason='', tries=1)
+    >>> t.find_good_site(23450, 5450)     # in a lake: 6 jumps, then 35 candidates
+    Site(x=22867, y=6033, ok=True, altered=False, reason='', tries=35)
+    >>> sea = rt.Terrain(lake_height=1000)
+    >>> s = sea.find_good_site(23500, 5600, max_loops=10)
+    >>> s.ok, s.reason[:16]
+    (False, 'dry-land search:')
+    """
+    o = _options(min_height, mine_distance, building_distance, clearance, max_loops,
+                 may_alter, patch_radius)
+    xf = _coordinate(x, "x")
+    yf = _coordinate(y, "y")
+    a0 = start_angle(rng)
+    r = _core.find_good_site(terrain._core, xf, yf, a0, min_height=o.min_height,
+                             mine_distance=o.mine_distance,
+                             building_distance=o.building_distance, clearance=o.clearance,
+                             max_loops=o.max_loops, may_alter=o.may_alter,
+                             patch_radius=o.patch_radius)
+    sx, sy, ok, altered, code, tries, crit, jumps, cx, cy = r
+    return Site(sx, sy, ok, altered, _reason(code, sx, sy, tries, crit, jumps, cx, cy, o), tries)
+
+
+def find_good_sites(terrain: Terrain, x: Any, y: Any, *, min_height: float = 10,
+                    mine_distance: float = 7, building_distance: float = 10,
+                    clearance: float = 10, max_loops: int = 1000, may_alter: bool = False,
+                    patch_radius: float = 20, rng: Any = None,
+                    threads: int | None = None) -> Sites:
+    """findGoodSite from many starts, in C: :class:`Sites` of arrays.
+
+    ``x`` and ``y`` broadcast together; every array of the result has their
+    broadcast shape.  Element i equals :func:`find_good_site` from start i
+    (``sites.site(i)``; ``sites.reason_text(i)`` is its reason).
+
+    Without ``may_alter`` the starts are independent and are shared out among
+    ``threads`` threads (None: all cores); every count gives the same
+    result.  With ``may_alter=True`` the starts are searched in order on one
+    thread, each seeing the discs painted for the earlier ones, exactly as a
+    loop of :func:`find_good_site` calls would (so ``threads`` is ignored);
+    the discs are painted into the terrain's placed table at the end, all or
+    nothing.
+
+    ``rng``: None gives every start ``a0 = 0``; an int seed or a Generator
+    gives start i the angle ``2*pi*u[i]`` with
+    ``u = numpy.random.default_rng(rng).random(n)``.
+
+    Examples
+    --------
+    >>> import relfterrain as rt
+    >>> t = rt.Terrain()
+    >>> s = t.find_good_sites([23400, 23450, 23800], [5320, 5450, 5700])
+    >>> s.x, s.y, s.tries
+    (array([23400, 22867, 23800]), array([5320, 6033, 5700]), array([ 1, 35,  1]))
+    >>> s.site(1) == t.find_good_site(23450, 5450)
+    True
+    """
+    o = _options(min_height, mine_distance, building_distance, clearance, max_loops,
+                 may_alter, patch_radius)
+    nthreads = _validate.threads(threads)
+    xa = _coordinates(x, "x")
+    ya = _coordinates(y, "y")
+    try:
+        xb, yb = np.broadcast_arrays(xa, ya)
+    except ValueError:
+        raise ValueError(f"x, y: shapes {xa.shape} and {ya.shape} do not broadcast") from None
+    shape = xb.shape
+    xf = np.ascontiguousarray(xb.ravel())
+    yf = np.ascontiguousarray(yb.ravel())
+    a0 = None
+    if rng is not None:
+        a0 = 2.0 * math.pi * _generator(rng).random(xf.size)
+    out = _core.find_good_sites(terrain._core, xf, yf, a0, min_height=o.min_height,
+                                mine_distance=o.mine_distance,
+                                building_distance=o.building_distance, clearance=o.clearance,
+                                max_loops=o.max_loops, may_alter=o.may_alter,
+                                patch_radius=o.patch_radius, threads=nthreads)
+    ax, ay, ok, altered, tries, reason, crit, jumps, cx, cy = (a.reshape(shape) for a in out)
+    return Sites(ax, ay, ok, altered, tries, reason, crit, jumps, cx, cy, o)
+
+
+def _coordinates(value: Any, name: str) -> np.ndarray:
+    try:
+        a = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: must be an array-like of numbers, got {value!r}") from None
+    bad = ~(np.abs(a) <= _MAX_COORD)
+    if np.any(bad):
+        v = a[bad].ravel()[0]
+        raise ValueError(f"{name}: every value must be finite and within +-2**50, got {v!r}")
+    return a
