@@ -11,7 +11,7 @@ would, and hands it over as NumPy arrays.
 <TerrainType.MOOR: 3>
 """
 
-from . import classic
+from . import classic, maps
 from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
 from .galaxy import (
     GALAXY_DOMAIN,
@@ -74,6 +74,7 @@ __all__ = [
     "TerrainParams",
     "TerrainType",
     "classic",
+    "maps",
     "colour_planet_independence",
     "default_threads",
     "density",

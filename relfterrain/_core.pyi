@@ -13,6 +13,11 @@ MAX_DIRECTIONS: int
 MAX_VECTOR: int
 CLASSIC_PROFILE: np.ndarray
 CLASSIC_VECTORS: dict[str, tuple[int, ...]]
+PLACED_TERRAIN: int
+PLACED_FEATURE: int
+PLACED_CODE_MASK: int
+TERRAIN_TYPE_NAMES: tuple[str, ...]
+FEATURE_NAMES: tuple[str, ...]
 
 def strerror(status: int) -> str: ...
 def simd_variants() -> dict[str, tuple[int, bool, str]]: ...
