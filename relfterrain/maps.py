@@ -617,6 +617,8 @@ def save_png(array: Any, path: str | os.PathLike) -> None:
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".png", dir=directory)
     try:
+        # mkstemp makes the file private (0600): give it an ordinary file's mode
+        os.chmod(tmp, _file_mode(path))
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -628,6 +630,16 @@ def save_png(array: Any, path: str | os.PathLike) -> None:
         except OSError:
             pass
         raise
+
+
+def _file_mode(path: str) -> int:
+    """The mode of the file being replaced, else 0666 less the umask."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0o022)
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 def _grid_png(grid: TerrainGrid, limit: int = 1024) -> bytes | None:

@@ -324,6 +324,13 @@ def test_save_png_round_trip(terrain, tmp_path):
     terrain.save_map(tmp_path / "again.png", X0, Y0, 120, 90)
     np.testing.assert_array_equal(np.asarray(Image.open(tmp_path / "again.png")), img)
     assert sorted(os.listdir(tmp_path)) == ["again.png", "map.png"]
+    # an ordinary file, not mkstemp's private 0600
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert (path.stat().st_mode & 0o777) == 0o666 & ~mask
+    path.chmod(0o640)
+    maps.save_png(img, path)
+    assert (path.stat().st_mode & 0o777) == 0o640
 
 
 def test_save_png_atomic(terrain, tmp_path, monkeypatch):
