@@ -11,7 +11,7 @@ would, and hands it over as NumPy arrays.
 <TerrainType.MOOR: 3>
 """
 
-from . import classic, sites, streams
+from . import classic, maps, sites, streams
 from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
 from .features import FeatureTable
 from .galaxy import (
@@ -86,6 +86,7 @@ __all__ = [
     "TerrainParams",
     "TerrainType",
     "classic",
+    "maps",
     "colour_planet_independence",
     "default_threads",
     "density",

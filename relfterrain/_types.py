@@ -106,6 +106,12 @@ class TerrainGrid(NamedTuple):
     terrain: np.ndarray
     feature: np.ndarray
 
+    def _repr_png_(self) -> bytes | None:
+        """Jupyter's inline picture: the terrain kinds (north up, no contours)."""
+        from .maps import _grid_png
+
+        return _grid_png(self)
+
 
 class Sample(NamedTuple):
     """The result of :meth:`Terrain.sample` at arbitrary points."""

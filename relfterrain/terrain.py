@@ -900,6 +900,30 @@ waterhole_below, knoll_below, x_below, cone_below : int
                                      building_distance=building_distance, clearance=clearance,
                                      max_loops=max_loops, may_alter=may_alter,
                                      patch_radius=patch_radius, rng=rng, threads=threads)
+    # -- maps as pictures (SPEC 15) ---------------------------------------------
+
+    def map(self, x0: float, y0: float, nx: int, ny: int, step: float = 1.0,
+            **options: Any) -> np.ndarray:
+        """An orienteering map: RGB uint8 ``(ny, nx, 3)``, north up (row 0 = northern edge).
+
+        Options (keyword-only): ``palette="relf"|"isom"``, ``contours=True``,
+        ``interval=5``, ``index_every=5``, ``features``, ``buildings``,
+        ``water``, ``roads``, ``paths`` (each True), ``threads=None``: see
+        :func:`relfterrain.maps.render`.
+
+        >>> Terrain().map(23396, 5318, 40, 30).shape
+        (30, 40, 3)
+        """
+        from . import maps
+
+        return maps.render(self, x0, y0, nx, ny, step, **options)
+
+    def save_map(self, path: str | os.PathLike, x0: float, y0: float, nx: int, ny: int,
+                 step: float = 1.0, **options: Any) -> None:
+        """Write :meth:`map` to ``path`` as PNG, atomically (needs Pillow)."""
+        from . import maps
+
+        maps.save_png(maps.render(self, x0, y0, nx, ny, step, **options), path)
 
 
 def _key(v: Any, name: str) -> int:

@@ -1,0 +1,836 @@
+"""Maps as pictures (SPEC 15): orienteering maps and star fields as RGB arrays.
+
+:func:`render` (also :meth:`relfterrain.Terrain.map`) draws a terrain as an
+orienteering map, an RGB ``uint8`` array ``(ny, nx, 3)`` with **north up**:
+row 0 of the image is the grid's last (northern) row, one pixel per grid
+point. Layers, bottom to top: the terrain kinds by a palette lookup; marshes
+(blue dashes on the vegetation under them) and streams; contours (CONREC's
+geometry, index contours thicker); roads (dashed edges); buildings; point
+features. Two palettes: ``"relf"`` (the author's own colours, SPEC 15) and
+``"isom"`` (ISOM 2017-2 as OpenOrienteering Mapper's symbol set).
+
+Also: :func:`save_png` / :func:`png_bytes` (Pillow, ``pip install
+'relfterrain[maps]'``), :func:`star_field` for a :class:`~relfterrain.Galaxy`,
+:func:`plot_map` for matplotlib axes in real coordinates, and
+:func:`redesign`, an ipywidgets editor like the author's My Terrain.
+
+>>> import relfterrain as rt
+>>> img = rt.Terrain().map(*rt.CLASSIC_MAP, features=False, buildings=False)
+>>> img.shape, img.dtype
+((600, 800, 3), dtype('uint8'))
+>>> PALETTES["relf"].terrain[rt.TerrainType.GRASS].tolist()
+[253, 183, 59]
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+import time
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+
+from . import _core, _validate
+from ._types import Feature, TerrainGrid, TerrainType
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .galaxy import Block, Galaxy
+    from .terrain import Terrain
+
+__all__ = [
+    "PALETTES",
+    "Palette",
+    "plot_map",
+    "png_bytes",
+    "redesign",
+    "render",
+    "save_png",
+    "star_field",
+    "terrain_colours",
+]
+
+RGB = tuple[int, int, int]
+
+
+class Palette(NamedTuple):
+    """The colours of a map: one per terrain kind and one per line or symbol."""
+
+    name: str
+    terrain: np.ndarray
+    """``(12, 3)`` uint8, row ``k`` the colour of :class:`TerrainType` ``k`` (read-only)."""
+    contour: RGB
+    black: RGB
+    """Boulders, mineshafts, man-made objects, road edges."""
+    brown: RGB
+    """Knolls."""
+    blue: RGB
+    """Water holes, streams, marsh dashes."""
+    green: RGB
+    """Rootstocks."""
+    building: RGB
+    building_edge: RGB
+
+
+def _table(colours: Mapping[TerrainType, RGB]) -> np.ndarray:
+    t = np.array([colours[k] for k in TerrainType], dtype=np.uint8)
+    return _validate.readonly(t)
+
+
+_T = TerrainType
+
+#: The author's colours (PMS based), SPEC 15, and ISOM 2017-2's as
+#: OpenOrienteering Mapper's symbol set ``ISOM 2017-2_15000.omap`` gives
+#: them in RGB (its CMYK spot colours: yellow 0/27/79/0, green 76/0/91/0,
+#: blue 100/0/0/0, brown 0/56/100/18 and their screens).
+PALETTES: dict[str, Palette] = {
+    "relf": Palette(
+        "relf",
+        _table({
+            _T.LAKE: (0, 170, 231), _T.TOWN: (153, 153, 153), _T.GRASS: (253, 183, 59),
+            _T.MOOR: (192, 192, 127), _T.WOOD: (255, 255, 255), _T.THICKET: (0, 128, 0),
+            _T.ROAD: (200, 200, 200), _T.MUD: (92, 39, 14), _T.PATH: (153, 153, 153),
+            _T.STREAM: (0, 170, 231), _T.MARSH: (0, 170, 231), _T.SNOW: (230, 240, 255),
+        }),
+        contour=(184, 78, 27), black=(0, 0, 0), brown=(184, 78, 27), blue=(0, 170, 231),
+        # the author's rootstock is green; a darker green keeps it visible on thicket
+        green=(0, 80, 0), building=(0, 0, 0), building_edge=(0, 0, 0),
+    ),
+    "isom": Palette(
+        "isom",
+        _table({
+            _T.LAKE: (0, 255, 255),        # 301 uncrossable body of water: blue 100 %
+            _T.TOWN: (158, 186, 29),       # 520 area that shall not be entered: yellow/green 50 %
+            _T.GRASS: (255, 186, 54),      # 401 open land: yellow 100 %
+            _T.MOOR: (255, 221, 154),      # 403 rough open land: yellow 50 %
+            _T.WOOD: (255, 255, 255),      # 405 forest: white
+            _T.THICKET: (61, 255, 23),     # 410 vegetation, very difficult: green 100 %
+            _T.ROAD: (232, 173, 128),      # 502 wide road infill: brown 50 %
+            _T.MUD: (128, 255, 255),       # 302 shallow body of water: blue 50 %
+            _T.PATH: (191, 191, 191),      # black 25 % (grey): a band, not a line symbol
+            _T.STREAM: (0, 255, 255),      # 304-306 watercourses: blue 100 %
+            _T.MARSH: (0, 255, 255),       # 308-310 marsh: blue 100 % dashes
+            _T.SNOW: (230, 240, 255),      # no ISOM symbol: the author's snow
+        }),
+        contour=(209, 92, 0), black=(0, 0, 0), brown=(209, 92, 0), blue=(0, 255, 255),
+        # 418-419 vegetation features; green 100 %/black 50 % keeps them visible on green
+        green=(31, 128, 11), building=(89, 89, 89), building_edge=(0, 0, 0),
+    ),
+}
+
+# Features drawn, with their symbol and palette colour (cones and rockets are movable).
+_SYMBOLS = {
+    Feature.BOULDER: ("dot", "black"),
+    Feature.KNOLL: ("dot", "brown"),
+    Feature.MINE: ("v", "black"),
+    Feature.WATERHOLE: ("v", "blue"),
+    Feature.X: ("x", "black"),
+    Feature.ROOT: ("x", "green"),
+}
+
+# Beyond this many integer points the features of a coarse map are those at
+# its grid points only (a map of more than 16 M m^2 at step > 1).
+_MAX_FEATURE_POINTS = 1 << 24
+# Beyond this many contour crossings the interval is refused (memory).
+_MAX_CROSSINGS = 1 << 26
+
+
+def _pil() -> tuple[Any, Any]:
+    try:
+        from PIL import Image, ImageDraw
+    except ImportError:
+        raise ImportError(
+            "relfterrain.maps: drawing symbols and writing PNG need Pillow; "
+            "install it with pip install 'relfterrain[maps]'"
+        ) from None
+    return Image, ImageDraw
+
+
+def _palette(value: Any) -> Palette:
+    if isinstance(value, Palette):
+        return value
+    if not isinstance(value, str) or value not in PALETTES:
+        raise ValueError(f"palette: must be one of {sorted(PALETTES)}, got {value!r}")
+    return PALETTES[value]
+
+
+def terrain_colours(codes: np.ndarray, palette: str | Palette = "relf") -> np.ndarray:
+    """The palette colour of each terrain code, north up: ``(ny, nx, 3)`` uint8.
+
+    ``codes`` is a grid of :class:`TerrainType` codes with row 0 south (as
+    :meth:`Terrain.terrain_grid` returns it); the image has row 0 north.
+
+    >>> terrain_colours(np.array([[0], [4]], dtype=np.uint8))[:, 0].tolist()
+    [[255, 255, 255], [0, 170, 231]]
+    """
+    pal = _palette(palette)
+    a = np.asarray(codes)
+    if a.ndim != 2 or a.dtype != np.uint8:
+        raise ValueError(f"codes: must be a 2-D uint8 array, got {a.dtype} {a.shape}")
+    if a.size and int(a.max()) >= len(TerrainType):
+        raise ValueError(f"codes: terrain codes are 0..{len(TerrainType) - 1}, "
+                         f"got {int(a.max())}")
+    # one 32-bit lookup per pixel, then the 3 bytes of each word
+    packed = np.zeros(len(TerrainType), dtype="<u4")
+    t = pal.terrain.astype(np.uint32)
+    packed[:] = t[:, 0] | (t[:, 1] << 8) | (t[:, 2] << 16)
+    words = np.take(packed, a[::-1])
+    return np.ascontiguousarray(words.view(np.uint8).reshape(a.shape + (4,))[:, :, :3])
+
+
+# -- contours (CONREC) --------------------------------------------------------
+
+def _bands(z: np.ndarray, interval: float) -> np.ndarray:
+    """k with k*interval <= z < (k+1)*interval, exactly for the products used."""
+    b = np.floor(z / interval)
+    b += z >= (b + 1.0) * interval
+    b -= z < b * interval
+    return b
+
+
+def contour_points(z: np.ndarray, interval: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Vertices of CONREC's contours of a grid: ``(row, column, level index)``.
+
+    Each cell is cut into four triangles meeting at its centre, whose value
+    is the mean of its corners; every level ``k * interval`` crossing an edge
+    of a triangle (``a < level <= b``) gives a vertex by linear
+    interpolation along that edge. These are the vertices contourpy's
+    ``quad_as_tri=True`` returns (each shared edge's once per cell). Rows and
+    columns are fractional grid indices, row 0 south.
+    """
+    ny, nx = z.shape
+    if ny < 2 or nx < 2:
+        e = np.empty(0)
+        return e, e, e
+    b = _bands(z, interval)
+    zc = (z[:-1, :-1] + z[:-1, 1:] + z[1:, 1:] + z[1:, :-1]) * 0.25
+    bc = _bands(zc, interval)
+    b00 = b[:-1, :-1]
+    cross = (b[:-1, 1:] != b00) | (b[1:, 1:] != b00) | (b[1:, :-1] != b00) | (bc != b00)
+    r, c = np.nonzero(cross)
+    f = r * nx + c
+    zf = z.ravel()
+    bf = b.ravel()
+    # corners around the cell: (r, c), (r, c+1), (r+1, c+1), (r+1, c)
+    offsets = (0, 1, nx + 1, nx)
+    dr = (0.0, 0.0, 1.0, 1.0)
+    dc = (0.0, 1.0, 1.0, 0.0)
+    v = [zf[f + o] for o in offsets]
+    bv = [bf[f + o] for o in offsets]
+    vc = zc[r, c]
+    bcc = bc[r, c]
+    rows: list[np.ndarray] = []
+    cols: list[np.ndarray] = []
+    levels: list[np.ndarray] = []
+    total = 0
+
+    def edge(va: np.ndarray, vb: np.ndarray, ba: np.ndarray, bb: np.ndarray,
+             ra: float, ca: float, rb: float, cb: float) -> None:
+        nonlocal total
+        s = np.flatnonzero(bb != ba)
+        if s.size == 0:
+            return
+        va, vb, ba, bb = va[s], vb[s], ba[s], bb[s]
+        lo = np.minimum(ba, bb)
+        count = np.abs(bb - ba).astype(np.intp)
+        n = int(count.sum())
+        total += n
+        if total > _MAX_CROSSINGS:
+            raise ValueError(f"interval: too small for this map (more than "
+                             f"{_MAX_CROSSINGS} contour crossings), got {interval!r}")
+        if n != s.size:  # several levels cross this edge
+            rep = np.repeat(np.arange(s.size), count)
+            start = np.cumsum(count) - count
+            k = lo[rep] + 1.0 + (np.arange(n) - start[rep])
+            va, vb, s = va[rep], vb[rep], s[rep]
+        else:
+            k = lo + 1.0
+        t = (k * interval - va) / (vb - va)
+        rows.append(r[s] + (ra + t * (rb - ra)))
+        cols.append(c[s] + (ca + t * (cb - ca)))
+        levels.append(k)
+
+    for i in range(4):
+        j = (i + 1) % 4
+        edge(v[i], v[j], bv[i], bv[j], dr[i], dc[i], dr[j], dc[j])  # the cell's side
+        edge(v[i], vc, bv[i], bcc, dr[i], dc[i], 0.5, 0.5)          # corner to centre
+    if not rows:
+        e = np.empty(0)
+        return e, e, e
+    return np.concatenate(rows), np.concatenate(cols), np.concatenate(levels)
+
+
+def contour_mask(z: np.ndarray, interval: float = 5.0, index_every: int = 5) -> np.ndarray:
+    """Pixels of the contours of a grid: uint8 ``(ny, nx)``, 0 none, 1 contour, 2 index.
+
+    The pixel nearest each CONREC vertex (:func:`contour_points`) is set;
+    consecutive vertices of a contour lie in one cell, so the pixels of a
+    line are 8-connected. Every contour pixel is a corner of a cell that
+    the contour crosses. Orientation as ``z`` (row 0 south).
+    """
+    ny, nx = z.shape
+    mask = np.zeros((ny, nx), np.uint8)
+    rows, cols, k = contour_points(z, interval)
+    if rows.size == 0:
+        return mask
+    rr = np.floor(rows + 0.5).astype(np.intp)
+    cc = np.floor(cols + 0.5).astype(np.intp)
+    mask[rr, cc] = 1
+    if index_every:
+        ix = np.fmod(k, index_every) == 0
+        mask[rr[ix], cc[ix]] = 2
+    return mask
+
+
+def _thicken(m: np.ndarray, width: int) -> np.ndarray:
+    """m grown to lines ``width`` pixels wide (towards the south-east)."""
+    out = m.copy()
+    for d in range(1, width):
+        out[d:, :] |= m[:-d, :]
+        out[:, d:] |= m[:, :-d]
+        out[d:, d:] |= m[:-d, :-d]
+    return out
+
+
+# -- the map --------------------------------------------------------------------
+
+def _check_options(palette: Any, contours: Any, interval: Any, index_every: Any,
+                   flags: dict[str, Any]) -> tuple[Palette, float, int, dict[str, bool]]:
+    pal = _palette(palette)
+    _validate.flag(contours, "contours")
+    interval = _validate.real(interval, "interval")
+    if interval <= 0:
+        raise ValueError(f"interval: must be a positive number, got {interval!r}")
+    index_every = _validate.integer(index_every, "index_every", 0)
+    return pal, interval, index_every, {k: _validate.flag(v, k) for k, v in flags.items()}
+
+
+def _beneath(terrain: Terrain, xs: np.ndarray, ys: np.ndarray, kinds: set[TerrainType],
+             drop_paths: bool) -> np.ndarray:
+    """The terrain kinds at the points with the given placed kinds (and paths) taken away."""
+    t = terrain.replace(with_paths=False) if drop_paths and terrain.with_paths else \
+        terrain.copy()
+    for k in kinds:
+        t.remove_all(k)
+    return t.sample(xs, ys, threads=1).terrain
+
+
+def _pixel_index(origin: float, step: float, n: int) -> np.ndarray:
+    """World-anchored pixel numbers (patterns stay put when the map is panned)."""
+    return (math.floor(origin / step + 0.5) + np.arange(n)).astype(np.int64)
+
+
+def _render(terrain: Terrain, x0: float, y0: float, nx: int, ny: int, step: float, *,
+            palette: Any, contours: Any, interval: Any, index_every: Any, features: Any,
+            buildings: Any, water: Any, roads: Any, paths: Any, threads: int | None,
+            timings: dict[str, float] | None = None) -> np.ndarray:
+    clock = time.perf_counter
+    t_start = clock()
+    pal, interval, index_every, on = _check_options(
+        palette, contours, interval, index_every,
+        {"features": features, "buildings": buildings, "water": water, "roads": roads,
+         "paths": paths})
+    g = terrain.grid(x0, y0, nx, ny, step, threads=threads)
+    x0, y0, step = float(g.x[0]), float(g.y[0]), float(step)
+    codes = g.terrain
+    # kinds shown as what lies beneath them: marshes (drawn as dashes over the
+    # vegetation), and every layer turned off
+    hidden = {_T.MARSH}
+    if not on["water"]:
+        hidden.add(_T.STREAM)
+    if not on["roads"]:
+        hidden.add(_T.ROAD)
+    if not on["paths"]:
+        hidden.add(_T.PATH)
+    lut = np.zeros(len(TerrainType), bool)
+    lut[[int(k) for k in hidden]] = True
+    covered = lut[codes]
+    marsh = None
+    if covered.any():
+        r, c = np.nonzero(covered)
+        under = _beneath(terrain, g.x[c], g.y[r], hidden - {_T.PATH}, _T.PATH in hidden)
+        codes = codes.copy()
+        if on["water"]:
+            marsh = np.zeros(codes.shape, bool)
+            marsh[r, c] = codes[r, c] == _T.MARSH
+        codes[r, c] = under
+    img = terrain_colours(codes, pal)
+    t_grid = clock()
+
+    gx = _pixel_index(x0, step, nx)
+    gy = _pixel_index(y0, step, ny)[::-1]  # image rows, north first
+    placed = _placed_lines(terrain, x0, y0, nx, ny, step, on) if step > 1.0 else {}
+
+    t_contours0 = clock()
+    if contours:
+        mask = contour_mask(g.height, interval, index_every)[::-1]
+        width = max(1, round(0.5 / step))
+        img[_thicken(mask == 1, width)] = pal.contour
+        # on coarse maps a thick index contour would hide everything between
+        img[_thicken(mask == 2, width + (step <= 2.0))] = pal.contour
+    t_contours = clock()
+
+    # water and roads lie over the contours
+    if marsh is not None:
+        m = marsh[::-1]
+        dash = ((gy[:, None] % 3) == 0) & (((gx[None, :] + 2 * (gy[:, None] // 3)) % 5) < 3)
+        img[m & dash] = pal.blue
+    if on["water"]:
+        stream = codes[::-1] == _T.STREAM
+        if _T.STREAM in placed:
+            stream[placed[_T.STREAM]] = True
+        img[stream] = pal.terrain[_T.STREAM]
+    if on["roads"]:
+        road = codes[::-1] == _T.ROAD
+        if _T.ROAD in placed:
+            road[placed[_T.ROAD]] = True
+        if road.any():
+            img[road] = pal.terrain[_T.ROAD]
+            inner = road.copy()
+            inner[1:, :] &= road[:-1, :]
+            inner[:-1, :] &= road[1:, :]
+            inner[:, 1:] &= road[:, :-1]
+            inner[:, :-1] &= road[:, 1:]
+            edge = road & ~inner
+            d = 3
+            on_dash = ((gy[:, None] // d + gx[None, :] // d) % 2) == 0
+            img[edge & on_dash] = pal.black
+    if on["buildings"] or on["features"]:
+        img = _symbols(terrain, g, img, x0, y0, nx, ny, step, pal, on, threads)
+    t_end = clock()
+    if timings is not None:
+        timings.update(grid=t_grid - t_start, contours=t_contours - t_contours0,
+                       symbols=(t_end - t_contours) + (t_contours0 - t_grid),
+                       total=t_end - t_start)
+    return img
+
+
+def _placed_lines(terrain: Terrain, x0: float, y0: float, nx: int, ny: int, step: float,
+                  on: dict[str, bool]) -> dict[TerrainType, tuple[np.ndarray, np.ndarray]]:
+    """Image pixels of placed streams and roads, so a coarse map keeps them whole."""
+    xs, ys, code = terrain._core.placed_items()
+    out = {}
+    for kind, layer in ((_T.STREAM, "water"), (_T.ROAD, "roads")):
+        if not on[layer]:
+            continue
+        sel = np.asarray(code) == (_core.PLACED_TERRAIN | int(kind))
+        if not sel.any():
+            continue
+        cc = np.floor((np.asarray(xs)[sel] - x0) / step + 0.5).astype(np.int64)
+        rr = (ny - 1) - np.floor((np.asarray(ys)[sel] - y0) / step + 0.5).astype(np.int64)
+        inside = (cc >= 0) & (cc < nx) & (rr >= 0) & (rr < ny)
+        if inside.any():
+            out[kind] = (rr[inside], cc[inside])
+    return out
+
+
+def _integer_features(terrain: Terrain, g: TerrainGrid, x0: float, y0: float, nx: int,
+                      ny: int, step: float,
+                      threads: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """World (x, y) and code of every point feature at the integer points in view."""
+    if step == 1.0 and x0 == math.floor(x0) and y0 == math.floor(y0):
+        r, c = np.nonzero(g.feature)
+        return g.x[c], g.y[r], g.feature[r, c]
+    half = 0.5 * step
+    xa = math.ceil(x0 - half)
+    xb = math.floor(x0 + (nx - 1) * step + half)
+    ya = math.ceil(y0 - half)
+    yb = math.floor(y0 + (ny - 1) * step + half)
+    w, h = xb - xa + 1, yb - ya + 1
+    if w < 1 or h < 1:
+        e = np.empty(0)
+        return e, e, np.empty(0, np.uint8)
+    if w * h > _MAX_FEATURE_POINTS:
+        r, c = np.nonzero(g.feature)
+        return g.x[c], g.y[r], g.feature[r, c]
+    f = terrain.feature_grid(xa, ya, w, h, 1.0, threads=threads)
+    r, c = np.nonzero(f)
+    return (xa + c).astype(np.float64), (ya + r).astype(np.float64), f[r, c]
+
+
+def _symbol_size(step: float) -> float:
+    """Symbol size in pixels: 5 at step 1, up to 15 zoomed in, down to 3 zoomed out."""
+    return min(max(5.0 / step if step < 1.0 else 5.0 / math.sqrt(step), 3.0), 15.0)
+
+
+def _symbols(terrain: Terrain, g: TerrainGrid, img: np.ndarray, x0: float, y0: float,
+             nx: int, ny: int, step: float, pal: Palette, on: dict[str, bool],
+             threads: int | None) -> np.ndarray:
+    Image, ImageDraw = _pil()
+    im = Image.fromarray(img)
+    draw = ImageDraw.Draw(im)
+
+    def px(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return (x - x0) / step, (ny - 1) - (y - y0) / step
+
+    if on["buildings"]:
+        xa = math.floor(x0) - 8
+        ya = math.floor(y0) - 8
+        width = math.ceil((nx - 1) * step) + 18
+        height = math.ceil((ny - 1) * step) + 18
+        centres = terrain.buildings(xa, ya, width, height)
+        if len(centres):
+            cx, cy = px(centres[:, 0].astype(float), centres[:, 1].astype(float))
+            half = max(6.0 / step, 1.5)
+            edge = pal.building_edge if pal.building_edge != pal.building else None
+            for u, v in zip(cx.tolist(), cy.tolist()):
+                draw.rectangle([u - half, v - half, u + half, v + half], fill=pal.building,
+                               outline=edge)
+    if on["features"]:
+        fx, fy, fc = _integer_features(terrain, g, x0, y0, nx, ny, step, threads)
+        cx, cy = px(fx, fy)
+        size = _symbol_size(step)
+        h = size / 2.0
+        lw = max(1, round(size / 5.0))
+        for u, v, code in zip(cx.tolist(), cy.tolist(), fc.tolist()):
+            sym = _SYMBOLS.get(Feature(code))
+            if sym is None:
+                continue
+            shape, colour_name = sym
+            colour = getattr(pal, colour_name)
+            if shape == "dot":
+                rad = h - 0.5
+                draw.ellipse([u - rad, v - rad, u + rad, v + rad], fill=colour)
+            elif shape == "v":
+                draw.line([u - h, v - h, u, v + h, u + h, v - h], fill=colour, width=lw)
+            else:
+                draw.line([u - h, v - h, u + h, v + h], fill=colour, width=lw)
+                draw.line([u - h, v + h, u + h, v - h], fill=colour, width=lw)
+    return np.array(im)
+
+
+def render(
+    terrain: Terrain,
+    x0: float,
+    y0: float,
+    nx: int,
+    ny: int,
+    step: float = 1.0,
+    *,
+    palette: str | Palette = "relf",
+    contours: bool = True,
+    interval: float = 5.0,
+    index_every: int = 5,
+    features: bool = True,
+    buildings: bool = True,
+    water: bool = True,
+    roads: bool = True,
+    paths: bool = True,
+    threads: int | None = None,
+) -> np.ndarray:
+    """An orienteering map of a terrain: RGB uint8 ``(ny, nx, 3)``, north up.
+
+    Pixel ``[i, j]`` shows the grid point ``(x0 + j*step, y0 + (ny-1-i)*step)``:
+    row 0 is the northern edge (plot with ``origin="upper"``).
+
+    Parameters
+    ----------
+    terrain : Terrain
+    x0, y0, nx, ny, step
+        The grid, as :meth:`Terrain.grid` (``x0, y0`` the south-west corner).
+    palette : {"relf", "isom"} or Palette
+        The author's colours or ISOM 2017-2's (see :data:`PALETTES`).
+    contours : bool
+        Draw contours: CONREC's geometry (:func:`contour_points`) of terra's
+        height (the water surface on lakes), every ``interval`` height units;
+        every ``index_every``-th level (``level / interval`` a multiple of
+        it; 0 for none) is an index contour, drawn thicker.
+    features : bool
+        Point features at the integer points in view (at any step): boulder
+        black dot, knoll brown dot, mineshaft black V, water hole blue V,
+        man-made black x, rootstock green x. Cones and rockets are not drawn.
+    buildings : bool
+        The town buildings, 12 m squares.
+    water : bool
+        Streams (placed STREAM, blue) and marshes (placed MARSH: blue dashes
+        on the vegetation beneath). Off: the ground beneath is shown.
+    roads : bool
+        Roads (ROAD ground, dashed black edges). Off: the ground beneath.
+    paths : bool
+        Paths (PATH ground, grey). Off: the ground beneath.
+    threads : int, optional
+        Threads for the grid (default all cores); the image is the same.
+
+    Notes
+    -----
+    Symbols are a few pixels whatever the step (5 px at step 1, up to 15 px
+    zoomed in, down to 3 px at step 3 and coarser); buildings keep their
+    12 m size (at least 3 px); contour lines are 1 px, index contours 2 px
+    (1 px beyond step 2), both thicker when zoomed in past step 0.25. At
+    steps above 1, placed streams and roads are drawn from the placed
+    table, so they stay continuous. Symbols and PNG output need Pillow
+    (``pip install 'relfterrain[maps]'``).
+
+    Examples
+    --------
+    >>> import relfterrain as rt
+    >>> t = rt.Terrain()
+    >>> img = t.map(*rt.CLASSIC_MAP)
+    >>> img.shape
+    (600, 800, 3)
+    >>> small = t.map(23396, 5318, 200, 150, step=4.0, palette="isom", contours=False)
+    >>> small.shape
+    (150, 200, 3)
+    """
+    return _render(terrain, x0, y0, nx, ny, step, palette=palette, contours=contours,
+                   interval=interval, index_every=index_every, features=features,
+                   buildings=buildings, water=water, roads=roads, paths=paths,
+                   threads=threads)
+
+
+# -- PNG ------------------------------------------------------------------------
+
+def _rgb(array: Any) -> np.ndarray:
+    a = np.asarray(array)
+    if a.dtype != np.uint8 or a.ndim != 3 or a.shape[2] not in (3, 4) or 0 in a.shape:
+        raise ValueError(f"array: must be a non-empty uint8 (height, width, 3 or 4) image, "
+                         f"got {a.dtype} {a.shape}")
+    return np.ascontiguousarray(a)
+
+
+def png_bytes(array: Any) -> bytes:
+    """The image as PNG bytes (Pillow).
+
+    >>> png_bytes(np.zeros((2, 3, 3), np.uint8))[:8]
+    b'\\x89PNG\\r\\n\\x1a\\n'
+    """
+    a = _rgb(array)
+    Image, _ = _pil()
+    import io
+
+    buf = io.BytesIO()
+    Image.fromarray(a).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def save_png(array: Any, path: str | os.PathLike) -> None:
+    """Write an RGB(A) uint8 image to ``path`` as PNG, atomically.
+
+    The PNG is written to a temporary file in the same directory and then
+    moved over ``path`` (``os.replace``): a failed write leaves any old file
+    as it was. Needs Pillow (``pip install 'relfterrain[maps]'``).
+    """
+    data = png_bytes(array)
+    path = os.fspath(path)
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".png", dir=directory)
+    try:
+        # mkstemp makes the file private (0600): give it an ordinary file's mode
+        os.chmod(tmp, _file_mode(path))
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _file_mode(path: str) -> int:
+    """The mode of the file being replaced, else 0666 less the umask."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0o022)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
+def _grid_png(grid: TerrainGrid, limit: int = 1024) -> bytes | None:
+    """The PNG of a grid's terrain kinds (relf palette, north up, no contours)."""
+    codes = np.asarray(grid.terrain)
+    if codes.ndim != 2 or codes.size == 0 or codes.dtype != np.uint8:
+        return None
+    stride = max(1, math.ceil(max(codes.shape) / limit))
+    try:
+        return png_bytes(terrain_colours(np.ascontiguousarray(codes[::stride, ::stride])))
+    except (ImportError, ValueError):
+        return None
+
+
+# -- stars ----------------------------------------------------------------------
+
+# Colour index 0..15 from blue-white to red (star colours by temperature).
+_STAR_ANCHORS = np.array([(155, 176, 255), (202, 215, 255), (248, 247, 255),
+                          (255, 244, 234), (255, 210, 161), (255, 167, 90),
+                          (255, 110, 64)], dtype=np.float64)
+STAR_COLOURS: np.ndarray = _validate.readonly(np.array(
+    [np.array([np.interp(i * (len(_STAR_ANCHORS) - 1) / 15.0,
+                         np.arange(len(_STAR_ANCHORS)), _STAR_ANCHORS[:, ch])
+               for ch in range(3)]).round() for i in range(16)], dtype=np.uint8))
+
+
+def star_field(galaxy: Galaxy | None = None, block: Any = None, *, scale: float = 1.0,
+               threads: int | None = None) -> np.ndarray:
+    """A picture of the stars of a block, projected along z: RGB uint8, north up.
+
+    Each star is a disc at its ``(x, y)``, larger and brighter for a smaller
+    magnitude (brighter star), coloured by its colour index (0 blue-white
+    .. 15 red, :data:`STAR_COLOURS`), over black. The image is
+    ``(round(ny*scale), round(nx*scale), 3)``; row 0 is the block's largest
+    y. Needs Pillow.
+
+    Parameters
+    ----------
+    galaxy : Galaxy, optional
+        Default ``Galaxy()`` (the classic one).
+    block : Block or 6-tuple, optional
+        ``(x0, y0, z0, nx, ny, nz)``, default :data:`~relfterrain.INITIAL_VIEW`.
+    scale : float
+        Pixels per light year (> 0).
+
+    >>> import relfterrain as rt
+    >>> star_field(rt.Galaxy(), scale=0.5).shape
+    (300, 400, 3)
+    """
+    from .galaxy import INITIAL_VIEW, Galaxy, _as_block
+
+    g = Galaxy() if galaxy is None else galaxy
+    if not isinstance(g, Galaxy):
+        raise TypeError(f"galaxy: must be a relfterrain.Galaxy, got {galaxy!r}")
+    b: Block = _as_block(INITIAL_VIEW if block is None else block)
+    scale = _validate.real(scale, "scale")
+    if scale <= 0:
+        raise ValueError(f"scale: must be a positive number, got {scale!r}")
+    w = max(1, round(b.nx * scale))
+    h = max(1, round(b.ny * scale))
+    stars = g.stars(*b, threads=threads)
+    Image, ImageDraw = _pil()
+    im = Image.new("RGB", (w, h))
+    draw = ImageDraw.Draw(im)
+    lo, rng = g.min_magnitude, g.magnitude_range
+    bright = np.clip((lo + rng - stars["magnitude"]) / rng if rng > 0 else
+                     np.ones(len(stars)), 0.0, 1.0)
+    # faint stars first, so bright ones stay on top
+    order = np.argsort(-stars["magnitude"], kind="stable")
+    for i in order.tolist():
+        s = stars[i]
+        u = (int(s["x"]) - b.x0 + 0.5) * scale
+        v = (b.y0 + b.ny - 1 - int(s["y"]) + 0.5) * scale
+        k = float(bright[i])
+        base = STAR_COLOURS[int(s["colour"])].astype(np.float64)
+        rad = (1.0 + 3.0 * k) * max(scale, 0.5)
+        halo = tuple(int(c) for c in (base * (0.15 + 0.25 * k)).round())
+        core = tuple(int(c) for c in (base * (0.55 + 0.45 * k)).round())
+        draw.ellipse([u - 2 * rad, v - 2 * rad, u + 2 * rad, v + 2 * rad], fill=halo)
+        draw.ellipse([u - rad, v - rad, u + rad, v + rad], fill=core)
+    return np.array(im)
+
+
+# -- notebooks ------------------------------------------------------------------
+
+def plot_map(ax: Any, terrain: Terrain, x0: float, y0: float, nx: int, ny: int,
+             step: float = 1.0, **map_options: Any) -> Any:
+    """Draw :func:`render`'s map on matplotlib axes in real coordinates (metres).
+
+    The image is placed with ``origin="upper"`` (it is north up) and an
+    extent of the pixels' edges, so the axes read x east and y north in
+    metres. Returns the ``AxesImage``.
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> import relfterrain as rt
+    >>> fig, ax = plt.subplots()
+    >>> im = plot_map(ax, rt.Terrain(), 23396, 5318, 80, 60, contours=False)
+    >>> ax.get_xlim()
+    (np.float64(23395.5), np.float64(23475.5))
+    >>> plt.close(fig)
+    """
+    img = render(terrain, x0, y0, nx, ny, step, **map_options)
+    x0 = float(x0)
+    y0 = float(y0)
+    step = float(step)
+    extent = (x0 - step / 2, x0 + (nx - 1) * step + step / 2,
+              y0 - step / 2, y0 + (ny - 1) * step + step / 2)
+    im = ax.imshow(img, origin="upper", extent=extent, interpolation="nearest")
+    ax.set_xlabel("x (m east)")
+    ax.set_ylabel("y (m north)")
+    return im
+
+
+_VEGETATION = ("a1", "b1", "a2", "b2", "a3", "b3")
+
+
+def redesign(terrain: Terrain | None = None, x0: float | None = None, y0: float | None = None,
+             nx: int = 400, ny: int = 300, step: float = 2.0, *, component_range: int = 64,
+             **map_options: Any) -> Any:
+    """An interactive map editor like the author's My Terrain (ipywidgets).
+
+    Sliders for every component of the height vectors (``ah``, ``bh``) and
+    of the vegetation vectors (``a1 .. b3``), and for the lake height; the
+    map redraws when a slider is released. Default area: the classic map at
+    step 2. Needs ipywidgets and Pillow (``pip install
+    'relfterrain[widgets]'``).
+
+    Returns an ``ipywidgets.VBox`` (display it in a notebook) with extra
+    attributes: ``sliders`` (``{(vector, i): IntSlider, "lake_height":
+    FloatSlider}``), ``image`` (the ``ipywidgets.Image``), ``message`` (a
+    Label showing errors) and ``terrain`` (the terrain now shown).
+    """
+    try:
+        import ipywidgets as widgets
+    except ImportError:
+        raise ImportError("relfterrain.maps.redesign needs ipywidgets; install it with "
+                          "pip install 'relfterrain[widgets]'") from None
+    from .terrain import CLASSIC_MAP, Terrain
+
+    base = Terrain() if terrain is None else terrain
+    if not isinstance(base, Terrain):
+        raise TypeError(f"terrain: must be a relfterrain.Terrain, got {terrain!r}")
+    x0 = CLASSIC_MAP[0] if x0 is None else x0
+    y0 = CLASSIC_MAP[1] if y0 is None else y0
+    component_range = _validate.integer(component_range, "component_range", 1)
+    # fail now, not in a callback
+    first = png_bytes(render(base, x0, y0, nx, ny, step, **map_options))
+    image = widgets.Image(value=first, format="png")
+    message = widgets.Label(value="")
+    sliders: dict[Any, Any] = {}
+    rows = {}
+    for name in ("ah", "bh") + _VEGETATION:
+        vec = getattr(base, name)
+        row = []
+        for i, v in enumerate(vec.tolist()):
+            lim = max(component_range, abs(v))
+            s = widgets.IntSlider(value=v, min=-lim, max=lim, description=f"{name}[{i}]",
+                                  continuous_update=False)
+            sliders[(name, i)] = s
+            row.append(s)
+        rows[name] = widgets.VBox(row)
+    lake = widgets.FloatSlider(value=base.lake_height, min=base.lake_height - 100,
+                               max=base.lake_height + 100, step=1.0,
+                               description="lake height", continuous_update=False)
+    sliders["lake_height"] = lake
+    tabs = widgets.Tab(children=[widgets.HBox([rows["ah"], rows["bh"]]),
+                                 widgets.HBox([rows[n] for n in _VEGETATION])])
+    tabs.set_title(0, "height")
+    tabs.set_title(1, "vegetation")
+    box = widgets.VBox([image, lake, tabs, message])
+    box.sliders = sliders
+    box.image = image
+    box.message = message
+    box.terrain = base
+
+    def redraw(_change: Any = None) -> None:
+        changes: dict[str, Any] = {"lake_height": float(lake.value)}
+        for name in ("ah", "bh") + _VEGETATION:
+            n = len(getattr(base, name))
+            changes[name] = [sliders[(name, i)].value for i in range(n)]
+        try:
+            t = base.replace(**changes)
+            image.value = png_bytes(render(t, x0, y0, nx, ny, step, **map_options))
+        except (ValueError, TypeError) as e:
+            message.value = str(e)
+            return
+        message.value = ""
+        box.terrain = t
+
+    for s in sliders.values():
+        s.observe(redraw, names="value")
+    return box

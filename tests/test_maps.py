@@ -1,0 +1,431 @@
+"""Maps as pictures (SPEC 15): colours, orientation, contours, layers, PNG, widgets.
+
+The expectations are built here from SPEC 15 (an independent palette table,
+an independent CONREC band check, contourpy as a second CONREC) and from the
+terrain's own grids, never from relfterrain.maps' internals.
+"""
+
+import io
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import relfterrain as rt
+from relfterrain import maps
+
+PIL = pytest.importorskip("PIL")
+from PIL import Image  # noqa: E402
+
+T = rt.TerrainType
+X0, Y0, NX, NY = rt.CLASSIC_MAP
+
+# SPEC 15, the author's colours, and ISOM 2017-2 (OpenOrienteering Mapper's
+# "ISOM 2017-2_15000.omap" RGB values, rounded: yellow 1/.73/.21, yellow 50 %
+# 1/.865/.605, green 100 % .24/1/.09, blue 100 % 0/1/1, blue 50 % .5/1/1,
+# brown 50 % .91/.68/.5, yellow 100 %/green 50 % .62/.73/.114, black 25 % .75).
+RELF = {
+    T.LAKE: (0, 170, 231), T.TOWN: (153, 153, 153), T.GRASS: (253, 183, 59),
+    T.MOOR: (192, 192, 127), T.WOOD: (255, 255, 255), T.THICKET: (0, 128, 0),
+    T.ROAD: (200, 200, 200), T.MUD: (92, 39, 14), T.PATH: (153, 153, 153),
+    T.STREAM: (0, 170, 231), T.MARSH: (0, 170, 231), T.SNOW: (230, 240, 255),
+}
+ISOM = {
+    T.LAKE: (0, 255, 255), T.TOWN: (158, 186, 29), T.GRASS: (255, 186, 54),
+    T.MOOR: (255, 221, 154), T.WOOD: (255, 255, 255), T.THICKET: (61, 255, 23),
+    T.ROAD: (232, 173, 128), T.MUD: (128, 255, 255), T.PATH: (191, 191, 191),
+    T.STREAM: (0, 255, 255), T.MARSH: (0, 255, 255), T.SNOW: (230, 240, 255),
+}
+CONTOUR = {"relf": (184, 78, 27), "isom": (209, 92, 0)}
+TABLES = {"relf": RELF, "isom": ISOM}
+BARE = {"contours": False, "features": False, "buildings": False}
+
+
+@pytest.fixture(scope="module")
+def terrain():
+    return rt.Terrain()
+
+
+@pytest.fixture(scope="module")
+def classic(terrain):
+    return terrain.grid(X0, Y0, NX, NY)
+
+
+def expected_colours(codes, table):
+    """Palette colours of a south-up grid of codes, north up."""
+    lut = np.array([table[k] for k in T], dtype=np.uint8)
+    return lut[codes[::-1]]
+
+
+def strict_band_cells(z, interval):
+    """Cells whose four corners and centre lie strictly inside one band (k*I, (k+1)*I)."""
+    c = [z[:-1, :-1], z[:-1, 1:], z[1:, 1:], z[1:, :-1]]
+    centre = (c[0] + c[1] + c[2] + c[3]) / 4.0
+    vals = np.stack(c + [centre])
+    lo = vals.min(axis=0)
+    hi = vals.max(axis=0)
+    k = np.floor(lo / interval)
+    return (lo > k * interval) & (hi < (k + 1) * interval)
+
+
+def corners_of(cells):
+    """Grid points that are a corner of at least one of the given cells."""
+    ny, nx = cells.shape[0] + 1, cells.shape[1] + 1
+    out = np.zeros((ny, nx), bool)
+    out[:-1, :-1] |= cells
+    out[:-1, 1:] |= cells
+    out[1:, :-1] |= cells
+    out[1:, 1:] |= cells
+    return out
+
+
+def is_colour(img, rgb):
+    return np.all(img == np.array(rgb, np.uint8), axis=-1)
+
+
+# -- shape, orientation, palettes ----------------------------------------------
+
+def test_shape_dtype_and_north_up(terrain, classic):
+    img = terrain.map(X0, Y0, NX, NY, **BARE)
+    assert img.shape == (NY, NX, 3) and img.dtype == np.uint8
+    lake = np.argwhere(classic.terrain == T.LAKE)
+    dry = np.argwhere(classic.terrain == T.WOOD)
+    # a lake cell in the south half and a wood cell: row r of the grid is image row ny-1-r
+    r, c = lake[len(lake) // 3]
+    assert tuple(img[NY - 1 - r, c]) == RELF[T.LAKE]
+    r, c = dry[len(dry) // 2]
+    assert tuple(img[NY - 1 - r, c]) == RELF[T.WOOD]
+    # the image is not symmetric: flipping would break it
+    assert not np.array_equal(img, expected_colours(classic.terrain[::-1], RELF))
+
+
+@pytest.mark.parametrize("palette", ["relf", "isom"])
+def test_every_terrain_colour_from_the_palette(terrain, classic, palette):
+    img = terrain.map(X0, Y0, NX, NY, palette=palette, **BARE)
+    np.testing.assert_array_equal(img, expected_colours(classic.terrain, TABLES[palette]))
+
+
+def test_palette_tables_are_the_spec(terrain):
+    for name, table in TABLES.items():
+        pal = maps.PALETTES[name]
+        for k in T:
+            assert tuple(int(v) for v in pal.terrain[k]) == table[k], (name, k)
+        assert pal.contour == CONTOUR[name]
+
+
+def test_all_kinds_rendered(terrain):
+    # every terrain code, placed on a strip, shows its palette colour
+    t = terrain.copy()
+    for i, k in enumerate(T):
+        t.place(1000 + i, 2000, k)
+    for name, table in TABLES.items():
+        img = t.map(1000, 2000, len(T), 1, palette=name, **BARE, water=True, roads=True,
+                    paths=True)
+        got = [tuple(int(v) for v in px) for px in img[0]]
+        want = [table[k] for k in T]
+        # marsh: dashes on the vegetation beneath, never the marsh entry as ground
+        i_marsh = list(T).index(T.MARSH)
+        del got[i_marsh], want[i_marsh]
+        assert got == want, name
+
+
+def test_uncovered_pixels_are_the_palette(terrain, classic):
+    """With every layer on, pixels away from contours and symbols are the ground colour."""
+    img = terrain.map(X0, Y0, NX, NY)
+    want = expected_colours(classic.terrain, RELF)
+    z = classic.height
+    contour_px = corners_of(~strict_band_cells(z, 5.0))
+    # index contours are 2 px: one more pixel to the south-east in the image
+    grown = contour_px[::-1].copy()
+    grown[1:, :] |= grown[:-1, :].copy()
+    grown[:, 1:] |= grown[:, :-1].copy()
+    symbol = np.zeros((NY, NX), bool)
+    fr, fc = np.nonzero(classic.feature)
+    for r, c in zip(NY - 1 - fr, fc):
+        symbol[max(r - 4, 0):r + 5, max(c - 4, 0):c + 5] = True
+    for bx, by in terrain.buildings(X0 - 8, Y0 - 8, NX + 16, NY + 16):
+        c, r = bx - X0, NY - 1 - (by - Y0)
+        symbol[max(r - 8, 0):max(r + 9, 0), max(c - 8, 0):max(c + 9, 0)] = True
+    free = ~grown & ~symbol
+    assert free.mean() > 0.3
+    np.testing.assert_array_equal(img[free], want[free])
+
+
+# -- contours -------------------------------------------------------------------
+
+@pytest.mark.parametrize("interval", [5.0, 2.5, 7.0])
+def test_contour_pixels_where_conrec_crosses(terrain, classic, interval):
+    img = terrain.map(X0, Y0, NX, NY, interval=interval, index_every=0,
+                      features=False, buildings=False)
+    lit = is_colour(img, CONTOUR["relf"])[::-1]  # south up, as the grid
+    z = classic.height
+    strict = strict_band_cells(z, interval)
+    assert lit.any()
+    # no contour pixel away from every crossing cell
+    assert not (lit & ~corners_of(~strict)).any()
+    # every cell crossed clearly (a level strictly between its lowest and highest
+    # value, by a margin) has a lit corner
+    c = [z[:-1, :-1], z[:-1, 1:], z[1:, 1:], z[1:, :-1]]
+    vals = np.stack(c + [(c[0] + c[1] + c[2] + c[3]) / 4.0])
+    lo, hi = vals.min(axis=0), vals.max(axis=0)
+    level = np.ceil(lo / interval) * interval
+    clear = (level > lo + 1e-6) & (level < hi - 1e-6)
+    corner_lit = lit[:-1, :-1] | lit[:-1, 1:] | lit[1:, :-1] | lit[1:, 1:]
+    assert corner_lit[clear].all()
+
+
+def test_contours_equal_contourpy_vertices(terrain):
+    contourpy = pytest.importorskip("contourpy")
+    g = terrain.grid(X0, Y0, 300, 200, 0.75)
+    z = g.height
+    img = terrain.map(X0, Y0, 300, 200, 0.75, index_every=0, features=False, buildings=False)
+    lit = is_colour(img, CONTOUR["relf"])[::-1]
+    levels = np.arange(np.ceil(z.min() / 5) * 5, z.max() + 5, 5)
+    gen = contourpy.contour_generator(z=z, quad_as_tri=True, line_type="Separate")
+    pts = np.concatenate([p for lines in gen.multi_lines(levels) for p in lines])
+    ref = np.zeros_like(lit)
+    ref[np.floor(pts[:, 1] + 0.5).astype(int), np.floor(pts[:, 0] + 0.5).astype(int)] = True
+    np.testing.assert_array_equal(lit, ref)
+
+
+def test_index_contours_are_thicker(terrain):
+    thin = terrain.map(X0, Y0, NX, NY, index_every=0, features=False, buildings=False)
+    thick = terrain.map(X0, Y0, NX, NY, index_every=5, features=False, buildings=False)
+    a = is_colour(thin, CONTOUR["relf"])
+    b = is_colour(thick, CONTOUR["relf"])
+    assert (a & ~b).sum() == 0 and (b & ~a).sum() > 1000
+
+
+# -- layers -----------------------------------------------------------------------
+
+def test_layers_off_remove_them(terrain, classic):
+    full = terrain.map(X0, Y0, NX, NY)
+    ground = expected_colours(classic.terrain, RELF)
+    assert not is_colour(terrain.map(X0, Y0, NX, NY, contours=False, features=False,
+                                     buildings=False), CONTOUR["relf"]).any()
+    assert is_colour(full, CONTOUR["relf"]).sum() > 10000
+    no_symbols = terrain.map(X0, Y0, NX, NY, contours=False, features=False, buildings=False)
+    np.testing.assert_array_equal(no_symbols, ground)
+    # features only: black dots appear where the ground is not black
+    feats = terrain.map(X0, Y0, NX, NY, contours=False, buildings=False)
+    assert is_colour(feats, (0, 0, 0)).sum() > 100
+    fr, fc = np.nonzero(classic.feature == rt.Feature.BOULDER)
+    alone = [(r, c) for r, c in zip(fr, fc)
+             if np.count_nonzero(classic.feature[max(r - 5, 0):r + 6, max(c - 5, 0):c + 6]) == 1]
+    assert len(alone) > 10
+    assert all(tuple(feats[NY - 1 - r, c]) == (0, 0, 0) for r, c in alone)
+    # buildings only: black squares centred on the building centres
+    blds = terrain.map(X0, Y0, NX, NY, contours=False, features=False)
+    centres = terrain.buildings(X0, Y0, NX, NY)
+    assert len(centres)
+    for bx, by in centres:
+        r, c = NY - 1 - (by - Y0), bx - X0
+        assert is_colour(blds[r - 5:r + 6, c - 5:c + 6], (0, 0, 0)).all()
+
+
+def test_water_roads_paths_layers(terrain):
+    t = terrain.copy()
+    x0, y0 = 24000, 5400   # grass, moor and wood
+    under = t.grid(x0, y0, 40, 30).terrain
+    for x in range(x0 + 2, x0 + 38):
+        t.place(x, y0 + 5, T.STREAM)
+    for x in range(x0 + 5, x0 + 15):
+        for y in range(y0 + 12, y0 + 24):
+            t.place(x, y, T.MARSH)
+    for x in range(x0 + 20, x0 + 38):
+        for y in range(y0 + 12, y0 + 17):
+            t.place(x, y, T.ROAD)
+    kw = {"contours": False, "features": False, "buildings": False}
+    on = t.map(x0, y0, 40, 30, **kw)
+    r_stream = 29 - 5
+    assert all(tuple(on[r_stream, c]) == RELF[T.STREAM] for c in range(2, 38))
+    marsh = on[29 - 23:29 - 11, 5:15]
+    assert is_colour(marsh, RELF[T.MARSH]).sum() > 20       # blue dashes
+    assert not is_colour(marsh, RELF[T.MARSH]).all()        # on the vegetation
+    road = on[29 - 16:29 - 11, 20:38]
+    assert is_colour(road, (0, 0, 0)).sum() > 10            # dashed black edges
+    assert is_colour(road, RELF[T.ROAD]).sum() > 10
+    off = t.map(x0, y0, 40, 30, water=False, roads=False, **kw)
+    np.testing.assert_array_equal(off, expected_colours(under, RELF))
+    # paths: the with_paths terrain's PATH ground goes back to its vegetation
+    tp = rt.Terrain(with_paths=True)
+    g = tp.grid(X0, Y0, 200, 150)
+    assert (g.terrain == T.PATH).any()
+    no_paths = tp.map(X0, Y0, 200, 150, paths=False, **kw)
+    plain = rt.Terrain().grid(X0, Y0, 200, 150).terrain
+    np.testing.assert_array_equal(no_paths, expected_colours(plain, RELF))
+
+
+def test_coarse_map_keeps_streams_and_features(terrain):
+    t = terrain.copy()
+    x0, y0 = 23900, 5400
+    for y in range(y0, y0 + 200):
+        t.place(x0 + 101, y, T.STREAM)   # an odd column: between the grid points at step 2
+    img = t.map(x0, y0, 100, 100, 2.0, contours=False, features=False, buildings=False)
+    col = is_colour(img, RELF[T.STREAM]).any(axis=0)
+    assert col[50] or col[51]
+    # the features of the integer points, even where no grid point falls
+    f = t.feature_grid(X0, Y0, NX, NY)
+    img = t.map(X0, Y0, NX // 2, NY // 2, 2.0, contours=False, buildings=False)
+    n_black = is_colour(img, (0, 0, 0)).sum()
+    assert n_black > 0 and int((f == rt.Feature.BOULDER).sum()) > 0
+
+
+def test_threads_same_image(terrain):
+    a = terrain.map(X0, Y0, 300, 200, threads=1)
+    b = terrain.map(X0, Y0, 300, 200, threads=2)
+    np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("step", [0.5, 4.0])
+def test_other_steps(terrain, step):
+    img = terrain.map(X0, Y0, 100, 80, step, palette="isom")
+    g = terrain.grid(X0, Y0, 100, 80, step)
+    assert img.shape == (80, 100, 3)
+    bare = terrain.map(X0, Y0, 100, 80, step, palette="isom", **BARE)
+    np.testing.assert_array_equal(bare, expected_colours(g.terrain, ISOM))
+
+
+@pytest.mark.parametrize("kwargs, exc, name", [
+    ({"palette": "ocad"}, ValueError, "palette"),
+    ({"interval": 0}, ValueError, "interval"),
+    ({"interval": float("nan")}, ValueError, "interval"),
+    ({"index_every": -1}, ValueError, "index_every"),
+    ({"contours": 1}, TypeError, "contours"),
+    ({"roads": "yes"}, TypeError, "roads"),
+    ({"threads": 0}, ValueError, "threads"),
+])
+def test_bad_options(terrain, kwargs, exc, name):
+    with pytest.raises(exc, match=name):
+        terrain.map(X0, Y0, 10, 10, **kwargs)
+
+
+def test_bad_grid(terrain):
+    with pytest.raises(ValueError, match="step"):
+        terrain.map(X0, Y0, 10, 10, -1.0)
+    with pytest.raises(ValueError, match="nx"):
+        terrain.map(X0, Y0, 0, 10)
+
+
+def test_tiny_interval_refused(terrain):
+    with pytest.raises(ValueError, match="interval"):
+        terrain.map(X0, Y0, 400, 300, interval=1e-6, features=False, buildings=False)
+
+
+# -- PNG --------------------------------------------------------------------------
+
+def test_save_png_round_trip(terrain, tmp_path):
+    img = terrain.map(X0, Y0, 120, 90)
+    path = tmp_path / "map.png"
+    maps.save_png(img, path)
+    back = np.asarray(Image.open(path).convert("RGB"))
+    np.testing.assert_array_equal(back, img)
+    terrain.save_map(tmp_path / "again.png", X0, Y0, 120, 90)
+    np.testing.assert_array_equal(np.asarray(Image.open(tmp_path / "again.png")), img)
+    assert sorted(os.listdir(tmp_path)) == ["again.png", "map.png"]
+    # an ordinary file, not mkstemp's private 0600
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert (path.stat().st_mode & 0o777) == 0o666 & ~mask
+    path.chmod(0o640)
+    maps.save_png(img, path)
+    assert (path.stat().st_mode & 0o777) == 0o640
+
+
+def test_save_png_atomic(terrain, tmp_path, monkeypatch):
+    path = tmp_path / "map.png"
+    path.write_bytes(b"old map")
+
+    def broken(fd):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "fsync", broken)
+    with pytest.raises(OSError, match="disk full"):
+        maps.save_png(np.zeros((4, 5, 3), np.uint8), path)
+    assert path.read_bytes() == b"old map"
+    assert os.listdir(tmp_path) == ["map.png"]   # no temporary file left
+
+
+def test_save_png_bad_array(tmp_path):
+    with pytest.raises(ValueError, match="array"):
+        maps.save_png(np.zeros((4, 5), np.uint8), tmp_path / "x.png")
+    with pytest.raises(ValueError, match="array"):
+        maps.save_png(np.zeros((4, 5, 3), np.float64), tmp_path / "x.png")
+
+
+def test_missing_pillow_is_a_clear_import_error(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "PIL", None)
+    monkeypatch.setitem(sys.modules, "PIL.Image", None)
+    monkeypatch.setitem(sys.modules, "PIL.ImageDraw", None)
+    with pytest.raises(ImportError, match=r"relfterrain\[maps\]"):
+        maps.save_png(np.zeros((4, 5, 3), np.uint8), tmp_path / "x.png")
+    with pytest.raises(ImportError, match=r"relfterrain\[maps\]"):
+        rt.Terrain().map(X0, Y0, 20, 20)
+    # a map without symbols needs no Pillow; the notebook picture degrades to text
+    assert rt.Terrain().map(X0, Y0, 20, 20, features=False, buildings=False).shape == (20, 20, 3)
+    assert rt.Terrain().grid(X0, Y0, 4, 3)._repr_png_() is None
+
+
+def test_repr_png(terrain, classic):
+    data = classic._repr_png_()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    back = np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
+    np.testing.assert_array_equal(back, expected_colours(classic.terrain, RELF))
+    big = terrain.grid(X0, Y0, 2100, 10)
+    assert Image.open(io.BytesIO(big._repr_png_())).size == (700, 4)
+
+
+# -- stars, matplotlib, widgets ----------------------------------------------------
+
+def test_star_field():
+    g = rt.Galaxy()
+    block = rt.Block(-100, -80, 1, 200, 160, 300)
+    stars = g.stars(*block)
+    img = maps.star_field(g, block)
+    assert img.shape == (160, 200, 3) and img.dtype == np.uint8
+    assert len(stars) > 0
+    for s in stars:
+        r, c = block.y0 + block.ny - 1 - int(s["y"]), int(s["x"]) - block.x0
+        assert img[r, c].max() > 100          # the star's centre, north up
+    assert (img.max(axis=-1) == 0).mean() > 0.9    # black sky
+    # colour index: blue-white stars are bluer than red ones
+    table = maps.STAR_COLOURS
+    assert table[0, 2] > table[0, 0] and table[15, 0] > table[15, 2]
+    assert maps.star_field(g, block, scale=2.0).shape == (320, 400, 3)
+    with pytest.raises(ValueError, match="scale"):
+        maps.star_field(g, block, scale=0)
+    with pytest.raises(TypeError, match="galaxy"):
+        maps.star_field("milky way", block)
+
+
+def test_plot_map_extent(terrain):
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    try:
+        im = maps.plot_map(ax, terrain, X0, Y0, 40, 30, 2.0, contours=False)
+        assert im.get_extent() == [X0 - 1.0, X0 + 79.0, Y0 - 1.0, Y0 + 59.0]
+        assert im.origin == "upper"
+        np.testing.assert_array_equal(im.get_array(),
+                                      terrain.map(X0, Y0, 40, 30, 2.0, contours=False))
+    finally:
+        plt.close(fig)
+
+
+def test_redesign_widget_redraws(terrain):
+    pytest.importorskip("ipywidgets")
+    w = maps.redesign(terrain, nx=80, ny=60, step=4.0)
+    first = w.image.value
+    assert first[:8] == b"\x89PNG\r\n\x1a\n"
+    assert ("ah", 0) in w.sliders and ("b3", 4) in w.sliders and "lake_height" in w.sliders
+    w.sliders["lake_height"].value = terrain.lake_height + 40
+    assert w.image.value != first
+    assert w.terrain.lake_height == terrain.lake_height + 40
+    second = w.image.value
+    w.sliders[("a2", 1)].value = w.sliders[("a2", 1)].value + 7
+    assert w.image.value != second
+    assert w.terrain.a2[1] == terrain.a2[1] + 7
+    assert w.message.value == ""
