@@ -208,6 +208,8 @@ RT_VBMI_ATTR static void tile_store_heights_stream(const int32_t *restrict num, 
 
 RT_VBMI_ATTR static void rt_store_fence(void) { _mm_sfence(); }
 
-static const rt_tile_kernels tile_kernels_vbmi = {tile_height_vbmi, tile_prof_vbmi,
-                                                  tile_prof_at_vbmi, tile_classify_avx512,
-                                                  tile_store_heights_stream, rt_store_fence};
+/* (VBMI CPUs have AVX2: the classify and point-row passes of terrain_avx2.h) */
+static const rt_tile_kernels tile_kernels_vbmi = {
+    tile_height_vbmi,          tile_prof_vbmi,    tile_prof_at_vbmi,
+    tile_classify_avx512,      tile_store_heights_stream, rt_store_fence,
+    NULL,                      tile_classify_bytes_avx2w, height_row_avx2w};
