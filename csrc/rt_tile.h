@@ -27,7 +27,6 @@ typedef struct rt_tile_args {
      * the packed entries b .. b+7 with entry e in lane e & 7 */
     const int32_t *win;
     uint32_t win_mask;       /* rows - 1 */
-    int stream;              /* height_store: streaming stores allowed */
 } rt_tile_args;
 
 /* Rotated windows: at most RT_WIN_ROWS rows of 8 packed entries,
@@ -73,7 +72,6 @@ typedef struct rt_classify_args {
     uint32_t fmask;             /* feature mask, below 2^25 */
     int32_t fp_i, fx_i, fc_i;   /* the feature codes */
     uint8_t *terrain, *feature; /* outputs; 0xff in feature marks a candidate */
-    int stream;                 /* streaming stores allowed for height and depth */
 } rt_classify_args;
 
 typedef struct rt_tile_kernels {

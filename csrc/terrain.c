@@ -383,7 +383,6 @@ typedef struct block_job {
     const rt_tile_kernels *kern;
     const int32_t *win;       /* rotated windows (rt__tile_windows), or NULL */
     uint32_t win_mask;
-    int stream;               /* the outputs are large: streaming stores */
     double fa_max;            /* a bound on |a profile sum| */
 } block_job;
 
@@ -479,7 +478,6 @@ static void tile_pair(const block_job *j, const row_state *rs, int pair, int64_t
     ta->nk = nk;
     ta->win = j->win;
     ta->win_mask = j->win_mask;
-    ta->stream = j->stream;
     for (uint32_t i = 0; i < t->directions; i++) {
         int64_t A = t->vec[PAIR_A[pair]][i];
         ta->v0[i] = (uint32_t)rt__u64(A * X + rs->by[pair][i]);
@@ -499,7 +497,6 @@ static void tile_feature(const block_job *j, const row_state *rs, int nk, rt_til
     ta->nk = nk;
     ta->win = j->win;
     ta->win_mask = j->win_mask;
-    ta->stream = 0;
     for (uint32_t i = 0; i < t->directions; i++) {
         ta->dv[i] = (uint32_t)rt__u64((int64_t)t->vec[RT_B2][i]);
         ta->v0[i] = (uint32_t)rt__u64(rs->feat_by[i]);
@@ -699,7 +696,6 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                     ca.fc_i = (int32_t)t->feature_cone;
                     ca.terrain = ot;
                     ca.feature = of;
-                    ca.stream = j->stream;
                     if (j->kern->classify_bytes(&ca))
                         for (int q = 0; q < nk; q++) /* rare: feature candidates, exactly */
                             if (of[q] == 0xff)
@@ -722,7 +718,7 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                                            out.height ? out.height + k : tl_tile.oh,
                                            out.depth ? out.depth + k : tl_tile.od, tl_tile.code,
                                            veg_lt[0], veg_lt[1], veg_lt[2], veg_lt[3],
-                                           NULL, 0.0, 0, 0, 0, 0, 0, 0, NULL, NULL, 0};
+                                           NULL, 0.0, 0, 0, 0, 0, 0, 0, NULL, NULL};
                     j->kern->classify(&ca);
                     int any = 0;
                     for (int q = 0; q < nk; q++) {
@@ -779,11 +775,10 @@ static void terra_rows(void *ctx, int64_t begin, int64_t end)
 }
 
 /* The rotated windows of an integer profile (the tile passes of the block
- * path, and the point-path rows of any step), and whether to stream. */
-static void prepare_windows(block_job *j, int32_t *iprof, int32_t *win, double out_bytes)
+ * path, and the point-path rows of any step). */
+static void prepare_windows(block_job *j, int32_t *iprof, int32_t *win)
 {
     const rt_terrain *t = j->t;
-    j->stream = out_bytes >= 8388608.0; /* beyond the caches, roughly */
     if (!j->iprof) { /* the point path: an integer profile still has windows */
         if (t->profile_len > INT_PROFILE_MAX) return;
         for (uint32_t k = 0; k < t->profile_len; k++) {
@@ -811,7 +806,7 @@ rt_status rt_height_grid(const rt_terrain *t, const rt_block *b, double *out, in
     if (!out) return RT_ERR_NULL;
     int32_t iprof[INT_PROFILE_MAX];
     uint8_t bytes[256];
-    block_job j = {t, b, 0, 0, 0, 0, 0, out, NULL, NULL, NULL, NULL, NULL, 0, 0, 0.0};
+    block_job j = {t, b, 0, 0, 0, 0, 0, out, NULL, NULL, NULL, NULL, NULL, 0, 0.0};
     plan_block(&j);
     if (j.fast && int_profile(t, j.m, iprof)) {
         j.iprof = iprof;
@@ -819,7 +814,7 @@ rt_status rt_height_grid(const rt_terrain *t, const rt_block *b, double *out, in
     }
     j.kern = rt__tile_kernels(t->simd, j.bytes != NULL);
     _Alignas(32) int32_t win[RT_WIN_ROWS * 8];
-    prepare_windows(&j, iprof, win, (double)b->nx * (double)b->ny * 8.0);
+    prepare_windows(&j, iprof, win);
     rt_parallel_for(threads, b->ny, height_rows, &j);
     return RT_OK;
 }
@@ -833,7 +828,7 @@ rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b, const rt_terra_o
     if (!out) return RT_ERR_NULL;
     int32_t iprof[INT_PROFILE_MAX];
     uint8_t bytes[256];
-    block_job j = {t, b, 0, 0, 0, 0, 0, NULL, out, NULL, NULL, NULL, NULL, 0, 0, 0.0};
+    block_job j = {t, b, 0, 0, 0, 0, 0, NULL, out, NULL, NULL, NULL, NULL, 0, 0.0};
     plan_block(&j);
     if (j.fast && int_profile(t, j.m, iprof)) {
         j.iprof = iprof;
@@ -841,7 +836,7 @@ rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b, const rt_terra_o
     }
     j.kern = rt__tile_kernels(t->simd, j.bytes != NULL);
     _Alignas(32) int32_t win[RT_WIN_ROWS * 8];
-    prepare_windows(&j, iprof, win, (double)b->nx * (double)b->ny * 18.0);
+    prepare_windows(&j, iprof, win);
     rt_parallel_for(threads, b->ny, terra_rows, &j);
     return RT_OK;
 }
