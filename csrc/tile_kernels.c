@@ -1,9 +1,11 @@
 /*
  * tile_kernels.c - the tile passes instantiated once per instruction set,
  * and the dispatch from an rt_simd variant to its kernel table.  The
- * templates are simd/terrain_tile.h (scalar, AVX2, AVX-512) and
- * simd/terrain_vbmi.h (AVX-512 VBMI in-register lookups); CPU detection is
- * cpu.c.  A new ISA (NEON, say) is one more instantiation and one more case.
+ * templates are simd/terrain_tile.h (scalar, AVX2 and AVX-512 gathers),
+ * simd/terrain_avx2.h (AVX2 rotated-window lookups, classify into the
+ * outputs, point-path rows), simd/terrain_vbmi.h (AVX-512 VBMI in-register
+ * lookups) and simd/terrain_neon.h (AArch64 tbl lookups); CPU detection is
+ * cpu.c.  A new ISA is one more instantiation and one more case.
  */
 #include <math.h>
 #include <stdint.h>
@@ -44,6 +46,13 @@
 #define RT_HAVE_X86_VARIANTS 0
 #endif
 
+#if defined(__aarch64__)
+#define RT_HAVE_NEON_VARIANT 1
+#include "simd/terrain_neon.h"
+#else
+#define RT_HAVE_NEON_VARIANT 0
+#endif
+
 int rt__tile_windows(const int32_t *iprof, uint32_t len, int32_t *win)
 {
     const uint32_t mask = len - 1, rows = len < 8 ? 8 : len;
@@ -63,8 +72,11 @@ int rt__tile_windows(const int32_t *iprof, uint32_t len, int32_t *win)
 
 const rt_tile_kernels *rt__tile_kernels(int variant, int bytes)
 {
-    (void)bytes; /* only the x86-64 variants use it */
+    (void)bytes; /* only the x86-64 and NEON variants use it */
     switch (rt_simd_resolve(variant)) {
+#if RT_HAVE_NEON_VARIANT
+    case RT_SIMD_NEON: return bytes ? &tile_kernels_neon : &tile_kernels_scalar;
+#endif
 #if RT_HAVE_X86_VARIANTS
     case RT_SIMD_AVX512VBMI: return bytes ? &tile_kernels_vbmi : &tile_kernels_avx512;
     case RT_SIMD_AVX512: return &tile_kernels_avx512;
