@@ -160,7 +160,7 @@ def bench_rt(rt, sizes, repeat, repeat_big, thread_counts, label="relfterrain", 
     return res
 
 
-def scaling(rt, res, big, repeat_big):
+def scaling(rt, res, big, repeat_big, variant=None):
     """Scaling 1 -> 2 threads, from interleaved calls.
 
     The 1-thread and 2-thread calls alternate (1, 2, 1, 2, ...), and the
@@ -169,12 +169,13 @@ def scaling(rt, res, big, repeat_big):
     same conditions.  The medians of the times are printed too."""
     nx, ny = big
     print()
-    print(f"thread scaling 1 -> 2 threads on {nx}x{ny}: interleaved calls, median of "
+    print(f"thread scaling 1 -> 2 threads on {nx}x{ny}"
+          f"{f' (variant {variant})' if variant else ''}: interleaved calls, median of "
           f"paired ratios time(1 thread) / time(2 threads); ideal 2.00")
     if NCPU < 2:
         print("  n/a: this machine has 1 core")
         return
-    t = rt.Terrain()
+    t = rt.Terrain(simd=variant) if variant else rt.Terrain()
     pairs = max(5, repeat_big)
     for fname in ("height_grid", "grid"):
         for alloc in ("fresh", "out="):
@@ -262,6 +263,115 @@ def memory(rt, big, quick):
           f"(tracemalloc; temporaries in blocks of {npref.CHUNK_POINTS} points)")
     RECORDS.append({"group": "memory", "method": "tracemalloc_numpy", "nx": nx, "ny": ny,
                         "peak_bytes": peak, "out_bytes": out_np})
+
+
+# -------------------------------------------------- the memory limit, per variant
+def node_run(mode, nx, ny, step, repeat):
+    """The seed's JavaScript (benchmarks/js/terrain.js) run by node: its own timing
+    of the computation alone (median of `repeat` runs after a warm-up), points/s."""
+    script = os.path.join(HERE, "js", "terrain.js")
+    try:
+        p = subprocess.run(["node", script, mode, str(X0), str(Y0), str(nx), str(ny), repr(step),
+                            str(repeat)], capture_output=True, text=True, check=True, timeout=600)
+        return json.loads(p.stdout.strip().splitlines()[-1])["points_per_s"]
+    except (OSError, subprocess.SubprocessError, ValueError, KeyError) as e:
+        print(f"  node: not run ({e!r})")
+        return None
+
+
+def node_check(rt):
+    """node's calcHeight on the classic map equals relfterrain's, bit for bit."""
+    import tempfile
+    script = os.path.join(HERE, "js", "terrain.js")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "h.bin")
+        try:
+            subprocess.run(["node", script, "height", str(X0), str(Y0), "800", "600", "1", "1", path],
+                           capture_output=True, text=True, check=True, timeout=600)
+        except (OSError, subprocess.SubprocessError) as e:
+            print(f"  node check: not run ({e!r})")
+            return
+        js = np.fromfile(path).reshape(600, 800)
+    mism = bits_equal(js, rt.Terrain().height_grid(X0, Y0, 800, 600))
+    print(f"  node calcHeight vs relfterrain on the classic map: "
+          f"{'MATCH (bit for bit)' if mism == 0 else f'{mism} values differ'}")
+
+
+def bench_limits(rt, big, repeat, variants, with_node=True):
+    """Per SIMD variant, one thread, into reused out= arrays: points/s and the
+    ratio to NumPy's fill of the same arrays (the memory limit), to the seed's
+    JavaScript run by node, and to the NumPy transcription.
+
+    Every repetition runs every case once, in turn (fills and all variants
+    interleaved), so a drift of the shared machine's speed touches them all
+    alike; the ratio to the fill is the median of the ratios within each
+    repetition, the speeds are medians."""
+    nx, ny = big
+    npts = nx * ny
+    h = new_outs("height_grid", nx, ny)
+    outs = new_outs("grid", nx, ny)
+    cases = {"fill": lambda: h.fill(1.5), "fill4": lambda: [a.fill(1) for a in outs]}
+    terr = {v: rt.Terrain(simd=v) for v in variants}
+    steps = {"height_grid": 1.0, "grid": 1.0, "height_grid step 0.37": 0.37,
+             "height_grid step 1/3": 1 / 3}
+    for v, t in terr.items():
+        for name, st in steps.items():
+            def fn(t=t, name=name, st=st):
+                if name == "grid":
+                    return t.grid(X0, Y0, nx, ny, st, out=outs, threads=1)
+                return t.height_grid(X0, Y0, nx, ny, st, out=h, threads=1)
+            cases[(v, name)] = fn
+    times = {k: [] for k in cases}
+    for fn in cases.values():
+        fn()  # warm-up
+    for _ in range(repeat):
+        for k, fn in cases.items():
+            t0 = time.perf_counter()
+            fn()
+            times[k].append(time.perf_counter() - t0)
+    med = {k: statistics.median(ts) for k, ts in times.items()}
+
+    # the alternatives, each in points/s
+    js, npy = {}, {}
+    if with_node:
+        js["height_grid"] = node_run("height", nx, ny, 1, 3)
+        js["grid"] = node_run("terra", nx // 2, ny // 2, 1, 3)
+        js["height_grid step 0.37"] = node_run("height", nx, ny, 0.37, 3)
+        js["height_grid step 1/3"] = node_run("height", nx, ny, 1 / 3, 3)
+    ns = (1024, 1024)
+    for name, st in steps.items():
+        func = npref.grid if name == "grid" else npref.height_grid
+        tm, _ = timeit(lambda func=func, st=st: func(X0, Y0, ns[0], ns[1], st), 1, warmup=0)
+        npy[name] = ns[0] * ns[1] / tm
+
+    print()
+    print(f"the memory limit, per variant: {nx}x{ny}, 1 thread, into reused out= arrays; "
+          f"medians of {repeat} interleaved repetitions")
+    print(f"  NumPy fill: out.fill(1.5) on the float64 array {mpts(npts, med['fill']):8.0f} Mpts/s;"
+          f" fill of grid's four outputs (18 bytes/point) {mpts(npts, med['fill4']):8.0f} Mpts/s")
+    if with_node:
+        print("  node: the seed's JavaScript (benchmarks/js/terrain.js), its own timing of the "
+              f"computation, median of 3 ({nx // 2}x{ny // 2} for terra)")
+    print(f"  NumPy: the transcription (benchmarks/numpy_reference.py) at {ns[0]}x{ns[1]}, fresh arrays")
+    wid = (12, 22, 9, 10, 9, 9)
+    print("  " + row(("variant", "case", "Mpts/s", "x fill", "x node", "x NumPy"), wid))
+    for v in variants:
+        for name in steps:
+            tv = times[(v, name)]
+            fill = times["fill4" if name == "grid" else "fill"]
+            ratio = statistics.median(f / t for f, t in zip(fill, tv))
+            rate = npts / med[(v, name)]
+            jsr = js.get(name)
+            RECORDS.append({"group": "limits", "variant": v, "case": name, "nx": nx, "ny": ny,
+                            "mpoints_per_s": rate / 1e6, "ratio_fill": ratio,
+                            "ratio_node": rate / jsr if jsr else None,
+                            "ratio_numpy": rate / npy[name], "all_seconds": tv})
+            print("  " + row((v, name, f"{rate / 1e6:.0f}", f"{ratio * 100:.0f} %",
+                              f"x{rate / jsr:.0f}" if jsr else "-", f"x{rate / npy[name]:.0f}"), wid),
+                  flush=True)
+    for name in steps:
+        if js.get(name):
+            print(f"  node {name}: {js[name] / 1e6:.1f} Mpts/s;  NumPy {name}: {npy[name] / 1e6:.1f} Mpts/s")
 
 
 # ------------------------------------------------------------------ NumPy
@@ -407,6 +517,10 @@ def main(argv=None):
     ap.add_argument("--variant", metavar="NAME",
                     help="SIMD variant to benchmark (only if relfterrain.simd_variants exists)")
     ap.add_argument("--skip-peers", action="store_true", help="do not run the peer libraries")
+    ap.add_argument("--limits-only", action="store_true",
+                    help="only the per-variant table against the memory limit, node and NumPy,"
+                         " and the thread scaling")
+    ap.add_argument("--skip-node", action="store_true", help="do not run the JavaScript original")
     args = ap.parse_args(argv)
 
     repeat = args.repeat or (1 if args.quick else 5)
@@ -439,6 +553,13 @@ def main(argv=None):
             elif not select_variant(rt, args.variant):
                 print(f"  --variant {args.variant}: no setter found; ignored")
         selfcheck(rt)
+        if not args.skip_node:
+            node_check(rt)
+        bench_limits(rt, big, repeat, variants or ["auto"], not args.skip_node)
+        if args.limits_only:
+            for v in [None] + (["avx2"] if "avx2" in variants else []):
+                scaling(rt, {}, big, repeat, v)
+            return
         rt_res = bench_rt(rt, sizes, repeat, repeat_big, threads)
         if variants and not args.variant:
             for v in variants:

@@ -30,6 +30,9 @@ static unsigned detect(void)
         if (__builtin_cpu_supports("avx512vbmi")) bits |= 1u << RT_SIMD_AVX512VBMI;
     }
 #endif
+#if defined(__aarch64__)
+    bits |= 1u << RT_SIMD_NEON; /* baseline on AArch64 */
+#endif
     return bits | 1u << 31;
 }
 
@@ -52,6 +55,7 @@ const char *rt_simd_name(int variant)
     case RT_SIMD_AVX2: return "avx2";
     case RT_SIMD_AVX512: return "avx512";
     case RT_SIMD_AVX512VBMI: return "avx512vbmi";
+    case RT_SIMD_NEON: return "neon";
     default: return NULL;
     }
 }
@@ -62,5 +66,6 @@ int rt_simd_resolve(int variant)
     if (rt_simd_supported(RT_SIMD_AVX512VBMI)) return RT_SIMD_AVX512VBMI;
     if (rt_simd_supported(RT_SIMD_AVX512)) return RT_SIMD_AVX512;
     if (rt_simd_supported(RT_SIMD_AVX2)) return RT_SIMD_AVX2;
+    if (rt_simd_supported(RT_SIMD_NEON)) return RT_SIMD_NEON;
     return RT_SIMD_SCALAR;
 }

@@ -253,6 +253,7 @@ typedef enum rt_simd {
     RT_SIMD_AVX2 = 2,   /* x86-64 with AVX2 */
     RT_SIMD_AVX512 = 3, /* x86-64 with AVX-512 F, BW, DQ, VL */
     RT_SIMD_AVX512VBMI = 4, /* and VBMI: in-register profile lookups (byte profiles) */
+    RT_SIMD_NEON = 5,   /* AArch64 NEON (baseline there): tbl lookups (byte profiles) */
     RT_SIMD_COUNT
 } rt_simd;
 

@@ -23,8 +23,35 @@ typedef struct rt_tile_args {
     uint32_t mask, shift, n;
     int nk;                  /* columns in this tile */
     uint32_t v0[RT_MAX_DIRECTIONS], dv[RT_MAX_DIRECTIONS];
+    /* rotated windows of the profile (rt__tile_windows), or NULL: row b holds
+     * the packed entries b .. b+7 with entry e in lane e & 7 */
+    const int32_t *win;
+    uint32_t win_mask;       /* rows - 1 */
 } rt_tile_args;
 
+/* Rotated windows: at most RT_WIN_ROWS rows of 8 packed entries,
+ * pack(e) = P[e & mask] << 16 | (uint16_t)(P[(e+1) & mask] - P[e & mask]),
+ * so one vpermd/tbl by the index q picks P[q] and P[q+1] - P[q] for every
+ * q of a window [b, b+8).  Needs every P and difference within int16. */
+#define RT_WIN_ROWS 512
+/* Fills win (RT_WIN_ROWS * 8 entries); returns the row count - 1 (the mask
+ * to apply to a window base), or -1 when the profile does not fit. */
+int rt__tile_windows(const int32_t *iprof, uint32_t len, int32_t *win);
+
+/* A row of a height grid by the point path's double arithmetic (any step):
+ * x = x0 + (double)(c0 + c) * step for c in [0, nx), y fixed. */
+typedef struct rt_point_row {
+    const rt_terrain *t;
+    const int32_t *win;      /* rotated windows of the (integer) profile, or NULL */
+    uint32_t win_mask;
+    double x0, step, y;
+    int64_t c0, nx;
+    uint32_t n;              /* directions */
+    double *out;
+} rt_point_row;
+
+/* Kernels may write the int32 tile buffers up to nk rounded up to 8
+ * (never beyond TILE), and read xr up to there: tile buffers hold TILE. */
 typedef struct rt_classify_args {
     int nk;
     double lake_height, lake_base;
@@ -38,6 +65,13 @@ typedef struct rt_classify_args {
     /* the vegetation thresholds as integers: for an integer sum a,
      * a < T exactly when a < ceil(T) */
     int32_t town_lt, grass_lt, open_lt, thicket_lt;
+    /* classify_bytes only: */
+    const int32_t *hnum;        /* height numerators (no mountains) */
+    double scale;               /* 2^-s */
+    int32_t lake_lt, mud_lt;    /* a numerator h is lake when h < lake_lt, mud when < mud_lt */
+    uint32_t fmask;             /* feature mask, below 2^25 */
+    int32_t fp_i, fx_i, fc_i;   /* the feature codes */
+    uint8_t *terrain, *feature; /* outputs; 0xff in feature marks a candidate */
 } rt_classify_args;
 
 typedef struct rt_tile_kernels {
@@ -49,6 +83,15 @@ typedef struct rt_tile_kernels {
     /* called once a thread has finished its rows (NULL: nothing to do);
      * the streaming stores of a variant are made visible here */
     void (*finish)(void);
+    /* optional (NULL: not in this variant) */
+    /* heights of a tile straight into the output: (double)num * scale */
+    void (*height_store)(const rt_tile_args *, double scale, double *out);
+    /* classify with integer feature values, straight into the outputs; for
+     * tiles where |fa * xr * yr| < 2^53 (every product exact); returns
+     * nonzero when some point is a feature candidate */
+    int (*classify_bytes)(const rt_classify_args *);
+    /* a height row by the point path's arithmetic (mountains not applied) */
+    void (*height_row)(const rt_point_row *);
 } rt_tile_kernels;
 
 /* The kernels of an rt_simd variant on this CPU (resolved with

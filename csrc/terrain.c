@@ -381,6 +381,9 @@ typedef struct block_job {
     const int32_t *iprof;     /* the profile as int32, or NULL: no tile passes */
     const uint8_t *bytes;     /* the profile as 256 bytes, or NULL */
     const rt_tile_kernels *kern;
+    const int32_t *win;       /* rotated windows (rt__tile_windows), or NULL */
+    uint32_t win_mask;
+    double fa_max;            /* a bound on |a profile sum| */
 } block_job;
 
 rt_status rt__check_block(const rt_block *b)
@@ -473,6 +476,8 @@ static void tile_pair(const block_job *j, const row_state *rs, int pair, int64_t
     ta->shift = (uint32_t)rs->shift;
     ta->n = t->directions;
     ta->nk = nk;
+    ta->win = j->win;
+    ta->win_mask = j->win_mask;
     for (uint32_t i = 0; i < t->directions; i++) {
         int64_t A = t->vec[PAIR_A[pair]][i];
         ta->v0[i] = (uint32_t)rt__u64(A * X + rs->by[pair][i]);
@@ -490,6 +495,8 @@ static void tile_feature(const block_job *j, const row_state *rs, int nk, rt_til
     ta->shift = 7;
     ta->n = t->directions;
     ta->nk = nk;
+    ta->win = j->win;
+    ta->win_mask = j->win_mask;
     for (uint32_t i = 0; i < t->directions; i++) {
         ta->dv[i] = (uint32_t)rt__u64((int64_t)t->vec[RT_B2][i]);
         ta->v0[i] = (uint32_t)rt__u64(rs->feat_by[i]);
@@ -511,6 +518,7 @@ static int32_t int_threshold(double T)
  * |X| < 2^31), and 2^62 is a multiple of 2^m. */
 static void tile_round(int64_t X, int64_t S, int m, int nk, int32_t *xr)
 {
+    nk = (nk + 7) & ~7; /* the kernels may read up to there (values unused) */
     if (m == 0) {
         for (int k = 0; k < nk; k++) xr[k] = (int32_t)(X + k * S);
         return;
@@ -521,6 +529,29 @@ static void tile_round(int64_t X, int64_t S, int m, int nk, int32_t *xr)
         uint64_t v = rt__u64(X + k * S) + off + half;
         xr[k] = (int32_t)((int64_t)(v >> m) - (int64_t)(off >> m));
     }
+}
+
+/* Can a height row go to a height_row kernel: |j| < 2^30 at every point of
+ * it, so floor(j) and floor(j) + 1 convert to int32 exactly?  (x is
+ * monotone along the row: its extremes bound it; the bound has ample margin
+ * for the rounding of the products.) */
+static int point_row_ok(const rt_terrain *t, const rt_block *b, double y)
+{
+    double xa = fabs(b->x0 + (double)b->c0 * b->step);
+    double xb = fabs(b->x0 + (double)(b->c0 + b->nx - 1) * b->step);
+    double xm = xa > xb ? xa : xb;
+    for (uint32_t i = 0; i < t->directions; i++) {
+        double v = fabs((double)t->vec[RT_AH][i]) * xm + fabs((double)t->vec[RT_BH][i] * y);
+        if (!(v * RT_RECIP128 < 1073741824.0)) return 0;
+    }
+    return 1;
+}
+
+/* Is every fa * xr * yr of a tile exact (below 2^53), fa a profile sum? */
+static int feature_exact(const block_job *j, int32_t xa, int32_t xb, int64_t yr)
+{
+    double xm = fabs((double)xa) > fabs((double)xb) ? fabs((double)xa) : fabs((double)xb);
+    return j->fa_max * xm * fabs((double)yr) < 4503599627370496.0; /* 2^52: margin */
 }
 
 RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uint32_t n)
@@ -542,6 +573,10 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
             for (int64_t c = 0; c < b->nx; c += TILE) {
                 int nk = b->nx - c < TILE ? (int)(b->nx - c) : TILE;
                 tile_pair(j, &rs, PAIR_H, j->X0 + (b->c0 + c) * j->S, nk, &ta);
+                if (!t->mountains && j->kern->height_store) {
+                    j->kern->height_store(&ta, rs.frac_scale, out + c);
+                    continue;
+                }
                 j->kern->height(&ta, hs);
                 if (t->mountains)
                     for (int k = 0; k < nk; k++)
@@ -555,6 +590,11 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
                 p.X = j->X0 + (b->c0 + c) * j->S;
                 out[c] = height_at(t, &p, MODE_BLOCK, 0, n);
             }
+        } else if (j->kern->height_row && point_row_ok(t, b, p.y)) {
+            rt_point_row pr = {t, j->win, j->win_mask, b->x0, b->step, p.y, b->c0, b->nx, n, out};
+            j->kern->height_row(&pr);
+            if (t->mountains)
+                for (int64_t c = 0; c < b->nx; c++) out[c] = mountain(t, out[c]);
         } else {
             for (int64_t c = 0; c < b->nx; c++) {
                 p.x = b->x0 + (double)(b->c0 + c) * b->step;
@@ -600,6 +640,11 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
     const double fmod_m = (double)fmask + 1.0;
     const int32_t veg_lt[4] = {int_threshold(t->town_below), int_threshold(t->grass_below),
                                int_threshold(t->open_below), int_threshold(t->thicket_below)};
+    /* integer feature values (classify_bytes): no mountains, the feature
+     * codes below 2^25 and the mask taking bits 7..31 of the numerator */
+    const int int_classify = simple && !t->mountains && fmask < (1u << 25) &&
+                             t->feature_point < (1u << 25) && t->feature_x < (1u << 25) &&
+                             t->feature_cone < (1u << 25);
     for (int64_t i = begin; i < end; i++) {
         int64_t r = b->r0 + i;
         int64_t k = i * b->nx;
@@ -620,7 +665,46 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                 tile_round(X, j->S, j->m, nk, tl_tile.xr);
                 tile_feature(j, &rs, nk, &ta);
                 j->kern->prof_at(&ta, (const uint32_t *)tl_tile.xr, tl_tile.fa);
-                if (simple && !rt__placed_near(t->placed, tl_tile.xr[0], tl_tile.xr[nk - 1], rs.yr)) {
+                const int near = simple && rt__placed_near(t->placed, tl_tile.xr[0],
+                                                           tl_tile.xr[nk - 1], rs.yr);
+                if (simple && !near && int_classify && j->kern->classify_bytes &&
+                    feature_exact(j, tl_tile.xr[0], tl_tile.xr[nk - 1], rs.yr)) {
+                    uint8_t *ot = out.terrain ? out.terrain + k : tl_tile.ot;
+                    uint8_t *of = out.feature ? out.feature + k : tl_tile.of;
+                    rt_classify_args ca = {0};
+                    ca.nk = nk;
+                    ca.lake_height = t->lake_height;
+                    ca.yr = (double)rs.yr;
+                    ca.a1 = tl_tile.a1;
+                    ca.a2 = tl_tile.a2;
+                    ca.a3 = tl_tile.a3;
+                    ca.fa = tl_tile.fa;
+                    ca.xr = tl_tile.xr;
+                    ca.height = out.height ? out.height + k : tl_tile.oh;
+                    ca.depth = out.depth ? out.depth + k : tl_tile.od;
+                    ca.town_lt = veg_lt[0];
+                    ca.grass_lt = veg_lt[1];
+                    ca.open_lt = veg_lt[2];
+                    ca.thicket_lt = veg_lt[3];
+                    ca.hnum = tl_tile.h;
+                    ca.scale = rs.frac_scale;
+                    ca.lake_lt = int_threshold(ldexp(t->lake_height, rs.shift));
+                    ca.mud_lt = int_threshold(ldexp(t->lake_base, rs.shift));
+                    ca.fmask = fmask;
+                    ca.fp_i = (int32_t)t->feature_point;
+                    ca.fx_i = (int32_t)t->feature_x;
+                    ca.fc_i = (int32_t)t->feature_cone;
+                    ca.terrain = ot;
+                    ca.feature = of;
+                    if (j->kern->classify_bytes(&ca))
+                        for (int q = 0; q < nk; q++) /* rare: feature candidates, exactly */
+                            if (of[q] == 0xff)
+                                of[q] = feature_of(t, (double)tl_tile.fa[q],
+                                                   (double)tl_tile.xr[q] * (double)rs.yr);
+                    k += nk;
+                    continue;
+                }
+                if (simple && !near) {
                     for (int q = 0; q < nk; q++)
                         tl_tile.ht[q] = mountain(t, (double)tl_tile.h[q] * rs.frac_scale);
                     /* outputs written in place; scratch for those not wanted */
@@ -633,7 +717,8 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                                            tl_tile.fa, tl_tile.xr,
                                            out.height ? out.height + k : tl_tile.oh,
                                            out.depth ? out.depth + k : tl_tile.od, tl_tile.code,
-                                           veg_lt[0], veg_lt[1], veg_lt[2], veg_lt[3]};
+                                           veg_lt[0], veg_lt[1], veg_lt[2], veg_lt[3],
+                                           NULL, 0.0, 0, 0, 0, 0, 0, 0, NULL, NULL};
                     j->kern->classify(&ca);
                     int any = 0;
                     for (int q = 0; q < nk; q++) {
@@ -689,6 +774,30 @@ static void terra_rows(void *ctx, int64_t begin, int64_t end)
         terra_rows_n(j, begin, end, j->t->directions);
 }
 
+/* The rotated windows of an integer profile (the tile passes of the block
+ * path, and the point-path rows of any step). */
+static void prepare_windows(block_job *j, int32_t *iprof, int32_t *win)
+{
+    const rt_terrain *t = j->t;
+    if (!j->iprof) { /* the point path: an integer profile still has windows */
+        if (t->profile_len > INT_PROFILE_MAX) return;
+        for (uint32_t k = 0; k < t->profile_len; k++) {
+            double v = t->profile[k];
+            if (!(v == rt__floor(v)) || !(fabs(v) < 32768.0)) return;
+            iprof[k] = (int32_t)v;
+        }
+    }
+    double maxabs = 0.0;
+    for (uint32_t k = 0; k < t->profile_len; k++)
+        if (fabs((double)iprof[k]) > maxabs) maxabs = fabs((double)iprof[k]);
+    j->fa_max = (double)t->directions * maxabs;
+    int wm = rt__tile_windows(iprof, t->profile_len, win);
+    if (wm > 0) {
+        j->win = win;
+        j->win_mask = (uint32_t)wm;
+    }
+}
+
 rt_status rt_height_grid(const rt_terrain *t, const rt_block *b, double *out, int threads)
 {
     rt_status s = rt__terrain_check_shape(t, NULL);
@@ -697,13 +806,15 @@ rt_status rt_height_grid(const rt_terrain *t, const rt_block *b, double *out, in
     if (!out) return RT_ERR_NULL;
     int32_t iprof[INT_PROFILE_MAX];
     uint8_t bytes[256];
-    block_job j = {t, b, 0, 0, 0, 0, 0, out, NULL, NULL, NULL, NULL};
+    block_job j = {t, b, 0, 0, 0, 0, 0, out, NULL, NULL, NULL, NULL, NULL, 0, 0.0};
     plan_block(&j);
     if (j.fast && int_profile(t, j.m, iprof)) {
         j.iprof = iprof;
         if (byte_profile(t, iprof, bytes)) j.bytes = bytes;
     }
     j.kern = rt__tile_kernels(t->simd, j.bytes != NULL);
+    _Alignas(32) int32_t win[RT_WIN_ROWS * 8];
+    prepare_windows(&j, iprof, win);
     rt_parallel_for(threads, b->ny, height_rows, &j);
     return RT_OK;
 }
@@ -717,13 +828,15 @@ rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b, const rt_terra_o
     if (!out) return RT_ERR_NULL;
     int32_t iprof[INT_PROFILE_MAX];
     uint8_t bytes[256];
-    block_job j = {t, b, 0, 0, 0, 0, 0, NULL, out, NULL, NULL, NULL};
+    block_job j = {t, b, 0, 0, 0, 0, 0, NULL, out, NULL, NULL, NULL, NULL, 0, 0.0};
     plan_block(&j);
     if (j.fast && int_profile(t, j.m, iprof)) {
         j.iprof = iprof;
         if (byte_profile(t, iprof, bytes)) j.bytes = bytes;
     }
     j.kern = rt__tile_kernels(t->simd, j.bytes != NULL);
+    _Alignas(32) int32_t win[RT_WIN_ROWS * 8];
+    prepare_windows(&j, iprof, win);
     rt_parallel_for(threads, b->ny, terra_rows, &j);
     return RT_OK;
 }

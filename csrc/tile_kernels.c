@@ -1,9 +1,11 @@
 /*
  * tile_kernels.c - the tile passes instantiated once per instruction set,
  * and the dispatch from an rt_simd variant to its kernel table.  The
- * templates are simd/terrain_tile.h (scalar, AVX2, AVX-512) and
- * simd/terrain_vbmi.h (AVX-512 VBMI in-register lookups); CPU detection is
- * cpu.c.  A new ISA (NEON, say) is one more instantiation and one more case.
+ * templates are simd/terrain_tile.h (scalar, AVX2 and AVX-512 gathers),
+ * simd/terrain_avx2.h (AVX2 rotated-window lookups, classify into the
+ * outputs, point-path rows), simd/terrain_vbmi.h (AVX-512 VBMI in-register
+ * lookups) and simd/terrain_neon.h (AArch64 tbl lookups); CPU detection is
+ * cpu.c.  A new ISA is one more instantiation and one more case.
  */
 #include <math.h>
 #include <stdint.h>
@@ -27,7 +29,10 @@
 #define RT_HAVE_X86_VARIANTS 1
 #define RT_TILE_SUFFIX avx2
 #define RT_TILE_ATTR __attribute__((target("avx2")))
+/* its gather passes serve the AVX2 window table (terrain_avx2.h) */
+#define RT_TILE_TABLE_ATTR __attribute__((unused))
 #include "simd/terrain_tile.h"
+#undef RT_TILE_TABLE_ATTR
 #undef RT_TILE_SUFFIX
 #undef RT_TILE_ATTR
 #define RT_TILE_SUFFIX avx512
@@ -35,19 +40,47 @@
 #include "simd/terrain_tile.h"
 #undef RT_TILE_SUFFIX
 #undef RT_TILE_ATTR
+#include "simd/terrain_avx2.h"
 #include "simd/terrain_vbmi.h"
 #else
 #define RT_HAVE_X86_VARIANTS 0
 #endif
 
+#if defined(__aarch64__)
+#define RT_HAVE_NEON_VARIANT 1
+#include "simd/terrain_neon.h"
+#else
+#define RT_HAVE_NEON_VARIANT 0
+#endif
+
+int rt__tile_windows(const int32_t *iprof, uint32_t len, int32_t *win)
+{
+    const uint32_t mask = len - 1, rows = len < 8 ? 8 : len;
+    if (rows > RT_WIN_ROWS) return -1;
+    for (uint32_t k = 0; k < len; k++) {
+        int32_t p0 = iprof[k], d = iprof[(k + 1) & mask] - p0;
+        if (p0 < INT16_MIN || p0 > INT16_MAX || d < INT16_MIN || d > INT16_MAX) return -1;
+    }
+    for (uint32_t b = 0; b < rows; b++)
+        for (uint32_t j = 0; j < 8; j++) {
+            uint32_t e = b + ((j - b) & 7u);
+            int32_t p0 = iprof[e & mask], d = iprof[(e + 1) & mask] - p0;
+            win[b * 8 + j] = (int32_t)((uint32_t)p0 << 16 | (uint16_t)d);
+        }
+    return (int)(rows - 1);
+}
+
 const rt_tile_kernels *rt__tile_kernels(int variant, int bytes)
 {
-    (void)bytes; /* only the x86-64 variants use it */
+    (void)bytes; /* only the x86-64 and NEON variants use it */
     switch (rt_simd_resolve(variant)) {
+#if RT_HAVE_NEON_VARIANT
+    case RT_SIMD_NEON: return bytes ? &tile_kernels_neon : &tile_kernels_scalar;
+#endif
 #if RT_HAVE_X86_VARIANTS
     case RT_SIMD_AVX512VBMI: return bytes ? &tile_kernels_vbmi : &tile_kernels_avx512;
     case RT_SIMD_AVX512: return &tile_kernels_avx512;
-    case RT_SIMD_AVX2: return &tile_kernels_avx2;
+    case RT_SIMD_AVX2: return &tile_kernels_avx2w;
 #endif
     default: return &tile_kernels_scalar;
     }

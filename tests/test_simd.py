@@ -23,6 +23,14 @@ GRIDS = [
     (23396.3, 5318.7, 65, 33, 0.3),
     (2**26 - 300, -(2**26), 300, 8, 1.0),
     (-5, -5, 11, 11, 1.0),  # the axes: xr*yr = 0
+    # non-dyadic steps: the point-path rows (AVX2 doubles, windows or gathers)
+    (23396, 5318, 203, 21, 0.37),
+    (23396.5, 5318, 131, 17, 1 / 3),
+    (-8000.7, 123.3, 67, 13, 2.9),
+    (6.0e7 + 0.3, -6.7e7, 45, 9, 0.37),  # large |j|
+    # windows too wide for one register (|dv| > 2^s): the gather fallback
+    (23396, 5318, 77, 21, 4.0),
+    (-4000, 5318, 129, 17, 2.0),
 ]
 
 PROFILE64 = [float((k * 37) % 91) - 30.0 for k in range(64)]  # integers, negative too
@@ -42,6 +50,13 @@ CONFIGS = {
                   "b3": [16, 17, 18], "lake_base": -20.0},
     "profile128": {"profile": PROFILE128},
     "fractional": {"profile": [v / 8 for v in PROFILE128]},
+    # integers beyond int16 (no rotated windows), long and short profiles
+    "profile_big": {"profile": [float((k * 7919) % 60001 - 30000) for k in range(64)]},
+    "profile1024": {"profile": [float((k * 131) % 255) for k in range(1024)]},
+    "profile4": {"profile": [0.0, 50.0, 100.0, 150.0]},
+    "thresholds": {"town_below": 150.5, "grass_below": 240.0, "open_below": 270.25,
+                   "thicket_below": 180.0, "mine_below": 64, "x_below": 32, "cone_below": 24,
+                   "lake_base": 210.5, "lake_height": 207.25},
 }
 
 
@@ -56,7 +71,7 @@ def _same(a, b):
 
 def test_variants_listed():
     assert VARIANTS[0] == "scalar"
-    assert set(VARIANTS) <= {"scalar", "avx2", "avx512", "avx512vbmi"}
+    assert set(VARIANTS) <= {"scalar", "avx2", "avx512", "avx512vbmi", "neon"}
     t = rt.Terrain(simd="scalar")
     assert t.simd == "scalar"
     with pytest.raises(ValueError, match="simd"):
@@ -86,6 +101,26 @@ def test_variant_equals_scalar(variant, config):
                 assert _same(getattr(a, name), getattr(b, name)), (variant, config, name, x0)
             assert _same(scalar.height_grid(x0, y0, nx, ny, step),
                          fast.height_grid(x0, y0, nx, ny, step, threads=threads))
+
+
+OFFSET_GRIDS = [(23396, 5318, 0.37), (23396, 5318, 1.0), (-1000.5, -20.25, 0.25), (500, 700, 1 / 3)]
+
+
+@pytest.mark.parametrize("variant", OTHERS)
+@pytest.mark.parametrize("config", ["classic", "profile64", "thresholds"])
+def test_variant_blocks_with_offsets(variant, config):
+    """offset=(row, col) blocks of every variant equal the scalar whole grid."""
+    scalar = _terrain(config, "scalar")
+    fast = _terrain(config, variant)
+    for (x0, y0, step) in OFFSET_GRIDS:
+        whole = scalar.grid(x0, y0, 150, 40, step)
+        hwhole = scalar.height_grid(x0, y0, 150, 40, step)
+        for (r0, c0, nx, ny) in ((0, 37, 113, 40), (13, 5, 61, 9), (39, 149, 1, 1)):
+            part = fast.grid(x0, y0, nx, ny, step, offset=(r0, c0))
+            for name in ("height", "depth", "terrain", "feature"):
+                assert _same(getattr(part, name), getattr(whole, name)[r0:r0 + ny, c0:c0 + nx])
+            assert _same(fast.height_grid(x0, y0, nx, ny, step, offset=(r0, c0)),
+                         hwhole[r0:r0 + ny, c0:c0 + nx])
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

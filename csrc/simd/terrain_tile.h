@@ -121,9 +121,17 @@ RT_TILE_ATTR static void RT_TILE_FN(tile_store_heights_)(const int32_t *restrict
     for (int k = 0; k < nk; k++) out[k] = (double)num[k] * scale;
 }
 
-static const rt_tile_kernels RT_TILE_FN(tile_kernels_) = {
+#ifndef RT_TILE_TABLE_ATTR
+#define RT_TILE_TABLE_ATTR
+#define RT_TILE_TABLE_ATTR_LOCAL
+#endif
+RT_TILE_TABLE_ATTR static const rt_tile_kernels RT_TILE_FN(tile_kernels_) = {
     RT_TILE_FN(tile_height_), RT_TILE_FN(tile_prof_), RT_TILE_FN(tile_prof_at_),
-    RT_TILE_FN(tile_classify_), RT_TILE_FN(tile_store_heights_), NULL};
+    RT_TILE_FN(tile_classify_), RT_TILE_FN(tile_store_heights_), NULL, NULL, NULL, NULL};
+#ifdef RT_TILE_TABLE_ATTR_LOCAL
+#undef RT_TILE_TABLE_ATTR
+#undef RT_TILE_TABLE_ATTR_LOCAL
+#endif
 
 #undef RT_TILE_FN
 #undef RT_TILE_CAT

@@ -85,17 +85,24 @@ static void compare_paths(const rt_terrain *t, double x0, double y0, double step
                     x0, y0, step, threads, rt_simd_name(simd));
         CHECK(bad == 0);
     }
-    /* a block of the grid equals the same part of the whole */
-    rt_block part = {x0, y0, step, nx / 3, ny / 2, nx - nx / 3, ny - ny / 2};
-    rt_terra_out o = {h, d, te, fe};
-    CHECK(rt_terra_grid(t, &part, &o, 2) == RT_OK);
-    int bad = 0;
-    for (int64_t r = 0; r < part.ny; r++)
-        for (int64_t c = 0; c < part.nx; c++) {
-            int64_t k = r * part.nx + c, K = (r + part.r0) * nx + c + part.c0;
-            bad += !same_bits(h[k], ph[K]) || te[k] != pt[K] || fe[k] != pf[K];
-        }
-    CHECK(bad == 0);
+    /* a block of the grid equals the same part of the whole, every variant */
+    for (int simd = 0; simd < RT_SIMD_COUNT; simd++) {
+        if (!rt_simd_supported(simd)) continue;
+        rt_terrain tv = *t;
+        tv.simd = simd;
+        rt_block part = {x0, y0, step, nx / 3, ny / 2, nx - nx / 3, ny - ny / 2};
+        rt_terra_out o = {h, d, te, fe};
+        CHECK(rt_terra_grid(&tv, &part, &o, 2) == RT_OK);
+        CHECK(rt_height_grid(&tv, &part, hg, 2) == RT_OK);
+        int bad = 0;
+        for (int64_t r = 0; r < part.ny; r++)
+            for (int64_t c = 0; c < part.nx; c++) {
+                int64_t k = r * part.nx + c, K = (r + part.r0) * nx + c + part.c0;
+                bad += !same_bits(h[k], ph[K]) || te[k] != pt[K] || fe[k] != pf[K] ||
+                       !same_bits(hg[k], hp[K]);
+            }
+        CHECK(bad == 0);
+    }
     free(h), free(d), free(hg), free(ph), free(pd), free(hp), free(xs), free(ys);
     free(te), free(fe), free(pt), free(pf);
 }
@@ -109,6 +116,14 @@ static void test_paths(void)
     compare_paths(&t, 67108864.0 - 40, -67108864.0, 1.0, 40, 30); /* the domain's edge */
     compare_paths(&t, 23396.3, 5318.1, 0.3, 50, 40);              /* point path only */
     compare_paths(&t, 1e12, -3e15, 7.0, 20, 10);                  /* beyond the domain */
+    /* the point-path rows of every variant (non-dyadic steps), odd widths */
+    compare_paths(&t, 23396.0, 5318.0, 0.37, 203, 41);
+    compare_paths(&t, 23396.0, 5318.0, 1.0 / 3.0, 131, 37);
+    compare_paths(&t, -8000.7, 123.3, 2.9, 67, 13); /* |A|*step > 128: gathers */
+    compare_paths(&t, 60000000.3, -67000000.1, 0.37, 45, 9); /* large |j| */
+    /* windows too wide for a vpermd (|dv| > 2^s): the gather fallback */
+    compare_paths(&t, 23396, 5318, 4.0, 77, 21);
+    compare_paths(&t, -4000, 5318, 2.0, 129, 17);
     t.with_paths = 1;
     t.lake_height = 215;
     t.mountains = 1;
@@ -154,6 +169,24 @@ static void test_paths(void)
         u.profile = prof_frac; /* not integers: no tile passes */
         u.profile_len = 128;
         compare_paths(&u, 1000.0, -2000.0, 0.5, 70, 50);
+        compare_paths(&u, 1000.0, -2000.0, 0.37, 70, 20);
+        /* integers beyond int16 (no windows), long and short profiles */
+        static double big[64], p1024[1024], p4[4];
+        for (int k = 0; k < 64; k++) big[k] = (double)((k * 7919) % 60001) - 30000.0;
+        u.profile = big;
+        u.profile_len = 64;
+        compare_paths(&u, 1000.0, -2000.0, 1.0, 70, 20);
+        compare_paths(&u, 1000.0, -2000.0, 0.37, 70, 20);
+        for (int k = 0; k < 1024; k++) p1024[k] = (double)((k * 131) % 255);
+        u.profile = p1024;
+        u.profile_len = 1024;
+        compare_paths(&u, 1000.0, -2000.0, 0.5, 90, 20);
+        compare_paths(&u, 1000.0, -2000.0, 1.0 / 3.0, 90, 20);
+        for (int k = 0; k < 4; k++) p4[k] = (double)(k * 50);
+        u.profile = p4;
+        u.profile_len = 4;
+        compare_paths(&u, 1000.0, -2000.0, 0.25, 90, 20);
+        compare_paths(&u, 1000.0, -2000.0, 0.37, 90, 20);
     }
     rt_placed *p = rt_placed_new();
     CHECK(p != NULL);

@@ -1,0 +1,418 @@
+/*
+ * terrain_avx2.h - tile passes with AVX2 and no gathers (included by
+ * tile_kernels.c on x86-64 with GCC or Clang, after the template
+ * instantiation "avx2", whose gather kernels serve what these cannot).
+ *
+ * Along a row the index of direction i moves by dv_i / 2^s per column.  When
+ * |dv_i| <= 2^s, the indices q of 8 consecutive columns lie in a window
+ * [b, b+8) of the profile, b the smallest of them.  The rotated windows of
+ * rt__tile_windows hold entry e of every window in lane e & 7, so a single
+ * vpermd by q itself (it reads the low 3 bits) picks, for all 8 columns, the
+ * packed P[q] << 16 | (P[q+1] - P[q]); one vpmaddwd with (2^s << 16 | frac)
+ * then gives the height term P[q]*2^s + frac*(P[q+1] - P[q]) exactly as the
+ * portable pass computes it.  Directions with dv = 0 are constant along the
+ * row and summed once per tile.  A tile some direction of which moves faster
+ * goes to the gather kernels.
+ *
+ * The point-path row kernel (any step) does the seed's double arithmetic
+ * itself, 4 doubles a register, operation for operation (mul, add, mul by
+ * 1/128, floor, sub; never an FMA), with the profile looked up the same way.
+ */
+#include <immintrin.h>
+
+#define AW_ATTR __attribute__((target("avx2")))
+#define AW_INLINE static inline __attribute__((always_inline, target("avx2")))
+
+/* The directions of a tile: the constant part and the moving ones. */
+typedef struct aw_plan {
+    int na;                       /* moving directions */
+    int32_t cst;                  /* the sum of the constant ones */
+    uint32_t v[RT_MAX_DIRECTIONS];    /* V at column 0 */
+    uint32_t dv[RT_MAX_DIRECTIONS];
+    uint32_t base[RT_MAX_DIRECTIONS]; /* V of the group's smallest lane, group 0 */
+} aw_plan;
+
+/* The height numerator of one direction at V (as tile_height_). */
+static inline int32_t aw_term(const rt_tile_args *ta, uint32_t v, int height)
+{
+    const int32_t *P = ta->profile;
+    const uint32_t q = v >> ta->shift;
+    if (!height) return P[q & ta->mask];
+    const int32_t p0 = P[q & ta->mask], p1 = P[(q + 1u) & ta->mask];
+    const uint32_t fm = (1u << ta->shift) - 1u;
+    return (int32_t)((uint32_t)p0 * (1u << ta->shift) + (uint32_t)(int32_t)(v & fm) *
+                                                            (uint32_t)(p1 - p0));
+}
+
+/* 0: the tile cannot use the windows. */
+static int aw_plan_make(const rt_tile_args *ta, int height, aw_plan *pl)
+{
+    if (!ta->win) return 0;
+    const int32_t lim = (int32_t)1 << ta->shift;
+    pl->na = 0;
+    pl->cst = 0;
+    for (uint32_t i = 0; i < ta->n; i++) {
+        const uint32_t v0 = ta->v0[i], dv = ta->dv[i];
+        if (dv == 0) {
+            pl->cst = (int32_t)((uint32_t)pl->cst + (uint32_t)aw_term(ta, v0, height));
+            continue;
+        }
+        const int32_t sd = (int32_t)dv; /* modulo 2^32, as all of V */
+        if (sd > lim || sd < -lim) return 0;
+        pl->v[pl->na] = v0;
+        pl->dv[pl->na] = dv;
+        pl->base[pl->na] = sd > 0 ? v0 : v0 + 7u * dv;
+        pl->na++;
+    }
+    return 1;
+}
+
+enum { AW_INT = 0, AW_DOUBLE = 1, AW_PROF = 2 };
+
+/* Columns [k0, k1) of the tile, k1 - k0 a multiple of 8: mode AW_INT and
+ * AW_PROF store int32 sums into iout, AW_DOUBLE stores sum * scale into dout. */
+AW_INLINE void aw_run(const aw_plan *pl, const int na, const int mode, const rt_tile_args *ta,
+                      int k0, int k1, int32_t *iout, double *dout, double scale)
+{
+    const uint32_t s = ta->shift, wm = ta->win_mask;
+    const int32_t *win = ta->win;
+    const __m128i sh = _mm_cvtsi32_si128((int)s);
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i fm = _mm256_set1_epi32((int)((1u << s) - 1u));
+    const __m256i hi = _mm256_set1_epi32((int)(1u << (s + 16)));
+    const __m256i cst = _mm256_set1_epi32(pl->cst);
+    const __m256d vs = _mm256_set1_pd(scale);
+    __m256i V[RT_MAX_DIRECTIONS], step[RT_MAX_DIRECTIONS];
+    uint32_t B[RT_MAX_DIRECTIONS], dB[RT_MAX_DIRECTIONS];
+    for (int i = 0; i < na; i++) {
+        const uint32_t dv = pl->dv[i];
+        V[i] = _mm256_add_epi32(_mm256_set1_epi32((int)(pl->v[i] + (uint32_t)k0 * dv)),
+                                _mm256_mullo_epi32(lanes, _mm256_set1_epi32((int)dv)));
+        step[i] = _mm256_set1_epi32((int)(8u * dv));
+        B[i] = pl->base[i] + (uint32_t)k0 * dv;
+        dB[i] = 8u * dv;
+    }
+    for (int k = k0; k < k1; k += 8) {
+        __m256i acc = cst;
+        for (int i = 0; i < na; i++) {
+            const __m256i q = _mm256_srl_epi32(V[i], sh);
+            const int32_t *w = win + (((B[i] >> s) & wm) << 3);
+            const __m256i pe = _mm256_permutevar8x32_epi32(_mm256_load_si256((const __m256i *)w), q);
+            if (mode == AW_PROF)
+                acc = _mm256_add_epi32(acc, _mm256_srai_epi32(pe, 16));
+            else
+                acc = _mm256_add_epi32(
+                    acc, _mm256_madd_epi16(pe, _mm256_or_si256(_mm256_and_si256(V[i], fm), hi)));
+            V[i] = _mm256_add_epi32(V[i], step[i]);
+            B[i] += dB[i];
+        }
+        if (mode == AW_DOUBLE) {
+            __m256d lo = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(acc)), vs);
+            __m256d up = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(acc, 1)), vs);
+            /* plain stores: on the development VM streaming stores ran at
+             * less than half the speed of these, even for 128 MiB outputs */
+            _mm256_storeu_pd(dout + k, lo);
+            _mm256_storeu_pd(dout + k + 4, up);
+        } else {
+            _mm256_storeu_si256((__m256i *)(iout + k), acc);
+        }
+    }
+}
+
+/* aw_run with the direction count a constant for the common counts. */
+static AW_ATTR void aw_dispatch(const aw_plan *pl, int mode, const rt_tile_args *ta, int k0,
+                                int k1, int32_t *iout, double *dout, double scale)
+{
+#define AW_CASE(N)                                                                         \
+    case N:                                                                                \
+        if (mode == AW_INT) aw_run(pl, N, AW_INT, ta, k0, k1, iout, dout, scale);  \
+        else if (mode == AW_PROF) aw_run(pl, N, AW_PROF, ta, k0, k1, iout, dout, scale); \
+        else aw_run(pl, N, AW_DOUBLE, ta, k0, k1, iout, dout, scale);              \
+        break;
+    switch (pl->na) {
+        AW_CASE(0)
+        AW_CASE(1)
+        AW_CASE(2)
+        AW_CASE(3)
+        AW_CASE(4)
+        AW_CASE(5)
+        AW_CASE(6)
+    default:
+        if (mode == AW_INT) aw_run(pl, pl->na, AW_INT, ta, k0, k1, iout, dout, scale);
+        else if (mode == AW_PROF) aw_run(pl, pl->na, AW_PROF, ta, k0, k1, iout, dout, scale);
+        else aw_run(pl, pl->na, AW_DOUBLE, ta, k0, k1, iout, dout, scale);
+    }
+#undef AW_CASE
+}
+
+/* One column's sum by the portable arithmetic (tails). */
+static int32_t aw_column(const rt_tile_args *ta, int k, int height)
+{
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i < ta->n; i++)
+        sum += (uint32_t)aw_term(ta, ta->v0[i] + (uint32_t)k * ta->dv[i], height);
+    return (int32_t)sum;
+}
+
+/* height numerators, as tile_height_ */
+static AW_ATTR void tile_height_avx2w(const rt_tile_args *ta, int32_t *restrict out)
+{
+    aw_plan pl;
+    if (!aw_plan_make(ta, 1, &pl)) {
+        tile_height_avx2(ta, out);
+        return;
+    }
+    const int k1 = ta->nk & ~7;
+    aw_dispatch(&pl, AW_INT, ta, 0, k1, out, NULL, 0.0);
+    for (int k = k1; k < ta->nk; k++) out[k] = aw_column(ta, k, 1);
+}
+
+/* profile sums, as tile_prof_ */
+static AW_ATTR void tile_prof_avx2w(const rt_tile_args *ta, int32_t *restrict out)
+{
+    aw_plan pl;
+    if (!aw_plan_make(ta, 0, &pl)) {
+        tile_prof_avx2(ta, out);
+        return;
+    }
+    const int k1 = ta->nk & ~7;
+    aw_dispatch(&pl, AW_PROF, ta, 0, k1, out, NULL, 0.0);
+    for (int k = k1; k < ta->nk; k++) out[k] = aw_column(ta, k, 0);
+}
+
+/* heights straight into the output: out[k] = num[k] * scale */
+static AW_ATTR void tile_height_store_avx2w(const rt_tile_args *ta, double scale,
+                                            double *restrict out)
+{
+    aw_plan pl;
+    const int nk = ta->nk;
+    if (!aw_plan_make(ta, 1, &pl)) {
+        int32_t num[TILE];
+        tile_height_avx2(ta, num);
+        for (int k = 0; k < nk; k++) out[k] = (double)num[k] * scale;
+        return;
+    }
+    const int k1 = nk & ~7;
+    aw_dispatch(&pl, AW_DOUBLE, ta, 0, k1, NULL, out, scale);
+    for (int k = k1; k < nk; k++) out[k] = (double)aw_column(ta, k, 1) * scale;
+}
+
+/* profile sums at the rounded points, as tile_prof_at_; xr is nondecreasing */
+static AW_ATTR void tile_prof_at_avx2w(const rt_tile_args *ta, const uint32_t *restrict xr,
+                                       int32_t *restrict out)
+{
+    const int nk = ta->nk, k1 = nk & ~7;
+    const uint32_t s = ta->shift, wm = ta->win_mask;
+    int ok = ta->win != NULL && ta->n <= 8;
+    uint32_t span = 0; /* the widest xr[k+7] - xr[k] of a group */
+    for (int k = 0; ok && k < k1; k += 8)
+        if (xr[k + 7] - xr[k] > span) span = xr[k + 7] - xr[k];
+    for (uint32_t i = 0; ok && i < ta->n; i++) {
+        int64_t a = (int32_t)ta->dv[i];
+        if ((a < 0 ? -a : a) * (int64_t)span > 7 * ((int64_t)1 << s)) ok = 0;
+    }
+    if (!ok) {
+        tile_prof_at_avx2(ta, xr, out);
+        return;
+    }
+    const uint32_t n = ta->n;
+    const int32_t *win = ta->win;
+    const __m128i sh = _mm_cvtsi32_si128((int)s);
+    __m256i A[8], BY[8];
+    int off[8];
+    for (uint32_t i = 0; i < n; i++) {
+        A[i] = _mm256_set1_epi32((int)ta->dv[i]);
+        BY[i] = _mm256_set1_epi32((int)ta->v0[i]);
+        off[i] = (int32_t)ta->dv[i] < 0 ? 7 : 0;
+    }
+    for (int k = 0; k < k1; k += 8) {
+        const __m256i x = _mm256_loadu_si256((const __m256i *)(xr + k));
+        __m256i acc = _mm256_setzero_si256();
+        for (uint32_t i = 0; i < n; i++) {
+            const __m256i q = _mm256_srl_epi32(_mm256_add_epi32(_mm256_mullo_epi32(x, A[i]), BY[i]), sh);
+            const uint32_t b = ta->dv[i] * xr[k + off[i]] + ta->v0[i];
+            const int32_t *w = win + (((b >> s) & wm) << 3);
+            acc = _mm256_add_epi32(
+                acc, _mm256_srai_epi32(
+                         _mm256_permutevar8x32_epi32(_mm256_load_si256((const __m256i *)w), q), 16));
+        }
+        _mm256_storeu_si256((__m256i *)(out + k), acc);
+    }
+    for (int k = k1; k < nk; k++) {
+        uint32_t sum = 0;
+        for (uint32_t i = 0; i < n; i++)
+            sum += (uint32_t)ta->profile[((ta->dv[i] * xr[k] + ta->v0[i]) >> s) & ta->mask];
+        out[k] = (int32_t)sum;
+    }
+}
+
+/* One column of classify_bytes (tails): the same decisions as the vector loop. */
+static int aw_classify_one(const rt_classify_args *ca, int k, uint32_t yr)
+{
+    const int32_t h = ca->hnum[k];
+    const int lake = h < ca->lake_lt, mud = h < ca->mud_lt, town = ca->a1[k] < ca->town_lt;
+    const double hd = (double)h * ca->scale;
+    ca->height[k] = lake ? ca->lake_height : hd;
+    ca->depth[k] = lake ? ca->lake_height - hd : 0.0;
+    int ter = ca->a2[k] < ca->grass_lt ? (ca->a3[k] < ca->open_lt ? RT_GRASS : RT_MOOR)
+                                       : (ca->a3[k] < ca->thicket_lt ? RT_THICKET : RT_WOOD);
+    ter = town ? RT_TOWN : ter;
+    ter = mud ? RT_MUD : ter;
+    ter = lake ? RT_LAKE : ter;
+    const uint32_t N = (uint32_t)ca->fa[k] * ((uint32_t)ca->xr[k] * yr);
+    const int32_t f = (int32_t)(((N + 64u) >> 7) & ca->fmask);
+    const int cand = (f == ca->fp_i || f == ca->fx_i || f == ca->fc_i) && !(lake | mud | town);
+    ca->terrain[k] = (uint8_t)ter;
+    ca->feature[k] = cand ? 0xff : RT_NONE;
+    return cand;
+}
+
+/* classify straight into the outputs, integer feature values:
+ * round_js(fa*xr*yr / 128) = (N + 64) >> 7 for the exact integer N = fa*xr*yr,
+ * and only its low bits (mod 2^32) reach the mask. */
+static AW_ATTR int tile_classify_bytes_avx2w(const rt_classify_args *ca)
+{
+    const int nk = ca->nk, k1 = nk & ~7;
+    const uint32_t yr = (uint32_t)(int32_t)(int64_t)ca->yr;
+    const __m256i vyr = _mm256_set1_epi32((int)yr);
+    const __m256i lake_lt = _mm256_set1_epi32(ca->lake_lt), mud_lt = _mm256_set1_epi32(ca->mud_lt);
+    const __m256i town_lt = _mm256_set1_epi32(ca->town_lt), grass_lt = _mm256_set1_epi32(ca->grass_lt);
+    const __m256i open_lt = _mm256_set1_epi32(ca->open_lt);
+    const __m256i thicket_lt = _mm256_set1_epi32(ca->thicket_lt);
+    const __m256i c_grass = _mm256_set1_epi32(RT_GRASS), c_moor = _mm256_set1_epi32(RT_MOOR);
+    const __m256i c_wood = _mm256_set1_epi32(RT_WOOD), c_thicket = _mm256_set1_epi32(RT_THICKET);
+    const __m256i c_town = _mm256_set1_epi32(RT_TOWN), c_mud = _mm256_set1_epi32(RT_MUD);
+    const __m256i c_lake = _mm256_set1_epi32(RT_LAKE);
+    const __m256i c64 = _mm256_set1_epi32(64), fmask = _mm256_set1_epi32((int)ca->fmask);
+    const __m256i fp = _mm256_set1_epi32(ca->fp_i), fx = _mm256_set1_epi32(ca->fx_i);
+    const __m256i fc = _mm256_set1_epi32(ca->fc_i), candbyte = _mm256_set1_epi32(0xff00);
+    /* per 128-bit half: the low bytes of the 4 dwords, then their second bytes */
+    const __m256i pick = _mm256_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, -1, -1, -1, -1, -1, -1, -1, -1,
+                                          0, 4, 8, 12, 1, 5, 9, 13, -1, -1, -1, -1, -1, -1, -1, -1);
+    const __m256d lh = _mm256_set1_pd(ca->lake_height), vs = _mm256_set1_pd(ca->scale);
+    double *height = ca->height, *depth = ca->depth;
+    int any = 0;
+    for (int k = 0; k < k1; k += 8) {
+        const __m256i h = _mm256_loadu_si256((const __m256i *)(ca->hnum + k));
+        const __m256i a1 = _mm256_loadu_si256((const __m256i *)(ca->a1 + k));
+        const __m256i a2 = _mm256_loadu_si256((const __m256i *)(ca->a2 + k));
+        const __m256i a3 = _mm256_loadu_si256((const __m256i *)(ca->a3 + k));
+        const __m256i fa = _mm256_loadu_si256((const __m256i *)(ca->fa + k));
+        const __m256i xr = _mm256_loadu_si256((const __m256i *)(ca->xr + k));
+        const __m256i lake = _mm256_cmpgt_epi32(lake_lt, h), mud = _mm256_cmpgt_epi32(mud_lt, h);
+        const __m256i town = _mm256_cmpgt_epi32(town_lt, a1);
+        const __m256i open = _mm256_cmpgt_epi32(grass_lt, a2);
+        const __m256i vo = _mm256_blendv_epi8(c_moor, c_grass, _mm256_cmpgt_epi32(open_lt, a3));
+        const __m256i vc = _mm256_blendv_epi8(c_wood, c_thicket, _mm256_cmpgt_epi32(thicket_lt, a3));
+        __m256i ter = _mm256_blendv_epi8(vc, vo, open);
+        ter = _mm256_blendv_epi8(ter, c_town, town);
+        ter = _mm256_blendv_epi8(ter, c_mud, mud);
+        ter = _mm256_blendv_epi8(ter, c_lake, lake);
+        const __m256i N = _mm256_mullo_epi32(fa, _mm256_mullo_epi32(xr, vyr));
+        const __m256i f = _mm256_and_si256(_mm256_srli_epi32(_mm256_add_epi32(N, c64), 7), fmask);
+        __m256i cand = _mm256_or_si256(_mm256_cmpeq_epi32(f, fp),
+                                       _mm256_or_si256(_mm256_cmpeq_epi32(f, fx), _mm256_cmpeq_epi32(f, fc)));
+        cand = _mm256_andnot_si256(_mm256_or_si256(lake, _mm256_or_si256(mud, town)), cand);
+        any |= _mm256_movemask_epi8(cand);
+        const __m256i code = _mm256_shuffle_epi8(
+            _mm256_or_si256(ter, _mm256_and_si256(cand, candbyte)), pick);
+        const __m128i bytes = _mm_unpacklo_epi32(_mm256_castsi256_si128(code),
+                                                 _mm256_extracti128_si256(code, 1));
+        _mm_storel_epi64((__m128i *)(ca->terrain + k), bytes);
+        _mm_storel_epi64((__m128i *)(ca->feature + k), _mm_unpackhi_epi64(bytes, bytes));
+        /* height and depth in doubles */
+        const __m256d h0 = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(h)), vs);
+        const __m256d h1 = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(h, 1)), vs);
+        const __m256d l0 = _mm256_cmp_pd(lh, h0, _CMP_GT_OQ), l1 = _mm256_cmp_pd(lh, h1, _CMP_GT_OQ);
+        const __m256d o0 = _mm256_blendv_pd(h0, lh, l0), o1 = _mm256_blendv_pd(h1, lh, l1);
+        const __m256d d0 = _mm256_and_pd(l0, _mm256_sub_pd(lh, h0));
+        const __m256d d1 = _mm256_and_pd(l1, _mm256_sub_pd(lh, h1));
+        _mm256_storeu_pd(height + k, o0);
+        _mm256_storeu_pd(height + k + 4, o1);
+        _mm256_storeu_pd(depth + k, d0);
+        _mm256_storeu_pd(depth + k + 4, d1);
+    }
+    for (int k = k1; k < nk; k++) any |= aw_classify_one(ca, k, yr);
+    return any != 0;
+}
+
+/* One point of a height row by the seed's arithmetic (as height_xy). */
+static double aw_height_point(const rt_point_row *r, double x)
+{
+    const rt_terrain *t = r->t;
+    const double *P = t->profile;
+    const uint32_t mask = t->profile_len - 1;
+    double ht = 0.0;
+    for (uint32_t i = 0; i < r->n; i++) {
+        double j = ((double)t->vec[RT_AH][i] * x + (double)t->vec[RT_BH][i] * r->y) * RT_RECIP128;
+        double jint = rt__floor(j);
+        double jfrac = j - jint;
+        double p0 = P[rt__low32(jint) & mask];
+        double p1 = P[rt__low32(jint + 1.0) & mask];
+        ht += p0 + jfrac * (p1 - p0);
+    }
+    return ht;
+}
+
+/* A height row, any step: the caller has checked that |j| < 2^30 at every
+ * point, so floor(j) converts to int32 exactly (ToInt32 of it). */
+static AW_ATTR void height_row_avx2w(const rt_point_row *r)
+{
+    const rt_terrain *t = r->t;
+    const uint32_t n = r->n, mask = t->profile_len - 1;
+    const double *P = t->profile;
+    const int64_t nx = r->nx, n4 = nx & ~(int64_t)3;
+    double ax[RT_MAX_DIRECTIONS], by[RT_MAX_DIRECTIONS];
+    int use_win[RT_MAX_DIRECTIONS], off[RT_MAX_DIRECTIONS];
+    for (uint32_t i = 0; i < n; i++) {
+        const int32_t a = t->vec[RT_AH][i];
+        ax[i] = (double)a;
+        by[i] = (double)t->vec[RT_BH][i] * r->y;
+        /* 4 columns span |a|*3*step/128 (+ rounding) <= 5 indices: a window */
+        use_win[i] = r->win != NULL && fabs(ax[i]) * r->step <= 200.0;
+        off[i] = a < 0 ? 3 : 0;
+    }
+    const __m256d r128 = _mm256_set1_pd(RT_RECIP128), vx0 = _mm256_set1_pd(r->x0);
+    const __m256d vstep = _mm256_set1_pd(r->step), four = _mm256_set1_pd(4.0);
+    const __m128i vmask = _mm_set1_epi32((int)mask), one = _mm_set1_epi32(1);
+    const uint32_t wm = r->win_mask;
+    __m256d ci = _mm256_setr_pd((double)r->c0, (double)(r->c0 + 1), (double)(r->c0 + 2),
+                                (double)(r->c0 + 3));
+    for (int64_t c = 0; c < n4; c += 4) {
+        const __m256d x = _mm256_add_pd(vx0, _mm256_mul_pd(ci, vstep));
+        __m256d ht = _mm256_setzero_pd();
+        for (uint32_t i = 0; i < n; i++) {
+            const __m256d j = _mm256_mul_pd(
+                _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(ax[i]), x), _mm256_set1_pd(by[i])), r128);
+            const __m256d jint = _mm256_floor_pd(j);
+            const __m256d jfrac = _mm256_sub_pd(j, jint);
+            const __m128i q = _mm256_cvttpd_epi32(jint);
+            __m256d p0, d;
+            if (use_win[i]) {
+                const uint32_t b = (uint32_t)(off[i] ? _mm_extract_epi32(q, 3) : _mm_cvtsi128_si32(q));
+                const __m256i w = _mm256_load_si256((const __m256i *)(r->win + ((b & wm) << 3)));
+                const __m128i pe =
+                    _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(w, _mm256_castsi128_si256(q)));
+                p0 = _mm256_cvtepi32_pd(_mm_srai_epi32(pe, 16));
+                d = _mm256_cvtepi32_pd(_mm_srai_epi32(_mm_slli_epi32(pe, 16), 16));
+            } else {
+                p0 = _mm256_i32gather_pd(P, _mm_and_si128(q, vmask), 8);
+                d = _mm256_sub_pd(_mm256_i32gather_pd(P, _mm_and_si128(_mm_add_epi32(q, one), vmask), 8),
+                                  p0);
+            }
+            ht = _mm256_add_pd(ht, _mm256_add_pd(p0, _mm256_mul_pd(jfrac, d)));
+        }
+        _mm256_storeu_pd(r->out + c, ht);
+        ci = _mm256_add_pd(ci, four);
+    }
+    for (int64_t c = n4; c < nx; c++)
+        r->out[c] = aw_height_point(r, r->x0 + (double)(r->c0 + c) * r->step);
+}
+
+static const rt_tile_kernels tile_kernels_avx2w = {
+    tile_height_avx2w,       tile_prof_avx2w,         tile_prof_at_avx2w,
+    tile_classify_avx2,      tile_store_heights_avx2, NULL,
+    tile_height_store_avx2w, tile_classify_bytes_avx2w, height_row_avx2w};
+
+#undef AW_ATTR
+#undef AW_INLINE
