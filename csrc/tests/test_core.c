@@ -377,6 +377,7 @@ int main(void)
     /* every generator: one fingerprint line each, compared across platforms */
     uint64_t galaxy = test_galaxy();
     uint64_t classic = test_classic();
+    uint64_t mines = test_mines();
     if (failures) {
         fprintf(stderr, "%d checks failed\n", failures);
         return 1;
@@ -385,6 +386,7 @@ int main(void)
     print_fdlibm_fingerprint();
     printf("fingerprint galaxy %016llx\n", (unsigned long long)galaxy);
     printf("fingerprint classic %016llx\n", (unsigned long long)classic);
+    printf("fingerprint mines %016llx\n", (unsigned long long)mines);
     printf("test_core: all checks passed\n");
     return 0;
 }
