@@ -89,6 +89,41 @@ static inline void sink_put(mine_sink *s, int64_t x)
     s->n++;
 }
 
+enum { MINE_CHUNK = 512 };
+
+/* The generated feature's MINE test at the candidates xs[0..nc-1] of row y
+ * (SPEC 5, exact inside the domain); keeps those that pass.  Branch-free
+ * over the candidates, so their profile sums overlap in the pipeline. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int mine_candidates(const rt_terrain *t, int64_t y, int64_t *xs, int nc, uint32_t n)
+{
+    const double *P = t->profile;
+    const uint64_t mask = t->profile_len - 1;
+    const uint32_t fmask = t->feature_mask, fpoint = t->feature_point;
+    int64_t ax[RT_MAX_DIRECTIONS], by[RT_MAX_DIRECTIONS];
+    for (uint32_t i = 0; i < n; i++) {
+        ax[i] = t->vec[RT_B2][i];
+        by[i] = (int64_t)t->vec[RT_A3][i] * y;
+    }
+    const double yd = (double)y;
+    int kept = 0;
+    for (int q = 0; q < nc; q++) {
+        int64_t x = xs[q];
+        /* calcProf(B2, xr, A3, yr): V_i = B2[i]*x + A3[i]*y exactly */
+        double a = 0.0;
+        for (uint32_t i = 0; i < n; i++) a += P[(rt__u64(ax[i] * x + by[i]) >> 7) & mask];
+        double v = rt__round_js(a * ((double)x * yd) * RT_RECIP128);
+        /* |v| < 2^63 in the domain (|a| is bounded by the profile): the
+         * int64 conversion is exact and its low 32 bits are ToInt32's */
+        uint32_t f = fabs(v) < 9.2e18 ? (uint32_t)(uint64_t)(int64_t)v : rt__low32(v);
+        xs[kept] = x;
+        kept += (f & fmask) == fpoint;
+    }
+    return kept;
+}
+
 /* Every point x = xa .. xb of row y whose terra feature is MINE. */
 static void mine_row(const rt_terrain *t, int64_t y, int64_t xa, int64_t xb, mine_sink *s)
 {
@@ -101,31 +136,29 @@ static void mine_row(const rt_terrain *t, int64_t y, int64_t xa, int64_t xb, min
             if (terra_mine(t, x, y)) sink_put(s, x);
         return;
     }
-    if (t->bleak || t->mine_below == 0) return; /* terra never gives MINE then */
-    const double *P = t->profile;
-    const uint64_t mask = t->profile_len - 1;
-    const uint32_t n = t->directions, below = t->mine_below, fmask = t->feature_mask,
-                   fpoint = t->feature_point;
-    /* calcProf(B2, xr, A3, yr): V_i = B2[i]*x + A3[i]*y, exact in int64 */
-    int64_t by[RT_MAX_DIRECTIONS], ax[RT_MAX_DIRECTIONS];
-    for (uint32_t i = 0; i < n; i++) {
-        ax[i] = t->vec[RT_B2][i];
-        by[i] = (int64_t)t->vec[RT_A3][i] * y;
-    }
-    const double yd = (double)y;
-    uint64_t prod = rt__u64(xa) * rt__u64(y); /* xr*yr modulo 2^64, stepped by y */
+    if (near) /* the placed entries of the row, decided by terra */
+        for (int64_t x = xa; x <= xb; x++)
+            if (rt_placed_get(t->placed, x, y) && terra_mine(t, x, y)) sink_put(s, x);
+    if (t->bleak || t->mine_below == 0) return; /* no generated MINE then */
+    const uint32_t below = t->mine_below;
     const uint64_t dprod = rt__u64(y);
-    for (int64_t x = xa; x <= xb; x++, prod += dprod) {
-        if (near && rt_placed_get(t->placed, x, y)) {
-            if (terra_mine(t, x, y)) sink_put(s, x);
-            continue;
+    int64_t cand[MINE_CHUNK];
+    for (int64_t x0 = xa; x0 <= xb; x0 += MINE_CHUNK) {
+        int len = xb - x0 + 1 < MINE_CHUNK ? (int)(xb - x0 + 1) : MINE_CHUNK;
+        /* xyff = (xr*yr) & 0xff < mine_below, branch-free compaction */
+        uint64_t prod = rt__u64(x0) * dprod;
+        int nc = 0;
+        for (int k = 0; k < len; k++, prod += dprod) {
+            cand[nc] = x0 + k;
+            nc += (uint32_t)(prod & 0xffu) < below;
         }
-        if ((uint32_t)(prod & 0xffu) >= below) continue;
-        double a = 0.0;
-        for (uint32_t i = 0; i < n; i++) a += P[(rt__u64(ax[i] * x + by[i]) >> 7) & mask];
-        double xryr = (double)x * yd;
-        uint32_t f = rt__low32(rt__round_js(a * xryr * RT_RECIP128)) & fmask;
-        if (f == fpoint && terra_mine(t, x, y)) sink_put(s, x);
+        nc = t->directions == 5 ? mine_candidates(t, y, cand, nc, 5)
+                                : mine_candidates(t, y, cand, nc, t->directions);
+        for (int q = 0; q < nc; q++) {
+            int64_t x = cand[q];
+            if (near && rt_placed_get(t->placed, x, y)) continue; /* done above */
+            if (terra_mine(t, x, y)) sink_put(s, x);
+        }
     }
 }
 
@@ -384,6 +417,12 @@ static void mouth_rows(void *ctx, int64_t begin, int64_t end)
                                                                   : j->x0 + j->nx - 1;
             mine_sink s = {NULL, 0, 1, buf, MOUTH_CHUNK, 0};
             mine_row(j->t, y, xa, xb, &s);
+            for (int64_t q = 1; q < s.n; q++) /* placed ones come first: sort by x */
+                for (int64_t e = q; e > 0 && buf[e - 1] > buf[e]; e--) {
+                    int64_t tmp = buf[e];
+                    buf[e] = buf[e - 1];
+                    buf[e - 1] = tmp;
+                }
             for (int64_t q = 0; q < s.n; q++) {
                 double sl = rt_ground_slope(j->t, buf[q], y);
                 if (!(sl > j->steepness)) continue;
