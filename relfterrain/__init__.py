@@ -32,6 +32,7 @@ from .galaxy import (
     nearest_star,
     planet_table,
 )
+from .mines import CaveMouths, Caverns, MineLabels, Mines, PercolationRow, label_cells
 from .terrain import (
     CLASSIC_MAP,
     CLASSIC_PROFILE,
@@ -58,12 +59,17 @@ __all__ = [
     "STAR_DTYPE",
     "TERRAIN_DOMAIN",
     "Block",
+    "CaveMouths",
+    "Caverns",
     "Density",
     "Feature",
     "Galaxy",
     "GalaxyParams",
     "Independence",
+    "MineLabels",
+    "Mines",
     "NearestStar",
+    "PercolationRow",
     "PlacedView",
     "PlanetTable",
     "Sample",
@@ -77,6 +83,7 @@ __all__ = [
     "colour_planet_independence",
     "default_threads",
     "density",
+    "label_cells",
     "nearest_star",
     "orienteering_code",
     "planet_table",

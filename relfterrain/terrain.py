@@ -13,7 +13,7 @@ import numpy as np
 
 from . import _core, _validate
 from ._params import TerrainParams
-from ._seed import CLASSIC_PROFILE, CLASSIC_VECTORS, VECTOR_NAMES
+from ._seed import CLASSIC_PROFILE, CLASSIC_VECTORS
 from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
 from ._validate import default_threads
 
@@ -638,6 +638,17 @@ waterhole_below, knoll_below, x_below, cone_below : int
     def remove_all(self, what: Placeable) -> int:
         """Remove every placement of ``what``; returns how many were removed."""
         return self._core.remove_all(_encode(what))
+
+    # -- mines and caverns (SPEC 8) ---
+    def mines(self, **options: Any) -> Any:
+        """The mines under this terrain: ``relfterrain.Mines(self, **options)``."""
+        from .mines import Mines
+        return Mines(self, **options)
+
+    def caverns(self, **options: Any) -> Any:
+        """Caverns under this terrain: ``relfterrain.Caverns(self, **options)``."""
+        from .mines import Caverns
+        return Caverns(self, **options)
 
 
 def _key(v: Any, name: str) -> int:

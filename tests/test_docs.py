@@ -5,7 +5,8 @@ import importlib
 
 import pytest
 
-MODULES = ["relfterrain", "relfterrain.terrain", "relfterrain._types", "relfterrain.cli"]
+MODULES = ["relfterrain", "relfterrain.terrain", "relfterrain._types", "relfterrain.cli",
+           "relfterrain.mines"]
 
 
 @pytest.mark.parametrize("name", MODULES)
