@@ -92,7 +92,7 @@ def main():
     arrays = lab.labels.nbytes + lab.open.nbytes + lab.above.nbytes + lab.sizes.nbytes * 3
     print(f"Mines.label {n}x{n} (no shafts): peak traced memory {peak/2**20:.0f} MiB = "
           f"{peak/arrays:.3f}x its result arrays")
-    del lab, out
+    lab = out = None  # free the big block
 
     # shafts: the cs*cs points of every cell
     s = args.shaft_side
