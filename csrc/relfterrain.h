@@ -750,6 +750,123 @@ rt_status rt_road_check(const rt_road *r, int64_t *bound);
 rt_status rt_road_cells(const rt_terrain *t, const rt_road *r, int64_t *cells, int64_t cap,
                         int64_t *count, int64_t *bridge, int64_t *bad_segment, int threads);
 
+/* ------------------------------------------------------------------------ */
+/* Mines, caverns and cave mouths (SPEC 8)                                  */
+/* ------------------------------------------------------------------------ */
+
+/* The mine levels under the terrain: square cells of cell_size metres
+ * centred on multiples of cell_size.  The point (x, y) lies in the cell
+ * (cs*round_js(x/cs), cs*round_js(y/cs)); the integer points of the cell
+ * (xg, yg) are xg - cs/2 .. xg - cs/2 + cs - 1 (cs/2 rounded down; for 16:
+ * xg-8 .. xg+7, the seed's loop), likewise in y.
+ *  - open above (level 0 only): terra has feature MINE at one of the cell's
+ *    integer points (placed table honoured);
+ *  - open on level k: open above (k = 0), or frac(u) > threshold with
+ *    frac(u) = u - floor(u) and, left to right in doubles,
+ *      classic: u = PI10000 * xg * yg * (k + 1)
+ *      sincos:  u = PI10000 * rt_sin(xg) * rt_cos(yg) * (k + 1)
+ *    (the factor (k + 1) = 1 on level 0 changes nothing).
+ * Open cells connect to their 4 orthogonal neighbours on a level, and to the
+ * same cell on the adjacent levels. */
+
+typedef enum rt_mine_variant {
+    RT_MINES_CLASSIC = 0, /* The Forest: u = PI10000 * xg * yg */
+    RT_MINES_SINCOS = 1,  /* My Terrain: u = PI10000 * sin(xg) * cos(yg) */
+    RT_MINES_VARIANT_COUNT
+} rt_mine_variant;
+
+#define RT_MAX_CELL_SIZE 4096          /* largest cell_size */
+#define RT_MAX_MINE_LEVELS 4096        /* most levels */
+#define RT_MINES_LIMIT 1125899906842624 /* 2^50: largest |cell centre| */
+#define RT_MAX_LABEL_CELLS 2147483647  /* most cells labelled in one call (int32 labels) */
+
+typedef struct rt_mines {
+    int variant;        /* rt_mine_variant */
+    double threshold;   /* 0 <= threshold < 1: open if frac(u) > threshold (0.4) */
+    int64_t cell_size;  /* 1 .. RT_MAX_CELL_SIZE metres (16) */
+    int64_t levels;     /* 1 .. RT_MAX_MINE_LEVELS (1) */
+} rt_mines;
+
+/* A block of cells: cell [r][c] is centred at (xg0 + c*cs, yg0 + r*cs).
+ * xg0 and yg0 must be multiples of cs and every centre within
+ * +-RT_MINES_LIMIT (RT_ERR_COORD); nx, ny >= 1 (RT_ERR_SIZE). */
+typedef struct rt_cells {
+    int64_t xg0, yg0;
+    int64_t nx, ny;
+} rt_cells;
+
+/* The seed's mines: classic, threshold 0.4, cell size 16, one level. */
+void rt_mines_defaults(rt_mines *m);
+/* RT_ERR_NULL, or RT_ERR_PARAM for a variant, threshold, cell size or level
+ * count out of range. */
+rt_status rt_mines_check(const rt_mines *m);
+
+/* above[r*nx + c] = 1 if cell [r][c] is open above (a mineshaft), else 0.
+ * Cost: the cs*cs integer points of every cell.  Inside the domain of
+ * exactness (|x|, |y| <= RT_TERRAIN_DOMAIN) only points whose generated
+ * feature arithmetic (SPEC 5) gives MINE, and points with a placed entry,
+ * are confirmed by terra; elsewhere terra runs at every point. */
+rt_status rt_mines_above(const rt_mines *m, const rt_terrain *t, const rt_cells *b,
+                         uint8_t *above, int threads);
+
+/* open[(k*ny + r)*nx + c] = 1 if cell [r][c] is open on level k (k = 0 ..
+ * levels-1), else 0.  above: the block's rt_mines_above result (level 0 is
+ * open there), or NULL to leave the shafts out (the frac(u) test alone). */
+rt_status rt_mines_open(const rt_mines *m, const rt_cells *b, const uint8_t *above,
+                        uint8_t *open, int threads);
+
+/* Connected components of the nonzero cells of open (nz*ny*nx bytes, index
+ * (k*ny + r)*nx + c): 4 neighbours in a layer plus the same cell in the
+ * layers above and below.  labels (same size) receives 0 for a zero cell and
+ * 1 .. *count for the components, numbered in the order of each component's
+ * first cell (lowest index), so the labelling is unique.  Union-find in bands
+ * of rows across threads; the result does not depend on the thread count.
+ * RT_ERR_SIZE: a dimension < 1 or more than RT_MAX_LABEL_CELLS cells. */
+rt_status rt_label_cells(int64_t nz, int64_t ny, int64_t nx, const uint8_t *open,
+                         int32_t *labels, int64_t *count, int threads);
+
+/* Per component of a labelling (count components, n cells):
+ * sizes[l] = cells labelled l (l = 0 .. count; sizes[0] the zero cells);
+ * flagged[l] (may be NULL) = cells labelled l whose flags byte is nonzero,
+ * flags covering the first nflags cells (0 <= nflags <= n; e.g. the shafts
+ * of level 0).  RT_ERR_PARAM for a label outside 0..count. */
+rt_status rt_label_census(const int32_t *labels, int64_t n, int64_t count,
+                          const uint8_t *flags, int64_t nflags, int64_t *sizes,
+                          int64_t *flagged);
+
+/* The steepness of the ground at an integer point: the largest
+ * |h(q) - h(p)| / |q - p| over its 8 integer neighbours q (|q - p| = 1 or
+ * sqrt(2)), h the ground height (SPEC 4, mountains applied). */
+double rt_ground_slope(const rt_terrain *t, int64_t x, int64_t y);
+
+/* The MINE features (terra, placed table honoured) among the integer points
+ * x0 .. x0+nx-1, y0 .. y0+ny-1 whose ground slope exceeds `steepness`
+ * (finite; a cave mouth, SPEC 8), in row-major order (y, then x).  The
+ * protocol of snprintf: *count receives how many there are and the first
+ * min(*count, cap) are written to xs, ys, slope (NULL allowed when cap is 0).
+ * Allocates ny counters (RT_ERR_NOMEM).  RT_ERR_SIZE / RT_ERR_COORD for a
+ * block with a point beyond +-RT_MINES_LIMIT. */
+rt_status rt_cave_mouths(const rt_terrain *t, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
+                         double steepness, int64_t *xs, int64_t *ys, double *slope,
+                         int64_t cap, int64_t *count, int threads);
+
+/* Caverns: the floor is the ground height H, the roof
+ * H(x*scale + dx, y*scale + dy) + dz (each coordinate computed in doubles
+ * in that order); open space where roof > floor, of height roof - floor. */
+typedef struct rt_caverns {
+    double scale, dx, dy, dz; /* finite: 1, 64, 32, 0 */
+} rt_caverns;
+void rt_caverns_defaults(rt_caverns *c);
+/* floor, roof and space (height of the open space, 0 where roof <= floor)
+ * on a grid block (each may be NULL; nx*ny doubles, row-major).  The roof
+ * takes the height grid path when its points form a grid again (checked
+ * exactly), else the point path.  Allocates scratch when space is wanted
+ * without floor or roof (RT_ERR_NOMEM).  RT_ERR_PARAM: a non-finite cavern
+ * parameter. */
+rt_status rt_caverns_grid(const rt_terrain *t, const rt_caverns *c, const rt_block *b,
+                          double *floor_out, double *roof_out, double *space_out,
+                          int threads);
+
 #ifdef __cplusplus
 }
 #endif

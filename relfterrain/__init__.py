@@ -33,6 +33,7 @@ from .galaxy import (
     nearest_star,
     planet_table,
 )
+from .mines import CaveMouths, Caverns, MineLabels, Mines, PercolationRow, label_cells
 from .roads import Road, load
 from .sites import Site, SiteOptions, SiteReason, Sites
 from .streams import MarkResult, Stream
@@ -62,6 +63,8 @@ __all__ = [
     "STAR_DTYPE",
     "TERRAIN_DOMAIN",
     "Block",
+    "CaveMouths",
+    "Caverns",
     "Density",
     "Feature",
     "FeatureTable",
@@ -69,7 +72,10 @@ __all__ = [
     "GalaxyParams",
     "Independence",
     "MarkResult",
+    "MineLabels",
+    "Mines",
     "NearestStar",
+    "PercolationRow",
     "PlacedView",
     "PlanetTable",
     "Road",
@@ -91,6 +97,7 @@ __all__ = [
     "default_threads",
     "density",
     "load",
+    "label_cells",
     "nearest_star",
     "orienteering_code",
     "planet_table",

@@ -108,5 +108,6 @@ int rtpy_math_exec(PyObject *module);
 int rtpy_roads_exec(PyObject *module);
 int rtpy_features_exec(PyObject *module);
 int rtpy_sites_exec(PyObject *module);
+int rtpy_mines_exec(PyObject *module);
 
 #endif /* RELFTERRAIN_BINDING_H */

@@ -73,6 +73,7 @@ static int core_exec(PyObject *module)
     if (rtpy_roads_exec(module) < 0) return -1;
     if (rtpy_features_exec(module) < 0) return -1;
     if (rtpy_sites_exec(module) < 0) return -1;
+    if (rtpy_mines_exec(module) < 0) return -1;
     return 0;
 }
 

@@ -924,6 +924,16 @@ waterhole_below, knoll_below, x_below, cone_below : int
         from . import maps
 
         maps.save_png(maps.render(self, x0, y0, nx, ny, step, **options), path)
+    # -- mines and caverns (SPEC 8) ---
+    def mines(self, **options: Any) -> Any:
+        """The mines under this terrain: ``relfterrain.Mines(self, **options)``."""
+        from .mines import Mines
+        return Mines(self, **options)
+
+    def caverns(self, **options: Any) -> Any:
+        """Caverns under this terrain: ``relfterrain.Caverns(self, **options)``."""
+        from .mines import Caverns
+        return Caverns(self, **options)
 
 
 def _key(v: Any, name: str) -> int:

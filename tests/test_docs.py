@@ -6,7 +6,7 @@ import importlib
 import pytest
 
 MODULES = ["relfterrain", "relfterrain.terrain", "relfterrain._types", "relfterrain.cli",
-           "relfterrain.maps"]
+           "relfterrain.maps", "relfterrain.mines"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -37,5 +37,6 @@ uint64_t test_classic(void);
 uint64_t test_streams(void);
 uint64_t test_roads(void);
 uint64_t test_sites(void);
+uint64_t test_mines(void);
 
 #endif /* RT_TEST_CHECK_H */

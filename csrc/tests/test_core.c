@@ -413,6 +413,7 @@ int main(void)
     uint64_t streams = test_streams();
     uint64_t roads = test_roads();
     uint64_t sites = test_sites();
+    uint64_t mines = test_mines();
     if (failures) {
         fprintf(stderr, "%d checks failed\n", failures);
         return 1;
@@ -424,6 +425,7 @@ int main(void)
     printf("fingerprint streams %016llx\n", (unsigned long long)streams);
     printf("fingerprint roads %016llx\n", (unsigned long long)roads);
     printf("fingerprint sites %016llx\n", (unsigned long long)sites);
+    printf("fingerprint mines %016llx\n", (unsigned long long)mines);
     printf("test_core: all checks passed\n");
     return 0;
 }
