@@ -32,6 +32,7 @@ from .galaxy import (
     nearest_star,
     planet_table,
 )
+from .random_profile import RandomProfile, make_profile
 from .terrain import (
     CLASSIC_MAP,
     CLASSIC_PROFILE,
@@ -66,6 +67,7 @@ __all__ = [
     "NearestStar",
     "PlacedView",
     "PlanetTable",
+    "RandomProfile",
     "Sample",
     "Star",
     "Terra",
@@ -77,6 +79,7 @@ __all__ = [
     "colour_planet_independence",
     "default_threads",
     "density",
+    "make_profile",
     "nearest_star",
     "orienteering_code",
     "planet_table",
