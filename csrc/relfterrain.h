@@ -166,6 +166,9 @@ typedef struct rt_terrain {
      * gives GRASS if a3 < open_below (255) else MOOR; otherwise THICKET if
      * a3 < thicket_below (200) else WOOD. */
     double town_below, grass_below, open_below, thicket_below;
+    /* nonzero: the town test is on |calcProf(A1,B1)| (Pieces of Eight, whose
+     * random profile is balanced around zero: SPEC 16); 0: as above */
+    int town_abs;
     /* Paths (SPEC 13), finite: PATH where ht > lake_height and
      * |ht - height(x + path_dx, y + path_dy)| < path_tolerance (4000, 2000, 2). */
     double path_dx, path_dy, path_tolerance;
@@ -483,6 +486,25 @@ rt_status rt_galaxy_planet_counts(const rt_galaxy *g, const rt_block3 *b,
  * star per thread; RT_ERR_NOMEM if it cannot be had, with nothing written). */
 rt_status rt_galaxy_stars(const rt_galaxy *g, const rt_block3 *b, rt_star *out,
                           int64_t cap, int64_t *count, int threads);
+
+/* ------------------------------------------------------------------------ */
+/* Islands (Skylands, SPEC 14 and 16)                                       */
+/* ------------------------------------------------------------------------ */
+
+/* Largest block rt_label_islands takes: labels are int32. */
+#define RT_MAX_ISLAND_POINTS 2147483646LL
+
+/* Label the 4-neighbour connected components of land (nonzero bytes) of an
+ * nx by ny row-major block.  labels (nx*ny int32): 0 where land is 0, else
+ * 1 .. *count, numbered in the order of each component's first point (row
+ * 0 first, column 0 first).  counts (capacity nx*ny + 1; the first
+ * *count + 1 are written): counts[0] the points that are not land,
+ * counts[k] the points of component k.  Allocates about 12 bytes per point
+ * of scratch (RT_ERR_NOMEM, nothing written).  RT_ERR_SIZE: nx or ny < 1,
+ * or nx*ny > RT_MAX_ISLAND_POINTS.  RT_ERR_NULL: a NULL pointer.
+ * Reentrant; single-threaded. */
+rt_status rt_label_islands(const uint8_t *land, int64_t nx, int64_t ny, int32_t *labels,
+                           int64_t *counts, int64_t *count);
 
 /* ------------------------------------------------------------------------ */
 /* fdlibm sin and cos                                                       */

@@ -38,6 +38,7 @@ typedef struct rt_classify_args {
     /* the vegetation thresholds as integers: for an integer sum a,
      * a < T exactly when a < ceil(T) */
     int32_t town_lt, grass_lt, open_lt, thicket_lt;
+    int32_t town_abs;           /* nonzero: the town test is on |a1| */
 } rt_classify_args;
 
 typedef struct rt_tile_kernels {

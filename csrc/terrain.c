@@ -323,9 +323,13 @@ RT_INLINE void terra_at(const rt_terrain *t, const point *p, int fast, terra_res
         return;
     }
     /* A town discards the feature, so decide the town first. */
-    if (!t->wood_only && prof_at(t, p, fast, PAIR_1, n) < t->town_below) {
-        r->terrain = RT_TOWN;
-        return;
+    if (!t->wood_only) {
+        double a1 = prof_at(t, p, fast, PAIR_1, n);
+        if (t->town_abs) a1 = fabs(a1);
+        if (a1 < t->town_below) {
+            r->terrain = RT_TOWN;
+            return;
+        }
     }
     if (feature < 0) /* NB: swapped tables at the rounded point, as in the seed */
         feature = feature_of(t, feature_prof_at(t, p, fast, xr, yr, n), xr * yr);
@@ -633,7 +637,8 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                                            tl_tile.fa, tl_tile.xr,
                                            out.height ? out.height + k : tl_tile.oh,
                                            out.depth ? out.depth + k : tl_tile.od, tl_tile.code,
-                                           veg_lt[0], veg_lt[1], veg_lt[2], veg_lt[3]};
+                                           veg_lt[0], veg_lt[1], veg_lt[2], veg_lt[3],
+                                           t->town_abs != 0};
                     j->kern->classify(&ca);
                     int any = 0;
                     for (int q = 0; q < nk; q++) {

@@ -11,7 +11,7 @@ would, and hands it over as NumPy arrays.
 <TerrainType.MOOR: 3>
 """
 
-from . import classic
+from . import classic, presets
 from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
 from .galaxy import (
     GALAXY_DOMAIN,
@@ -32,6 +32,7 @@ from .galaxy import (
     nearest_star,
     planet_table,
 )
+from .presets import Islands, islands
 from .random_profile import RandomProfile, make_profile
 from .terrain import (
     CLASSIC_MAP,
@@ -64,6 +65,7 @@ __all__ = [
     "Galaxy",
     "GalaxyParams",
     "Independence",
+    "Islands",
     "NearestStar",
     "PlacedView",
     "PlanetTable",
@@ -78,10 +80,12 @@ __all__ = [
     "classic",
     "colour_planet_independence",
     "default_threads",
+    "islands",
     "density",
     "make_profile",
     "nearest_star",
     "orienteering_code",
     "planet_table",
+    "presets",
     "simd_variants",
 ]

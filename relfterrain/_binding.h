@@ -101,5 +101,6 @@ int rtpy_terrain_exec(PyObject *module);
 int rtpy_classic_exec(PyObject *module);
 int rtpy_galaxy_exec(PyObject *module);
 int rtpy_math_exec(PyObject *module);
+int rtpy_islands_exec(PyObject *module);
 
 #endif /* RELFTERRAIN_BINDING_H */

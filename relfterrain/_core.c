@@ -69,6 +69,7 @@ static int core_exec(PyObject *module)
     if (rtpy_classic_exec(module) < 0) return -1;
     if (rtpy_galaxy_exec(module) < 0) return -1;
     if (rtpy_math_exec(module) < 0) return -1;
+    if (rtpy_islands_exec(module) < 0) return -1;
     return 0;
 }
 

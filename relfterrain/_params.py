@@ -171,6 +171,9 @@ class TerrainParams(Params):
     town_below, grass_below, open_below, thicket_below : float
         Vegetation: TOWN below 120; else GRASS (``a < 255``, ``b < 255``),
         MOOR (``a < 255``), THICKET (``b < 200``) or WOOD.
+    town_abs : bool
+        The town test on ``|calcProf(A1, x, B1, y)|`` (Pieces of Eight, whose
+        random profile is balanced around zero; SPEC 16).
     with_paths : bool
         Paths where the ground nearly equals the ground ``(path_dx, path_dy)``
         away: ``|ht - height(x + path_dx, y + path_dy)| < path_tolerance``
@@ -220,6 +223,7 @@ class TerrainParams(Params):
     snow_height: float | None = None
     wood_only: bool = False
     bleak: bool = False
+    town_abs: bool = False
 
     _UINT32: ClassVar[tuple[str, ...]] = (
         "feature_mask", "feature_point", "feature_x", "feature_cone", "mine_below",
@@ -227,7 +231,7 @@ class TerrainParams(Params):
     _REAL: ClassVar[tuple[str, ...]] = (
         "lake_base", "town_below", "grass_below", "open_below", "thicket_below", "path_dx",
         "path_dy", "path_tolerance")
-    _FLAGS: ClassVar[tuple[str, ...]] = ("with_paths", "wood_only", "bleak")
+    _FLAGS: ClassVar[tuple[str, ...]] = ("with_paths", "wood_only", "bleak", "town_abs")
 
     def __post_init__(self) -> None:
         _set(self, "profile", _profile(self.profile))

@@ -639,6 +639,23 @@ waterhole_below, knoll_below, x_below, cone_below : int
         """Remove every placement of ``what``; returns how many were removed."""
         return self._core.remove_all(_encode(what))
 
+    # -- presets (SPEC 16) ---------------------------------------------------
+
+    @classmethod
+    def preset(cls, name: str, rng: Any = None, *, simd: str | None = None) -> Terrain:
+        """One of the author's variants: "forest", "my_terrain", "pieces_of_eight", "skylands".
+
+        See :mod:`relfterrain.presets` (``PRESETS[name].source`` says where each
+        value comes from). ``rng`` (an int seed or a ``numpy.random.Generator``)
+        draws Pieces of Eight's random profile; the others ignore it.
+
+        >>> Terrain.preset("skylands").lake_height
+        450.0
+        """
+        from .presets import preset_params
+
+        return cls(preset_params(name, rng), simd=simd)
+
 
 def _key(v: Any, name: str) -> int:
     if isinstance(v, bool):

@@ -5,7 +5,8 @@ import importlib
 
 import pytest
 
-MODULES = ["relfterrain", "relfterrain.terrain", "relfterrain._types", "relfterrain.cli"]
+MODULES = ["relfterrain", "relfterrain.terrain", "relfterrain._types", "relfterrain.cli",
+           "relfterrain.random_profile", "relfterrain.presets"]
 
 
 @pytest.mark.parametrize("name", MODULES)
