@@ -32,6 +32,7 @@ from .galaxy import (
     nearest_star,
     planet_table,
 )
+from .nebula import Nebula
 from .presets import Islands, islands
 from .random_profile import RandomProfile, make_profile
 from .terrain import (
@@ -67,6 +68,7 @@ __all__ = [
     "Independence",
     "Islands",
     "NearestStar",
+    "Nebula",
     "PlacedView",
     "PlanetTable",
     "RandomProfile",

@@ -102,5 +102,8 @@ int rtpy_classic_exec(PyObject *module);
 int rtpy_galaxy_exec(PyObject *module);
 int rtpy_math_exec(PyObject *module);
 int rtpy_islands_exec(PyObject *module);
+int rtpy_evolve_exec(PyObject *module);
+int rtpy_nebula_exec(PyObject *module);
+int rtpy_planet_exec(PyObject *module);
 
 #endif /* RELFTERRAIN_BINDING_H */

@@ -70,6 +70,9 @@ static int core_exec(PyObject *module)
     if (rtpy_galaxy_exec(module) < 0) return -1;
     if (rtpy_math_exec(module) < 0) return -1;
     if (rtpy_islands_exec(module) < 0) return -1;
+    if (rtpy_evolve_exec(module) < 0) return -1;
+    if (rtpy_nebula_exec(module) < 0) return -1;
+    if (rtpy_planet_exec(module) < 0) return -1;
     return 0;
 }
 
