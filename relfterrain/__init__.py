@@ -33,6 +33,7 @@ from .galaxy import (
     planet_table,
 )
 from .nebula import Nebula
+from .planet import Planet, PlanetGrid, PlanetMap, PlanetSample
 from .presets import Islands, islands
 from .random_profile import RandomProfile, make_profile
 from .terrain import (
@@ -70,6 +71,10 @@ __all__ = [
     "NearestStar",
     "Nebula",
     "PlacedView",
+    "Planet",
+    "PlanetGrid",
+    "PlanetMap",
+    "PlanetSample",
     "PlanetTable",
     "RandomProfile",
     "Sample",

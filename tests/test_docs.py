@@ -6,7 +6,7 @@ import importlib
 import pytest
 
 MODULES = ["relfterrain", "relfterrain.terrain", "relfterrain._types", "relfterrain.cli",
-           "relfterrain.random_profile", "relfterrain.presets", "relfterrain.evolve", "relfterrain.nebula"]
+           "relfterrain.random_profile", "relfterrain.presets", "relfterrain.evolve", "relfterrain.nebula", "relfterrain.planet"]
 
 
 @pytest.mark.parametrize("name", MODULES)
