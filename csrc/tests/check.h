@@ -34,5 +34,6 @@ static inline uint64_t fnv1a(uint64_t h, const void *data, size_t n)
  * fingerprint of its outputs. */
 uint64_t test_galaxy(void);
 uint64_t test_classic(void);
+uint64_t test_space(void);
 
 #endif /* RT_TEST_CHECK_H */

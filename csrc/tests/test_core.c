@@ -393,6 +393,7 @@ int main(void)
     /* every generator: one fingerprint line each, compared across platforms */
     uint64_t galaxy = test_galaxy();
     uint64_t classic = test_classic();
+    uint64_t space = test_space();
     if (failures) {
         fprintf(stderr, "%d checks failed\n", failures);
         return 1;
@@ -401,6 +402,7 @@ int main(void)
     print_fdlibm_fingerprint();
     printf("fingerprint galaxy %016llx\n", (unsigned long long)galaxy);
     printf("fingerprint classic %016llx\n", (unsigned long long)classic);
+    printf("fingerprint space %016llx\n", (unsigned long long)space);
     printf("test_core: all checks passed\n");
     return 0;
 }
