@@ -168,6 +168,9 @@ typedef struct rt_terrain {
      * gives GRASS if a3 < open_below (255) else MOOR; otherwise THICKET if
      * a3 < thicket_below (200) else WOOD. */
     double town_below, grass_below, open_below, thicket_below;
+    /* nonzero: the town test is on |calcProf(A1,B1)| (Pieces of Eight, whose
+     * random profile is balanced around zero: SPEC 16); 0: as above */
+    int town_abs;
     /* Paths (SPEC 13), finite: PATH where ht > lake_height and
      * |ht - height(x + path_dx, y + path_dy)| < path_tolerance (4000, 2000, 2). */
     double path_dx, path_dy, path_tolerance;
@@ -686,6 +689,168 @@ rt_status rt_site_paint(rt_placed *table, const rt_site *site, const rt_site_opt
 rt_status rt_find_good_sites(const rt_terrain *t, const double *x, const double *y,
                              const double *a0, int64_t n, const rt_site_options *o,
                              rt_site *out, int threads);
+/* Terrain evolving in time (SPEC 14)                                       */
+/* ------------------------------------------------------------------------ */
+
+/* height(x, y, t): calcHeight with a third vector T (tvec, t->directions
+ * finite values with |T[i]| <= RT_MAX_VECTOR) for the time t (seconds):
+ *   j = (AH[i]*x + BH[i]*y + T[i]*t) * (1/128)   (left to right)
+ * then floor, interpolation and sum as SPEC 4, mountains applied.  At
+ * t = +-0 every value equals rt_height_grid's / rt_height_points' (a T[i]*0
+ * term can only change the sign of a zero sum, which changes no result).
+ * The seed's double arithmetic, point by point.  RT_ERR_VECTOR_VALUE: a bad
+ * T; RT_ERR_COORD: t (or a coordinate) not finite; else as rt_height_grid. */
+rt_status rt_height_time_grid(const rt_terrain *t, const double *tvec, const rt_block *b,
+                              double time, double *out, int threads);
+/* The same at n points (x[k], y[k]) at times time[k]. */
+rt_status rt_height_time_points(const rt_terrain *t, const double *tvec, const double *x,
+                                const double *y, const double *time, int64_t n, double *out,
+                                int threads);
+
+/* ------------------------------------------------------------------------ */
+/* Nebulae (SPEC 14)                                                        */
+/* ------------------------------------------------------------------------ */
+
+/* A 3-D grid: point [k][r][c] (row-major, nx fastest) is
+ * (x0 + c*step, y0 + r*step, z0 + k*step), each that double expression.
+ * Valid when nx, ny, nz >= 1, nx*ny*nz*16 fits in int64, every coordinate
+ * finite and step > 0 (RT_ERR_SIZE, RT_ERR_COORD). */
+typedef struct rt_grid3 {
+    double x0, y0, z0, step;
+    int64_t nx, ny, nz;
+} rt_grid3;
+rt_status rt_check_grid3(const rt_grid3 *g);
+
+/* Gas density at (x, y, z): calcHeight with three vectors,
+ *   j = (a[i]*x + b[i]*y + c[i]*z) * (1/128), floor, interpolate, sum;
+ * gas where density > threshold, its amount density - threshold. */
+typedef struct rt_nebula {
+    const double *profile;   /* borrowed, profile_len finite values */
+    uint32_t profile_len;    /* a power of two, 1..RT_MAX_PROFILE */
+    uint32_t directions;     /* 1..RT_MAX_DIRECTIONS */
+    double a[RT_MAX_DIRECTIONS], b[RT_MAX_DIRECTIONS], c[RT_MAX_DIRECTIONS]; /* |v| <= RT_MAX_VECTOR */
+    double threshold;        /* finite */
+} rt_nebula;
+
+/* The classic profile, a = AH, b = BH, c = the planet's CH, threshold 450. */
+void rt_nebula_defaults(rt_nebula *nb);
+/* RT_ERR_NULL, RT_ERR_PROFILE_LENGTH, RT_ERR_PROFILE_VALUE,
+ * RT_ERR_VECTOR_LENGTH, RT_ERR_VECTOR_VALUE (*bad_vector 0, 1, 2 for a, b,
+ * c when not NULL), RT_ERR_PARAM (threshold not finite). */
+rt_status rt_nebula_check(const rt_nebula *nb, int *bad_vector);
+
+/* Outputs of rt_nebula_grid; any may be NULL (not wanted). */
+typedef struct rt_nebula_out {
+    double *density;   /* nx*ny*nz float64 */
+    float *density32;  /* nx*ny*nz float32: (float) of the double density */
+    uint8_t *gas;      /* 1 where density > threshold, else 0 */
+    double *amount;    /* one value: the sum over the block of
+                        * density - threshold where positive, summed along
+                        * each row (x ascending) from 0.0, then the row sums
+                        * in row order (y, then z) from 0.0: the same for
+                        * every thread count.  Allocates ny*nz doubles of
+                        * scratch (RT_ERR_NOMEM, nothing written). */
+} rt_nebula_out;
+
+/* Density, gas and amount of a block; integer blocks with integer vectors
+ * inside |coordinate| <= RT_TERRAIN_DOMAIN take an exact integer path (the
+ * same bits). */
+rt_status rt_nebula_grid(const rt_nebula *nb, const rt_grid3 *g, const rt_nebula_out *out,
+                         int threads);
+/* Density at n points (x[k], y[k], z[k]); RT_ERR_COORD for a non-finite one. */
+rt_status rt_nebula_points(const rt_nebula *nb, const double *x, const double *y,
+                           const double *z, int64_t n, double *out, int threads);
+
+/* ------------------------------------------------------------------------ */
+/* Planets (SPEC 14)                                                        */
+/* ------------------------------------------------------------------------ */
+
+/* Indices into rt_planet.vec: (A, B, C) for height and the three calcProf sets. */
+enum {
+    RT_PLANET_AH = 0, RT_PLANET_BH, RT_PLANET_CH, RT_PLANET_A1, RT_PLANET_B1, RT_PLANET_C1,
+    RT_PLANET_A2, RT_PLANET_B2, RT_PLANET_C2, RT_PLANET_A3, RT_PLANET_B3, RT_PLANET_C3,
+    RT_PLANET_VECTOR_COUNT
+};
+
+/* The default third vectors (the project's choice; see relfterrain/planet.py
+ * for why): CH, C1, C2, C3. */
+#define RT_PLANET_CH_DEFAULT 11, -21, 25, -14, 19
+#define RT_PLANET_C1_DEFAULT 37, -29, 12, -50, 27
+#define RT_PLANET_C2_DEFAULT -31, 44, -19, 52, 20
+#define RT_PLANET_C3_DEFAULT 40, -25, 58, 17, -47
+
+/* Code of the map's points outside the planet's disc (terrain). */
+#define RT_MAP_OUTSIDE 255
+
+typedef struct rt_planet {
+    const double *profile;   /* borrowed, profile_len finite values */
+    uint32_t profile_len;
+    uint32_t directions;
+    double vec[RT_PLANET_VECTOR_COUNT][RT_MAX_DIRECTIONS]; /* |v| <= RT_MAX_VECTOR */
+    double radius;           /* metres, 0 < radius <= RT_TERRAIN_DOMAIN */
+    double lake_base;        /* 204: below it (and above the lake) MUD */
+    double lake_height;      /* 204 */
+    uint32_t feature_mask;   /* 0xfff */
+    /* borrowed, may be NULL: keys (xr, rt_planet_key_y(yr, zr)) */
+    const rt_placed *placed;
+} rt_planet;
+
+/* One of the default third vectors (RT_CLASSIC_DIRECTIONS values) for
+ * which = RT_PLANET_CH, RT_PLANET_C1, RT_PLANET_C2, RT_PLANET_C3; else NULL. */
+const int32_t *rt_planet_third_vector(int which);
+/* The classic profile and vectors, the default third vectors, radius 10 km,
+ * lake base and height 204, feature mask 0xfff, no placed table. */
+void rt_planet_defaults(rt_planet *p);
+/* RT_ERR_NULL, profile and vector errors (*bad_vector an RT_PLANET_ index),
+ * RT_ERR_PARAM (radius not in (0, RT_TERRAIN_DOMAIN], a level not finite). */
+rt_status rt_planet_check(const rt_planet *p, int *bad_vector);
+/* The placed table's second key for the rounded point (xr, yr, zr): the
+ * table is keyed (xr, rt_planet_key_y(yr, zr)), so zr's sign counts. */
+int64_t rt_planet_key_y(int64_t yr, int64_t zr);
+/* The Cartesian point of (lat, lon) in degrees on a sphere of radius R:
+ * phi = lat*(pi/180), lam = lon*(pi/180), x = R*cos(phi)*cos(lam),
+ * y = R*cos(phi)*sin(lam), z = R*sin(phi) (rt_sin/rt_cos, left to right). */
+void rt_planet_xyz(double radius, double lat, double lon, double *x, double *y, double *z);
+/* Ground height (calcHeight with CH) at n points (lat[k], lon[k]), degrees. */
+rt_status rt_planet_height_points(const rt_planet *p, const double *lat, const double *lon,
+                                  int64_t n, double *out, int threads);
+/* terra at n points: SPEC 5's order and classic thresholds with
+ * three-vector sums (placed table; lake; mud; town < 120; the point feature
+ * of planet.c's comment; vegetation 255 / 255 / 200). */
+rt_status rt_planet_terra_points(const rt_planet *p, const double *lat, const double *lon,
+                                 int64_t n, const rt_terra_out *out, int threads);
+/* An orthographic map centred on (lat0, lon0), any point, poles included:
+ * with c the centre's unit vector, e = (-sin lam0, cos lam0, 0) east and
+ * n = (-sin phi0 cos lam0, -sin phi0 sin lam0, cos phi0) north, pixel
+ * [r][c] (row 0 south) is the tangent-plane point u = (c - (nx-1)/2)*step,
+ * w = (r - (ny-1)/2)*step (metres) and the sphere point
+ *   x = u*ex + w*nx + d*cx, y = u*ey + w*ny + d*cy, z = w*nz + d*cz,
+ *   d = sqrt(R*R - u*u - w*w)
+ * on the visible hemisphere; where R*R - u*u - w*w < 0 the pixel is
+ * outside: height and depth NaN, terrain RT_MAP_OUTSIDE, feature NONE,
+ * visible 0.  visible (nx*ny bytes) may be NULL.  RT_ERR_SIZE: nx, ny < 1
+ * or nx*ny > 2^40; RT_ERR_COORD: lat0, lon0 or step not finite, step <= 0. */
+rt_status rt_planet_map(const rt_planet *p, double lat0, double lon0, int64_t nx, int64_t ny,
+                        double step, const rt_terra_out *out, uint8_t *visible, int threads);
+
+/* ------------------------------------------------------------------------ */
+/* Islands (Skylands, SPEC 14 and 16)                                       */
+/* ------------------------------------------------------------------------ */
+
+/* Largest block rt_label_islands takes: labels are int32. */
+#define RT_MAX_ISLAND_POINTS 2147483646LL
+
+/* Label the 4-neighbour connected components of land (nonzero bytes) of an
+ * nx by ny row-major block.  labels (nx*ny int32): 0 where land is 0, else
+ * 1 .. *count, numbered in the order of each component's first point (row
+ * 0 first, column 0 first).  counts (capacity nx*ny + 1; the first
+ * *count + 1 are written): counts[0] the points that are not land,
+ * counts[k] the points of component k.  Allocates about 12 bytes per point
+ * of scratch (RT_ERR_NOMEM, nothing written).  RT_ERR_SIZE: nx or ny < 1,
+ * or nx*ny > RT_MAX_ISLAND_POINTS.  RT_ERR_NULL: a NULL pointer.
+ * Reentrant; single-threaded. */
+rt_status rt_label_islands(const uint8_t *land, int64_t nx, int64_t ny, int32_t *labels,
+                           int64_t *counts, int64_t *count);
 
 /* ------------------------------------------------------------------------ */
 /* fdlibm sin and cos                                                       */

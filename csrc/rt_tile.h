@@ -72,6 +72,7 @@ typedef struct rt_classify_args {
     uint32_t fmask;             /* feature mask, below 2^25 */
     int32_t fp_i, fx_i, fc_i;   /* the feature codes */
     uint8_t *terrain, *feature; /* outputs; 0xff in feature marks a candidate */
+    int32_t town_abs;           /* nonzero: the town test is on |a1| */
 } rt_classify_args;
 
 typedef struct rt_tile_kernels {

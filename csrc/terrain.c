@@ -323,9 +323,13 @@ RT_INLINE void terra_at(const rt_terrain *t, const point *p, int fast, terra_res
         return;
     }
     /* A town discards the feature, so decide the town first. */
-    if (!t->wood_only && prof_at(t, p, fast, PAIR_1, n) < t->town_below) {
-        r->terrain = RT_TOWN;
-        return;
+    if (!t->wood_only) {
+        double a1 = prof_at(t, p, fast, PAIR_1, n);
+        if (t->town_abs) a1 = fabs(a1);
+        if (a1 < t->town_below) {
+            r->terrain = RT_TOWN;
+            return;
+        }
     }
     if (feature < 0) /* NB: swapped tables at the rounded point, as in the seed */
         feature = feature_of(t, feature_prof_at(t, p, fast, xr, yr, n), xr * yr);
@@ -640,9 +644,10 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
     const double fmod_m = (double)fmask + 1.0;
     const int32_t veg_lt[4] = {int_threshold(t->town_below), int_threshold(t->grass_below),
                                int_threshold(t->open_below), int_threshold(t->thicket_below)};
-    /* integer feature values (classify_bytes): no mountains, the feature
-     * codes below 2^25 and the mask taking bits 7..31 of the numerator */
-    const int int_classify = simple && !t->mountains && fmask < (1u << 25) &&
+    /* integer feature values (classify_bytes): no mountains, the plain town
+     * test, the feature codes below 2^25 and the mask taking bits 7..31 of
+     * the numerator */
+    const int int_classify = simple && !t->mountains && !t->town_abs && fmask < (1u << 25) &&
                              t->feature_point < (1u << 25) && t->feature_x < (1u << 25) &&
                              t->feature_cone < (1u << 25);
     for (int64_t i = begin; i < end; i++) {
@@ -718,7 +723,8 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                                            out.height ? out.height + k : tl_tile.oh,
                                            out.depth ? out.depth + k : tl_tile.od, tl_tile.code,
                                            veg_lt[0], veg_lt[1], veg_lt[2], veg_lt[3],
-                                           NULL, 0.0, 0, 0, 0, 0, 0, 0, NULL, NULL};
+                                           NULL, 0.0, 0, 0, 0, 0, 0, 0, NULL, NULL,
+                                           t->town_abs != 0};
                     j->kern->classify(&ca);
                     int any = 0;
                     for (int q = 0; q < nk; q++) {

@@ -11,7 +11,7 @@ would, and hands it over as NumPy arrays.
 <TerrainType.MOOR: 3>
 """
 
-from . import classic, maps, sites, streams
+from . import classic, maps, presets, sites, streams
 from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
 from .features import FeatureTable
 from .galaxy import (
@@ -34,6 +34,10 @@ from .galaxy import (
     planet_table,
 )
 from .mines import CaveMouths, Caverns, MineLabels, Mines, PercolationRow, label_cells
+from .nebula import Nebula
+from .planet import Planet, PlanetGrid, PlanetMap, PlanetSample
+from .presets import Islands, islands
+from .random_profile import RandomProfile, make_profile
 from .roads import Road, load
 from .sites import Site, SiteOptions, SiteReason, Sites
 from .streams import MarkResult, Stream
@@ -76,9 +80,17 @@ __all__ = [
     "Mines",
     "NearestStar",
     "PercolationRow",
+    "Islands",
+    "NearestStar",
+    "Nebula",
     "PlacedView",
+    "Planet",
+    "PlanetGrid",
+    "PlanetMap",
+    "PlanetSample",
     "PlanetTable",
     "Road",
+    "RandomProfile",
     "Sample",
     "Site",
     "SiteOptions",
@@ -95,12 +107,15 @@ __all__ = [
     "maps",
     "colour_planet_independence",
     "default_threads",
+    "islands",
     "density",
     "load",
     "label_cells",
+    "make_profile",
     "nearest_star",
     "orienteering_code",
     "planet_table",
+    "presets",
     "simd_variants",
     "streams",
     "sites",

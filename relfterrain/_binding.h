@@ -109,5 +109,9 @@ int rtpy_roads_exec(PyObject *module);
 int rtpy_features_exec(PyObject *module);
 int rtpy_sites_exec(PyObject *module);
 int rtpy_mines_exec(PyObject *module);
+int rtpy_islands_exec(PyObject *module);
+int rtpy_evolve_exec(PyObject *module);
+int rtpy_nebula_exec(PyObject *module);
+int rtpy_planet_exec(PyObject *module);
 
 #endif /* RELFTERRAIN_BINDING_H */

@@ -74,6 +74,10 @@ static int core_exec(PyObject *module)
     if (rtpy_features_exec(module) < 0) return -1;
     if (rtpy_sites_exec(module) < 0) return -1;
     if (rtpy_mines_exec(module) < 0) return -1;
+    if (rtpy_islands_exec(module) < 0) return -1;
+    if (rtpy_evolve_exec(module) < 0) return -1;
+    if (rtpy_nebula_exec(module) < 0) return -1;
+    if (rtpy_planet_exec(module) < 0) return -1;
     return 0;
 }
 

@@ -48,7 +48,7 @@ static const option_spec OPTIONS[] = {
     OPT('d', town_below),    OPT('d', grass_below),     OPT('d', open_below),
     OPT('d', thicket_below), OPT('d', path_dx),         OPT('d', path_dy),
     OPT('d', path_tolerance), OPT('b', with_paths),     OPT('b', wood_only),
-    OPT('b', bleak),
+    OPT('b', bleak),         OPT('b', town_abs),
     {"mountain_base", 'o', offsetof(rt_terrain, mountain_base), offsetof(rt_terrain, mountains)},
     {"snow_height", 'o', offsetof(rt_terrain, snow_height), offsetof(rt_terrain, snow)},
 };

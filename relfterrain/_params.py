@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from . import _validate
+from . import _core, _validate
 from ._seed import CLASSIC_PROFILE, CLASSIC_VECTORS, VECTOR_NAMES
 
 __all__ = ["GalaxyParams", "Params", "TerrainParams"]
@@ -50,6 +50,28 @@ def _vectors(given: dict[str, Any]) -> dict[str, tuple[int, ...]]:
             f"{', '.join(vecs)}: vectors must all have one common length, got {listed}"
         )
     return vecs
+
+
+def _time_vector(value: Any, n: int) -> tuple[float, ...] | None:
+    """None (static), True (1 for every direction) or n finite reals, |T| <= 2**20."""
+    if value is None:
+        return None
+    if value is True:
+        return (1.0,) * n
+    if isinstance(value, (bool, str)):
+        raise TypeError(f"time_vector: must be None, True or a sequence of numbers, got {value!r}")
+    try:
+        a = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"time_vector: must be None, True or a sequence of numbers, got {value!r}") from None
+    if a.ndim != 1 or a.size != n:
+        raise ValueError(f"time_vector: must have {n} components (one per direction), "
+                         f"got shape {a.shape}")
+    if not np.all(np.isfinite(a)) or np.any(np.abs(a) > _core.MAX_VECTOR):
+        raise ValueError(f"time_vector: components must be finite with |T| <= 2**20, "
+                         f"got {value!r}")
+    return tuple(float(v) for v in a)
 
 
 def _canonical(value: Any) -> Any:
@@ -171,6 +193,14 @@ class TerrainParams(Params):
     town_below, grass_below, open_below, thicket_below : float
         Vegetation: TOWN below 120; else GRASS (``a < 255``, ``b < 255``),
         MOOR (``a < 255``), THICKET (``b < 200``) or WOOD.
+    time_vector : sequence of float, True or None
+        Terrain evolving in time (SPEC 14): ``height(x, y, t)`` adds
+        ``T[i]*t`` to each direction's ``AH[i]*x + BH[i]*y``. None (default):
+        static; True: 1 for every direction (the SPEC's default); else N
+        finite values with ``|T| <= 2**20`` (small values evolve slowly).
+    town_abs : bool
+        The town test on ``|calcProf(A1, x, B1, y)|`` (Pieces of Eight, whose
+        random profile is balanced around zero; SPEC 16).
     with_paths : bool
         Paths where the ground nearly equals the ground ``(path_dx, path_dy)``
         away: ``|ht - height(x + path_dx, y + path_dy)| < path_tolerance``
@@ -220,6 +250,8 @@ class TerrainParams(Params):
     snow_height: float | None = None
     wood_only: bool = False
     bleak: bool = False
+    town_abs: bool = False
+    time_vector: Any = None
 
     _UINT32: ClassVar[tuple[str, ...]] = (
         "feature_mask", "feature_point", "feature_x", "feature_cone", "mine_below",
@@ -227,7 +259,7 @@ class TerrainParams(Params):
     _REAL: ClassVar[tuple[str, ...]] = (
         "lake_base", "town_below", "grass_below", "open_below", "thicket_below", "path_dx",
         "path_dy", "path_tolerance")
-    _FLAGS: ClassVar[tuple[str, ...]] = ("with_paths", "wood_only", "bleak")
+    _FLAGS: ClassVar[tuple[str, ...]] = ("with_paths", "wood_only", "bleak", "town_abs")
 
     def __post_init__(self) -> None:
         _set(self, "profile", _profile(self.profile))
@@ -244,6 +276,7 @@ class TerrainParams(Params):
             _set(self, name, _validate.uint32(getattr(self, name), name))
         for name in self._FLAGS:
             _set(self, name, _validate.flag(getattr(self, name), name))
+        _set(self, "time_vector", _time_vector(self.time_vector, len(self.ah)))
 
     @property
     def directions(self) -> int:
@@ -254,7 +287,7 @@ class TerrainParams(Params):
         """The arguments of ``relfterrain._core.TerrainCore``."""
         vectors = np.array([getattr(self, n) for n in VECTOR_NAMES], dtype=np.int64)
         options = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-                   if f.name != "profile" and f.name not in VECTOR_NAMES}
+                   if f.name not in ("profile", "time_vector") and f.name not in VECTOR_NAMES}
         return (self.profile, vectors), options
 
 

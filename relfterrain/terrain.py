@@ -429,16 +429,22 @@ waterhole_below, knoll_below, x_below, cone_below : int
 
     # -- points -------------------------------------------------------------
 
-    def height(self, x: ArrayLike, y: ArrayLike, *, threads: int | None = 1) -> Any:
+    def height(self, x: ArrayLike, y: ArrayLike, t: ArrayLike | None = None, *,
+               threads: int | None = 1) -> Any:
         """Ground height at ``(x, y)`` (SPEC 4), interpolated, broadcasting.
 
         Returns a Python float for two scalars, else a float64 array of the
         broadcast shape. Lakes are not applied: see :meth:`terra` for the
-        water surface.
+        water surface. ``t`` (seconds, broadcasting too) is the time of a
+        terrain made with ``time_vector`` (SPEC 14, :mod:`relfterrain.evolve`).
 
         >>> Terrain().height([0.0, 0.5], 0)
         array([385.        , 385.99609375])
         """
+        if t is not None:
+            from . import evolve
+
+            return evolve.height(self, x, y, t, threads=threads)
         xf, yf, shape = _points(x, y)
         out = self._core.height_points(xf, yf, threads=_threads(threads))
         if shape == ():
@@ -504,6 +510,7 @@ waterhole_below, knoll_below, x_below, cone_below : int
         offset: tuple[int, int] = (0, 0),
         out: np.ndarray | None = None,
         threads: int | None = None,
+        t: float | None = None,
     ) -> np.ndarray:
         """Ground height on a grid: float64 ``(ny, nx)``.
 
@@ -532,10 +539,18 @@ waterhole_below, knoll_below, x_below, cone_below : int
         threads : int, optional
             Threads to split the rows across; default all cores. The result
             is the same for every count.
+        t : float, optional
+            The time (seconds) of a terrain made with ``time_vector`` (SPEC 14);
+            at ``t=0`` the static heights, bit for bit.
 
         >>> Terrain().height_grid(0, 0, 3, 2).shape
         (2, 3)
         """
+        if t is not None:
+            from . import evolve
+
+            return evolve.height_grid(self, _grid_args(x0, y0, nx, ny, step, offset), t,
+                                      out=out, threads=threads)
         x0, y0, nx, ny, step, r0, c0 = _grid_args(x0, y0, nx, ny, step, offset)
         return self._core.height_grid(x0, y0, nx, ny, step, r0=r0, c0=c0, out=out,
                                       threads=_threads(threads))
@@ -934,6 +949,22 @@ waterhole_below, knoll_below, x_below, cone_below : int
         """Caverns under this terrain: ``relfterrain.Caverns(self, **options)``."""
         from .mines import Caverns
         return Caverns(self, **options)
+    # -- presets (SPEC 16) ---------------------------------------------------
+
+    @classmethod
+    def preset(cls, name: str, rng: Any = None, *, simd: str | None = None) -> Terrain:
+        """One of the author's variants: "forest", "my_terrain", "pieces_of_eight", "skylands".
+
+        See :mod:`relfterrain.presets` (``PRESETS[name].source`` says where each
+        value comes from). ``rng`` (an int seed or a ``numpy.random.Generator``)
+        draws Pieces of Eight's random profile; the others ignore it.
+
+        >>> Terrain.preset("skylands").lake_height
+        450.0
+        """
+        from .presets import preset_params
+
+        return cls(preset_params(name, rng), simd=simd)
 
 
 def _key(v: Any, name: str) -> int:

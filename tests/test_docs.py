@@ -6,7 +6,9 @@ import importlib
 import pytest
 
 MODULES = ["relfterrain", "relfterrain.terrain", "relfterrain._types", "relfterrain.cli",
-           "relfterrain.maps", "relfterrain.mines"]
+           "relfterrain.maps", "relfterrain.mines", "relfterrain.random_profile",
+           "relfterrain.presets", "relfterrain.evolve", "relfterrain.nebula",
+           "relfterrain.planet"]
 
 
 @pytest.mark.parametrize("name", MODULES)

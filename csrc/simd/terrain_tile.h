@@ -86,6 +86,8 @@ RT_TILE_ATTR static void RT_TILE_FN(tile_classify_)(const rt_classify_args *ca)
     int32_t *restrict code = ca->code;
     const int32_t town_lt = ca->town_lt, grass_lt = ca->grass_lt;
     const int32_t open_lt = ca->open_lt, thicket_lt = ca->thicket_lt;
+    /* |a1| without a branch when town_abs: the sums are far inside int32 */
+    const int32_t abs_mask = ca->town_abs ? -1 : 0;
     /* the floating-point half: water, and the feature value f */
     for (int k = 0; k < nk; k++) {
         double h = ht[k];
@@ -103,7 +105,8 @@ RT_TILE_ATTR static void RT_TILE_FN(tile_classify_)(const rt_classify_args *ca)
     for (int k = 0; k < nk; k++) {
         int32_t w = code[k];
         int32_t lake = w & 1, mud = (w >> 1) & 1, cand = (w >> 2) & 1;
-        int32_t town = a1[k] < town_lt;
+        int32_t a = a1[k], neg = (a < 0) & abs_mask;
+        int32_t town = (neg ? -a : a) < town_lt;
         int32_t open = a2[k] < grass_lt;
         int32_t veg = open ? (a3[k] < open_lt ? RT_GRASS : RT_MOOR)
                            : (a3[k] < thicket_lt ? RT_THICKET : RT_WOOD);

@@ -165,6 +165,22 @@ static void test_paths(void)
         u.lake_height = u.lake_base = -20.0;
         compare_paths(&u, -500.0, 321.0, 1.0, 70, 50);
         compare_paths(&u, -500.0, 321.0, 0.0625, 70, 50);
+        {
+            /* Pieces of Eight's rules (SPEC 16): the town test on |calcProf(A1)|,
+             * on a profile with negative values, and its other thresholds */
+            rt_terrain w = u;
+            w.town_abs = 1;
+            w.town_below = 10.0;
+            w.grass_below = w.open_below = 20.0;
+            w.thicket_below = -50.0;
+            w.mine_below = 64;
+            w.x_below = 32;
+            w.cone_below = 24;
+            compare_paths(&w, -500.0, 321.0, 1.0, 130, 50);
+            compare_paths(&w, -500.0, 321.0, 0.25, 70, 50);
+            w.town_below = 9.5; /* fractional: ceil in the tile pass */
+            compare_paths(&w, 700.0, -321.0, 1.0, 70, 50);
+        }
         for (int k = 0; k < 128; k++) prof_frac[k] = (double)((k * 29) % 83) / 8.0;
         u.profile = prof_frac; /* not integers: no tile passes */
         u.profile_len = 128;
@@ -414,6 +430,7 @@ int main(void)
     uint64_t roads = test_roads();
     uint64_t sites = test_sites();
     uint64_t mines = test_mines();
+    uint64_t space = test_space();
     if (failures) {
         fprintf(stderr, "%d checks failed\n", failures);
         return 1;
@@ -426,6 +443,7 @@ int main(void)
     printf("fingerprint roads %016llx\n", (unsigned long long)roads);
     printf("fingerprint sites %016llx\n", (unsigned long long)sites);
     printf("fingerprint mines %016llx\n", (unsigned long long)mines);
+    printf("fingerprint space %016llx\n", (unsigned long long)space);
     printf("test_core: all checks passed\n");
     return 0;
 }

@@ -1,0 +1,306 @@
+/*
+ * planet.c - terrain on a spherical planet (SPEC 14).
+ *
+ * A point at latitude phi, longitude lam (degrees, converted as
+ * deg * (pi/180)) on a sphere of radius R is x = R*cos(phi)*cos(lam),
+ * y = R*cos(phi)*sin(lam), z = R*sin(phi) (fdlibm sin/cos, left to right).
+ * Height is calcHeight with a third term (rt__sum3); terrain kinds are the
+ * classic rules of SPEC 5 with three-vector calcProf at the unrounded point.
+ * The generator never sees latitude or longitude, only x, y, z, so nothing
+ * is singular at the poles and there is no seam (the seed's point).
+ *
+ * Point features (the project's choice, "where integer rings of two
+ * coordinates cross"): at the rounded point (xr, yr, zr), the two rings are
+ * those of the two coordinates other than the largest in magnitude (ties go
+ * to the later axis), which cross at a good angle there; with u, w those two
+ * coordinates, SPEC 5's test runs on uw = u*w with
+ * a = calcProf3(B2, A3, C3) at (xr, yr, zr):
+ * f = toint32(round_js(a*uw/128)) & feature_mask, f == 4 by uw & 0xff
+ * (MINE < 32, BOULDER < 128, WATERHOLE < 160, KNOLL < 200, else ROOT),
+ * f == 8 and round(PI1000*uw) & 0xff < 4: X, f == 16 and
+ * round(PI10000*uw) & 0xff < 8: CONE.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "relfterrain.h"
+#include "rt_internal.h"
+#include "rt_space.h"
+
+#define DEG (RT_PI / 180.0)
+
+/* The default third vectors: the project's choice (see relfterrain.h). */
+static const int32_t THIRD[4][RT_CLASSIC_DIRECTIONS] = {
+    {RT_PLANET_CH_DEFAULT},
+    {RT_PLANET_C1_DEFAULT},
+    {RT_PLANET_C2_DEFAULT},
+    {RT_PLANET_C3_DEFAULT},
+};
+
+const int32_t *rt_planet_third_vector(int which)
+{
+    switch (which) {
+    case RT_PLANET_CH: return THIRD[0];
+    case RT_PLANET_C1: return THIRD[1];
+    case RT_PLANET_C2: return THIRD[2];
+    case RT_PLANET_C3: return THIRD[3];
+    default: return NULL;
+    }
+}
+
+void rt_planet_defaults(rt_planet *p)
+{
+    memset(p, 0, sizeof *p);
+    p->profile = rt_classic_profile();
+    p->profile_len = RT_CLASSIC_PROFILE_LEN;
+    p->directions = RT_CLASSIC_DIRECTIONS;
+    static const int classic[4][2] = {{RT_AH, RT_BH}, {RT_A1, RT_B1}, {RT_A2, RT_B2}, {RT_A3, RT_B3}};
+    for (int s = 0; s < 4; s++)
+        for (int i = 0; i < RT_CLASSIC_DIRECTIONS; i++) {
+            p->vec[3 * s][i] = (double)rt_classic_vector(classic[s][0])[i];
+            p->vec[3 * s + 1][i] = (double)rt_classic_vector(classic[s][1])[i];
+            p->vec[3 * s + 2][i] = (double)THIRD[s][i];
+        }
+    p->radius = 10000.0;
+    p->lake_base = 204.0;
+    p->lake_height = 204.0;
+    p->feature_mask = 0xfff;
+}
+
+rt_status rt_planet_check(const rt_planet *p, int *bad_vector)
+{
+    if (!p) return RT_ERR_NULL;
+    rt_status s = rt__check_profile(p->profile, p->profile_len);
+    if (s != RT_OK) return s;
+    if (p->directions < 1 || p->directions > RT_MAX_DIRECTIONS) return RT_ERR_VECTOR_LENGTH;
+    for (int v = 0; v < RT_PLANET_VECTOR_COUNT; v++)
+        if (!rt__vector_ok(p->vec[v], p->directions)) {
+            if (bad_vector) *bad_vector = v;
+            return RT_ERR_VECTOR_VALUE;
+        }
+    if (!(p->radius > 0.0) || !(p->radius <= RT_TERRAIN_DOMAIN)) return RT_ERR_PARAM;
+    if (!isfinite(p->lake_base) || !isfinite(p->lake_height)) return RT_ERR_PARAM;
+    return RT_OK;
+}
+
+int64_t rt_planet_key_y(int64_t yr, int64_t zr)
+{
+    /* |yr|, |zr| <= 2^26 + 1: yr * 2^28 + zr is unique and far inside int64 */
+    return yr * ((int64_t)1 << 28) + zr;
+}
+
+static uint8_t feature_of(const rt_planet *p, double xr, double yr, double zr)
+{
+    const double co[3] = {xr, yr, zr};
+    int big = 0;
+    for (int k = 1; k < 3; k++)
+        if (fabs(co[k]) >= fabs(co[big])) big = k;
+    double u = big == 0 ? yr : xr, w = big == 2 ? yr : zr;
+    double uw = u * w;
+    double a = rt__prof3(p->profile, p->profile_len - 1, p->vec[RT_PLANET_B2], p->vec[RT_PLANET_A3],
+                         p->vec[RT_PLANET_C3], p->directions, xr, yr, zr);
+    uint32_t f = rt__low32(rt__round_js(a * uw * RT_RECIP128)) & p->feature_mask;
+    if (f == 4) {
+        uint32_t xyff = rt__low32(uw) & 0xffu;
+        if (xyff < 32) return RT_MINE;
+        if (xyff < 128) return RT_BOULDER;
+        if (xyff < 160) return RT_WATERHOLE;
+        if (xyff < 200) return RT_KNOLL;
+        return RT_ROOT;
+    }
+    if (f == 8 && (rt__low32(rt__round_js(RT_PI1000 * uw)) & 0xffu) < 4) return RT_X;
+    if (f == 16 && (rt__low32(rt__round_js(RT_PI10000 * uw)) & 0xffu) < 8) return RT_CONE;
+    return RT_NONE;
+}
+
+/* terra at the Cartesian point (x, y, z) on the sphere. */
+static void terra_xyz(const rt_planet *p, double x, double y, double z, double *height,
+                      double *depth, uint8_t *terrain, uint8_t *feature)
+{
+    const double *P = p->profile;
+    const uint32_t mask = p->profile_len - 1, n = p->directions;
+    const double(*V)[RT_MAX_DIRECTIONS] = p->vec;
+    double ht = rt__sum3(P, mask, V[RT_PLANET_AH], V[RT_PLANET_BH], V[RT_PLANET_CH], n, x, y, z);
+    double xr = rt__round_js(x), yr = rt__round_js(y), zr = rt__round_js(z);
+    int placed_feature = -1;
+    *depth = 0.0;
+    *feature = RT_NONE;
+    *height = ht;
+    if (p->placed) {
+        uint8_t pv = rt_placed_get(p->placed, (int64_t)xr, rt_planet_key_y((int64_t)yr, (int64_t)zr));
+        if (RT_PLACED_IS_TERRAIN(pv)) {
+            *height = ht > p->lake_height ? ht : p->lake_height;
+            *terrain = (uint8_t)RT_PLACED_CODE(pv);
+            return;
+        }
+        if (RT_PLACED_IS_FEATURE(pv)) placed_feature = (int)RT_PLACED_CODE(pv);
+    }
+    if (p->lake_height > ht) {
+        *height = p->lake_height;
+        *depth = p->lake_height - ht;
+        *terrain = RT_LAKE;
+        if (placed_feature >= 0) *feature = (uint8_t)placed_feature;
+        return;
+    }
+    if (p->lake_base > ht) {
+        *terrain = RT_MUD;
+        if (placed_feature >= 0) *feature = (uint8_t)placed_feature;
+        return;
+    }
+    if (rt__prof3(P, mask, V[RT_PLANET_A1], V[RT_PLANET_B1], V[RT_PLANET_C1], n, x, y, z) < 120.0) {
+        *terrain = RT_TOWN;
+        return;
+    }
+    *feature = placed_feature >= 0 ? (uint8_t)placed_feature : feature_of(p, xr, yr, zr);
+    double a = rt__prof3(P, mask, V[RT_PLANET_A2], V[RT_PLANET_B2], V[RT_PLANET_C2], n, x, y, z);
+    double b = rt__prof3(P, mask, V[RT_PLANET_A3], V[RT_PLANET_B3], V[RT_PLANET_C3], n, x, y, z);
+    if (a < 255.0)
+        *terrain = b < 255.0 ? RT_GRASS : RT_MOOR;
+    else
+        *terrain = b < 200.0 ? RT_THICKET : RT_WOOD;
+}
+
+void rt_planet_xyz(double radius, double lat, double lon, double *x, double *y, double *z)
+{
+    double phi = lat * DEG, lam = lon * DEG;
+    double cphi = rt_cos(phi);
+    *x = radius * cphi * rt_cos(lam);
+    *y = radius * cphi * rt_sin(lam);
+    *z = radius * rt_sin(phi);
+}
+
+typedef struct planet_job {
+    const rt_planet *p;
+    const double *lat, *lon;
+    const rt_terra_out *out;
+    double *ground;
+    /* map */
+    double cx, cy, cz, ex, ey, nx, ny, nz, step;
+    int64_t cols, rows;
+    uint8_t *visible;
+} planet_job;
+
+static void store(const rt_terra_out *o, int64_t k, double h, double d, uint8_t t, uint8_t f)
+{
+    if (o->height) o->height[k] = h;
+    if (o->depth) o->depth[k] = d;
+    if (o->terrain) o->terrain[k] = t;
+    if (o->feature) o->feature[k] = f;
+}
+
+static void point_range(void *ctx, int64_t begin, int64_t end)
+{
+    const planet_job *j = ctx;
+    const rt_planet *p = j->p;
+    const double(*V)[RT_MAX_DIRECTIONS] = p->vec;
+    for (int64_t k = begin; k < end; k++) {
+        double x, y, z, h, d;
+        uint8_t t, f;
+        rt_planet_xyz(p->radius, j->lat[k], j->lon[k], &x, &y, &z);
+        if (j->ground)
+            j->ground[k] = rt__sum3(p->profile, p->profile_len - 1, V[RT_PLANET_AH],
+                                    V[RT_PLANET_BH], V[RT_PLANET_CH], p->directions, x, y, z);
+        if (j->out) {
+            terra_xyz(p, x, y, z, &h, &d, &t, &f);
+            store(j->out, k, h, d, t, f);
+        }
+    }
+}
+
+static rt_status check_latlon(const double *lat, const double *lon, int64_t n)
+{
+    if (n < 0) return RT_ERR_SIZE;
+    if (n > 0 && (!lat || !lon)) return RT_ERR_NULL;
+    for (int64_t k = 0; k < n; k++)
+        if (!isfinite(lat[k]) || !isfinite(lon[k])) return RT_ERR_COORD;
+    return RT_OK;
+}
+
+rt_status rt_planet_height_points(const rt_planet *p, const double *lat, const double *lon,
+                                  int64_t n, double *out, int threads)
+{
+    rt_status s = rt_planet_check(p, NULL);
+    if (s == RT_OK) s = check_latlon(lat, lon, n);
+    if (s != RT_OK) return s;
+    if (n > 0 && !out) return RT_ERR_NULL;
+    planet_job j;
+    memset(&j, 0, sizeof j);
+    j.p = p;
+    j.lat = lat;
+    j.lon = lon;
+    j.ground = out;
+    rt_parallel_for(threads, n, point_range, &j);
+    return RT_OK;
+}
+
+rt_status rt_planet_terra_points(const rt_planet *p, const double *lat, const double *lon,
+                                 int64_t n, const rt_terra_out *out, int threads)
+{
+    rt_status s = rt_planet_check(p, NULL);
+    if (s == RT_OK) s = check_latlon(lat, lon, n);
+    if (s != RT_OK) return s;
+    if (!out) return RT_ERR_NULL;
+    planet_job j;
+    memset(&j, 0, sizeof j);
+    j.p = p;
+    j.lat = lat;
+    j.lon = lon;
+    j.out = out;
+    rt_parallel_for(threads, n, point_range, &j);
+    return RT_OK;
+}
+
+static void map_rows(void *ctx, int64_t begin, int64_t end)
+{
+    const planet_job *j = ctx;
+    const rt_planet *p = j->p;
+    const double R2 = p->radius * p->radius;
+    const double hc = 0.5 * (double)(j->cols - 1), hr = 0.5 * (double)(j->rows - 1);
+    for (int64_t r = begin; r < end; r++) {
+        double w = ((double)r - hr) * j->step;
+        for (int64_t c = 0; c < j->cols; c++) {
+            int64_t k = r * j->cols + c;
+            double u = ((double)c - hc) * j->step;
+            double rr = R2 - u * u - w * w;
+            if (!(rr >= 0.0)) {
+                store(j->out, k, NAN, NAN, RT_MAP_OUTSIDE, RT_NONE);
+                if (j->visible) j->visible[k] = 0;
+                continue;
+            }
+            double d = sqrt(rr);
+            double x = u * j->ex + w * j->nx + d * j->cx;
+            double y = u * j->ey + w * j->ny + d * j->cy;
+            double z = w * j->nz + d * j->cz;
+            double h, dp;
+            uint8_t t, f;
+            terra_xyz(p, x, y, z, &h, &dp, &t, &f);
+            store(j->out, k, h, dp, t, f);
+            if (j->visible) j->visible[k] = 1;
+        }
+    }
+}
+
+rt_status rt_planet_map(const rt_planet *p, double lat0, double lon0, int64_t nx, int64_t ny,
+                        double step, const rt_terra_out *out, uint8_t *visible, int threads)
+{
+    rt_status s = rt_planet_check(p, NULL);
+    if (s != RT_OK) return s;
+    if (nx < 1 || ny < 1 || nx > ((int64_t)1 << 40) / ny) return RT_ERR_SIZE;
+    if (!isfinite(lat0) || !isfinite(lon0) || !isfinite(step) || !(step > 0)) return RT_ERR_COORD;
+    if (!out) return RT_ERR_NULL;
+    planet_job j;
+    memset(&j, 0, sizeof j);
+    j.p = p;
+    j.out = out;
+    j.visible = visible;
+    double phi = lat0 * DEG, lam = lon0 * DEG;
+    double sp = rt_sin(phi), cp = rt_cos(phi), sl = rt_sin(lam), cl = rt_cos(lam);
+    j.ex = -sl, j.ey = cl;                       /* east */
+    j.nx = -sp * cl, j.ny = -sp * sl, j.nz = cp; /* north */
+    j.cx = cp * cl, j.cy = cp * sl, j.cz = sp;   /* the centre's direction */
+    j.step = step;
+    j.cols = nx;
+    j.rows = ny;
+    rt_parallel_for(threads, ny, map_rows, &j);
+    return RT_OK;
+}

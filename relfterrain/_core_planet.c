@@ -1,0 +1,205 @@
+/*
+ * _core_planet.c - binding of the planets (csrc/planet.c): planet_points
+ * and planet_map, stateless (the parameters, and the placed entries as
+ * arrays, are passed in each call; the arrays are borrowed while the GIL is
+ * released and the placed table is built for the call).  The Python API is
+ * relfterrain/planet.py.
+ */
+#include "_binding.h"
+
+typedef struct planet_args {
+    rt_planet p;
+    PyArrayObject *prof, *vec;
+    rt_placed *placed;
+} planet_args;
+
+static void planet_args_free(planet_args *a)
+{
+    Py_XDECREF(a->prof);
+    Py_XDECREF(a->vec);
+    rt_placed_free(a->placed);
+    a->prof = a->vec = NULL;
+    a->placed = NULL;
+}
+
+/* params: (profile, vectors (12, N), radius, lake_base, lake_height,
+ * feature_mask, placed) with placed None or (xs, ys, zs, codes) int64 arrays. */
+static int planet_parse(PyObject *params, planet_args *a)
+{
+    PyObject *po, *vo, *placed;
+    double radius, lake_base, lake_height;
+    unsigned long mask;
+    memset(a, 0, sizeof *a);
+    if (!PyArg_ParseTuple(params, "OOdddkO:planet params", &po, &vo, &radius, &lake_base,
+                          &lake_height, &mask, &placed))
+        return -1;
+    rt_planet_defaults(&a->p);
+    a->prof = rtpy_input_1d(po, "profile", NPY_FLOAT64);
+    if (!a->prof) return -1;
+    a->vec = (PyArrayObject *)PyArray_FromAny(vo, PyArray_DescrFromType(NPY_FLOAT64), 2, 2,
+                                              NPY_ARRAY_IN_ARRAY, NULL);
+    if (!a->vec) return -1;
+    npy_intp n = PyArray_DIM(a->vec, 1);
+    if (PyArray_DIM(a->vec, 0) != RT_PLANET_VECTOR_COUNT || n < 1 || n > RT_MAX_DIRECTIONS) {
+        PyErr_SetString(PyExc_ValueError, "vectors: need 12 vectors of one length 1..64");
+        return -1;
+    }
+    const double *v = PyArray_DATA(a->vec);
+    a->p.directions = (uint32_t)n;
+    for (int k = 0; k < RT_PLANET_VECTOR_COUNT; k++)
+        for (npy_intp i = 0; i < n; i++) a->p.vec[k][i] = v[k * n + i];
+    a->p.profile = PyArray_DATA(a->prof);
+    a->p.profile_len = (uint32_t)PyArray_DIM(a->prof, 0);
+    a->p.radius = radius;
+    a->p.lake_base = lake_base;
+    a->p.lake_height = lake_height;
+    a->p.feature_mask = (uint32_t)mask;
+    rt_status s = rt_planet_check(&a->p, NULL);
+    if (s != RT_OK) {
+        rtpy_raise(s, s == RT_ERR_PARAM ? "radius, lake_base, lake_height"
+                      : s == RT_ERR_VECTOR_VALUE ? "vectors" : "profile");
+        return -1;
+    }
+    if (placed != Py_None) {
+        PyArrayObject *cols[4] = {NULL, NULL, NULL, NULL};
+        static const char *const names[4] = {"placed xs", "placed ys", "placed zs", "placed codes"};
+        if (!PyTuple_Check(placed) || PyTuple_GET_SIZE(placed) != 4) {
+            PyErr_SetString(PyExc_TypeError, "placed: must be None or (xs, ys, zs, codes)");
+            return -1;
+        }
+        int ok = 1;
+        for (int k = 0; k < 4 && ok; k++) {
+            cols[k] = rtpy_input_1d(PyTuple_GET_ITEM(placed, k), names[k], NPY_INT64);
+            ok = cols[k] && PyArray_DIM(cols[k], 0) == PyArray_DIM(cols[0], 0);
+        }
+        a->placed = ok ? rt_placed_new() : NULL;
+        if (ok && !a->placed) PyErr_NoMemory();
+        if (ok && a->placed) {
+            const int64_t *xs = PyArray_DATA(cols[0]), *ys = PyArray_DATA(cols[1]);
+            const int64_t *zs = PyArray_DATA(cols[2]), *cs = PyArray_DATA(cols[3]);
+            for (npy_intp i = 0; i < PyArray_DIM(cols[0], 0) && ok; i++) {
+                rt_status st = rt_placed_set(a->placed, xs[i], rt_planet_key_y(ys[i], zs[i]),
+                                             (uint8_t)cs[i]);
+                if (st != RT_OK) {
+                    rtpy_raise(st, "placed");
+                    ok = 0;
+                }
+            }
+        } else if (ok) {
+            ok = 0;
+        }
+        if (!ok && !PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "placed: columns must have one common length");
+        for (int k = 0; k < 4; k++) Py_XDECREF(cols[k]);
+        if (!ok) return -1;
+        a->p.placed = a->placed;
+    }
+    return 0;
+}
+
+static PyObject *planet_points(PyObject *module, PyObject *args, PyObject *kwds)
+{
+    (void)module;
+    static char *kwlist[] = {"params", "lat", "lon", "terra", "threads", NULL};
+    PyObject *params, *lato, *lono, *th = NULL;
+    int terra = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOO|$pO:planet_points", kwlist, &params, &lato,
+                                     &lono, &terra, &th))
+        return NULL;
+    planet_args a;
+    PyArrayObject *lat = NULL, *lon = NULL, *outs[4] = {NULL, NULL, NULL, NULL};
+    int threads = 1;
+    if (th && th != Py_None && rtpy_threads(th, &threads) < 0) return NULL;
+    if (planet_parse(params, &a) < 0) goto fail;
+    if (!(lat = rtpy_input_1d(lato, "lat", NPY_FLOAT64)) ||
+        !(lon = rtpy_input_1d(lono, "lon", NPY_FLOAT64)))
+        goto fail;
+    npy_intp n = PyArray_DIM(lat, 0);
+    if (PyArray_DIM(lon, 0) != n) {
+        PyErr_SetString(PyExc_ValueError, "lat, lon: must have one common length");
+        goto fail;
+    }
+    static const int types[4] = {NPY_FLOAT64, NPY_FLOAT64, NPY_UINT8, NPY_UINT8};
+    for (int k = 0; k < (terra ? 4 : 1); k++)
+        if (!(outs[k] = (PyArrayObject *)PyArray_EMPTY(1, &n, types[k], 0))) goto fail;
+    rt_status s;
+    if (terra) {
+        rt_terra_out o = {PyArray_DATA(outs[0]), PyArray_DATA(outs[1]), PyArray_DATA(outs[2]),
+                          PyArray_DATA(outs[3])};
+        Py_BEGIN_ALLOW_THREADS
+        s = rt_planet_terra_points(&a.p, PyArray_DATA(lat), PyArray_DATA(lon), n, &o, threads);
+        Py_END_ALLOW_THREADS
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        s = rt_planet_height_points(&a.p, PyArray_DATA(lat), PyArray_DATA(lon), n,
+                                    PyArray_DATA(outs[0]), threads);
+        Py_END_ALLOW_THREADS
+    }
+    if (s != RT_OK) {
+        rtpy_raise(s, "lat, lon");
+        goto fail;
+    }
+    planet_args_free(&a);
+    Py_DECREF(lat), Py_DECREF(lon);
+    if (!terra) return (PyObject *)outs[0];
+    return Py_BuildValue("(NNNN)", outs[0], outs[1], outs[2], outs[3]);
+fail:
+    planet_args_free(&a);
+    Py_XDECREF(lat), Py_XDECREF(lon);
+    for (int k = 0; k < 4; k++) Py_XDECREF(outs[k]);
+    return NULL;
+}
+
+static PyObject *planet_map(PyObject *module, PyObject *args, PyObject *kwds)
+{
+    (void)module;
+    static char *kwlist[] = {"params", "lat0", "lon0", "nx", "ny", "step", "threads", NULL};
+    PyObject *params, *th = NULL;
+    double lat0, lon0, step;
+    long long nx, ny;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OddLLd|$O:planet_map", kwlist, &params, &lat0,
+                                     &lon0, &nx, &ny, &step, &th))
+        return NULL;
+    planet_args a;
+    PyArrayObject *outs[5] = {NULL, NULL, NULL, NULL, NULL};
+    int threads = 1;
+    if (th && th != Py_None && rtpy_threads(th, &threads) < 0) return NULL;
+    if (rtpy_check_block(nx, ny, 0, 0, 8) < 0) return NULL;
+    if (planet_parse(params, &a) < 0) goto fail;
+    npy_intp dims[2] = {(npy_intp)ny, (npy_intp)nx};
+    static const int types[5] = {NPY_FLOAT64, NPY_FLOAT64, NPY_UINT8, NPY_UINT8, NPY_BOOL};
+    for (int k = 0; k < 5; k++)
+        if (!(outs[k] = (PyArrayObject *)PyArray_EMPTY(2, dims, types[k], 0))) goto fail;
+    rt_terra_out o = {PyArray_DATA(outs[0]), PyArray_DATA(outs[1]), PyArray_DATA(outs[2]),
+                      PyArray_DATA(outs[3])};
+    rt_status s;
+    Py_BEGIN_ALLOW_THREADS
+    s = rt_planet_map(&a.p, lat0, lon0, nx, ny, step, &o, PyArray_DATA(outs[4]), threads);
+    Py_END_ALLOW_THREADS
+    if (s != RT_OK) {
+        rtpy_raise(s, s == RT_ERR_SIZE ? "nx, ny" : "lat0, lon0, step");
+        goto fail;
+    }
+    planet_args_free(&a);
+    return Py_BuildValue("(NNNNN)", outs[0], outs[1], outs[2], outs[3], outs[4]);
+fail:
+    planet_args_free(&a);
+    for (int k = 0; k < 5; k++) Py_XDECREF(outs[k]);
+    return NULL;
+}
+
+static PyMethodDef planet_methods[] = {
+    {"planet_points", (PyCFunction)(void (*)(void))planet_points, METH_VARARGS | METH_KEYWORDS,
+     "planet_points(params, lat, lon, *, terra=False, threads=1)\n--\n\n"
+     "Ground height (terra=False) or (height, depth, terrain, feature) at (lat, lon) points."},
+    {"planet_map", (PyCFunction)(void (*)(void))planet_map, METH_VARARGS | METH_KEYWORDS,
+     "planet_map(params, lat0, lon0, nx, ny, step, *, threads=1)\n--\n\n"
+     "(height, depth, terrain, feature, visible) of an orthographic map."},
+    {NULL, NULL, 0, NULL},
+};
+
+int rtpy_planet_exec(PyObject *module)
+{
+    if (PyModule_AddIntConstant(module, "MAP_OUTSIDE", RT_MAP_OUTSIDE) < 0) return -1;
+    return PyModule_AddFunctions(module, planet_methods);
+}

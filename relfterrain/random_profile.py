@@ -1,0 +1,129 @@
+"""The random profile of Pieces of Eight (SPEC 11): a sum of 32 sine waves.
+
+The author's ``makeProfile`` (seed, "Changing the profile - random?") makes a
+profile whose two ends join smoothly: every sine has a whole number of
+cycles over the profile's length, with a random amplitude and phase. The
+terrain is then different on every run, unless the random numbers repeat:
+here they come from ``numpy.random.default_rng(rng)``, so the same seed gives
+the same profile on every platform (the sines are the core's fdlibm
+``Math.sin``, see :mod:`relfterrain.mathjs`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from . import _core, _validate
+
+__all__ = ["RandomProfile", "make_profile"]
+
+#: The author's constants: 32 sines, amplitude 16 .. 90, 2 .. length/32 cycles.
+N_SINES = 32
+MIN_A, MAX_A = 16.0, 90.0
+MIN_N = 2.0
+LAKE_HEIGHT = 34.0
+SNOW_FACTOR = 2.4
+TWO_PI = 2.0 * math.pi
+
+
+class RandomProfile(NamedTuple):
+    """A random profile with the author's suggested levels."""
+
+    #: float64 (length,), values multiples of 1/8 (integers with ``round_first``)
+    profile: np.ndarray
+    #: the sea level of Pieces of Eight: 34
+    lake_height: float
+    #: ``max(0, max(profile)) * 2.4``
+    snow_height: float
+
+
+def _round_js(v: np.ndarray) -> np.ndarray:
+    """Math.round, elementwise: floor(v), plus one where v - floor(v) >= 0.5."""
+    r = np.floor(v)
+    return r + (v - r >= 0.5)
+
+
+def make_profile(length: int = 2048, rng: Any = None, *,
+                 round_first: bool = False) -> RandomProfile:
+    """A random profile as the author's ``makeProfile`` makes it (SPEC 11).
+
+    For each of 32 sines, three uniforms ``u`` in [0, 1) are drawn, in this
+    order, each by one call ``g.random()`` of the generator
+    ``g = numpy.random.default_rng(rng)`` (96 calls in all)::
+
+        a     = 16 + u * (90 - 16)                  # amplitude
+        n     = round_js(2 + u * (length/32 - 2))   # cycles over the profile
+        phase = u * (2*pi)                          # 0 + u*(TWO_PI - 0)
+        lamda = length / n                          # wavelength
+
+    then, for every index j, ``P[j] += round_js(a * sin(phase + 2*pi*j / lamda) / 8)``
+    in IEEE double arithmetic in exactly this order (``2*pi*j`` first, then
+    ``/ lamda``, then ``phase +``; ``a * sin``, then ``/ 8``, then the
+    rounding), with the core's fdlibm ``sin``. The seed's PDF prints the
+    rounding before the division, ``round_js(a * sin(...)) / 8``: that is
+    ``round_first=True``. For lengths below 64 a draw may give ``n = 0``
+    (``length/32 - 2`` is negative): then ``lamda`` is infinite and that sine
+    is the constant ``sin(phase)``, as in JavaScript.
+
+    Parameters
+    ----------
+    length : int
+        The profile length, a power of two from 1 to 2**24 (the author: 2048).
+    rng : int, numpy.random.Generator or None
+        Seed or generator, passed to ``numpy.random.default_rng``; None draws
+        fresh entropy (a different profile every run, as in the game).
+    round_first : bool
+        Round before dividing by 8 (the PDF's listing) instead of after (the
+        author's running code, SPEC 11's default).
+
+    Returns
+    -------
+    RandomProfile
+        ``(profile, lake_height=34.0, snow_height=2.4 * max(0, max P))``.
+
+    Examples
+    --------
+    >>> from relfterrain import make_profile
+    >>> p = make_profile(2048, rng=1)
+    >>> p.profile.shape, p.lake_height
+    ((2048,), 34.0)
+    >>> p.snow_height == 2.4 * max(0.0, float(p.profile.max()))
+    True
+    >>> bool(((p.profile * 8) % 1 == 0).all())      # multiples of 1/8
+    True
+    >>> q = make_profile(2048, rng=1, round_first=True)
+    >>> bool((q.profile % 1 == 0).all())            # integers / 8, summed
+    False
+    """
+    n_len = _validate.integer(length, "length", 1)
+    if n_len > _core.MAX_PROFILE or n_len & (n_len - 1):
+        raise ValueError(f"length: must be a power of two between 1 and 2**24, got {n_len}")
+    first = _validate.flag(round_first, "round_first")
+    try:
+        gen = np.random.default_rng(rng)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"rng: must be an int seed, a numpy.random.Generator or None ({exc})"
+                        ) from None
+    L = float(n_len)
+    max_n = L / 32.0
+    j = np.arange(n_len, dtype=np.float64)
+    two_pi_j = TWO_PI * j
+    P = np.zeros(n_len, dtype=np.float64)
+    for _ in range(N_SINES):
+        a = MIN_A + gen.random() * (MAX_A - MIN_A)
+        n = float(_round_js(np.asarray(MIN_N + gen.random() * (max_n - MIN_N))))
+        lamda = L / n if n != 0.0 else math.inf
+        phase = 0.0 + gen.random() * (TWO_PI - 0.0)
+        s = _core.sin(phase + two_pi_j / lamda)
+        if first:
+            P += _round_js(a * s) / 8.0
+        else:
+            P += _round_js(a * s / 8.0)
+    max_ht = 0.0
+    top = float(P.max())
+    if top > max_ht:
+        max_ht = top
+    return RandomProfile(P, LAKE_HEIGHT, max_ht * SNOW_FACTOR)
