@@ -17,7 +17,6 @@ import numpy as np
 
 from . import _core, _validate
 from ._params import GalaxyParams
-from ._seed import CLASSIC_PROFILE
 from ._stats import chi2_sf, t_two_sided_p
 
 _readonly = _validate.readonly
