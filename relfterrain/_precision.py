@@ -22,15 +22,13 @@ _HEIGHT_DTYPES = (np.dtype(np.float64), np.dtype(np.float32))
 
 
 def height_dtype(dtype: Any, out: Any = None, out_name: str = "out") -> np.dtype:
-    """The height dtype asked for: float64 (default) or float32.
+    """The height dtype asked for: float64 (``None``, the default) or float32.
 
-    With ``dtype=None`` and an ``out`` array, the dtype is ``out``'s.
+    An ``out`` array must have that dtype (a float32 ``out`` needs
+    ``dtype="float32"``: no silent change of precision).
     """
     if dtype is None:
-        if isinstance(out, np.ndarray):
-            dtype = out.dtype
-        else:
-            return _HEIGHT_DTYPES[0]
+        dtype = np.float64
     try:
         dt = np.dtype(dtype)
     except TypeError:

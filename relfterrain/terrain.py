@@ -508,7 +508,7 @@ waterhole_below, knoll_below, x_below, cone_below : int
             Threads to split the rows across; default all cores. The result
             is the same for every count.
         dtype : {None, "float64", "float32"}
-            The result's dtype: float64 by default (or ``out``'s dtype). The
+            The result's (and ``out``'s) dtype: float64 by default. The
             core always computes doubles; float32 is the exact double result
             rounded to nearest, converted in bands of rows (the extra memory
             is one band of about 8 MiB, not a full-size double array).

@@ -68,15 +68,20 @@ def test_float32_blocks_assemble(small_bands, threads):
     assert np.array_equal(h, t.height_grid(*AREA, dtype="float32")[17:, 5:])
 
 
-def test_float32_out_is_returned_and_dtype_taken_from_it(small_bands):
+def test_float32_out_is_returned(small_bands):
     t = rt.Terrain()
     out = np.full((41, 53), -1.0, dtype=np.float32)
-    res = t.height_grid(*AREA, out=out)
+    with pytest.raises(ValueError, match="out"):
+        t.height_grid(*AREA, out=out)  # float32 is asked for, never implied
+    assert (out == -1.0).all()
+    res = t.height_grid(*AREA, out=out, dtype="float32")
     assert res is out
     assert np.array_equal(out, t.height_grid(*AREA).astype(np.float32))
     outs = (np.empty((41, 53), np.float32), np.empty((41, 53), np.float32),
             np.empty((41, 53), np.uint8), np.empty((41, 53), np.uint8))
-    g = t.grid(*AREA, out=outs)
+    with pytest.raises(ValueError, match=r"out\[0\]"):
+        t.grid(*AREA, out=outs)
+    g = t.grid(*AREA, out=outs, dtype="float32")
     assert all(a is b for a, b in zip(g[2:], outs))
     ref = t.grid(*AREA)
     assert np.array_equal(g.depth, ref.depth.astype(np.float32))
@@ -106,17 +111,20 @@ def test_bad_float32_outputs_untouched():
     out = np.zeros((2, 3), np.float32)
     with pytest.raises(ValueError, match="out"):
         t.height_grid(0, 0, 3, 2, out=out, dtype="float64")
-    with pytest.raises(ValueError, match="out"):
-        t.height_grid(0, 0, 4, 2, out=out)
-    with pytest.raises(ValueError, match="out"):
-        t.height_grid(0, 0, 3, 2, out=np.zeros((3, 2), np.float32).T)
+    with pytest.raises(ValueError, match="out: shape"):
+        t.height_grid(0, 0, 4, 2, out=out, dtype="float32")
+    with pytest.raises(ValueError, match="out: must be C-contiguous"):
+        t.height_grid(0, 0, 3, 2, out=np.zeros((3, 2), np.float32).T, dtype="float32")
+    with pytest.raises(TypeError, match="out"):
+        t.height_grid(0, 0, 3, 2, out=[[0.0] * 3] * 2, dtype="float32")
     assert not out.any()
     h = np.zeros((2, 3), np.float32)
     with pytest.raises(ValueError, match="share memory"):
-        t.grid(0, 0, 3, 2, out=(h, h, np.zeros((2, 3), np.uint8), np.zeros((2, 3), np.uint8)))
+        t.grid(0, 0, 3, 2, out=(h, h, np.zeros((2, 3), np.uint8), np.zeros((2, 3), np.uint8)),
+               dtype="float32")
     with pytest.raises(ValueError, match=r"out\[1\]"):
         t.grid(0, 0, 3, 2, out=(h, np.zeros((2, 3)), np.zeros((2, 3), np.uint8),
-                                np.zeros((2, 3), np.uint8)))
+                                np.zeros((2, 3), np.uint8)), dtype="float32")
     assert not h.any()
 
 
