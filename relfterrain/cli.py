@@ -345,16 +345,15 @@ def _grid(args: argparse.Namespace) -> int:
         raise CommandError(f"--chunk: must be >= 1, got {args.chunk}")
     t = _terrain(args)
     show = _progress(args)
-    ext = os.path.splitext(args.output)[1].lower()
-    engine = None
-    if ext in (".nc", ".zarr"):
-        _needs("xarray", "xarray", f"{ext} output")
-        if ext == ".zarr":
-            _needs("zarr", "zarr", ".zarr output")
-        else:
-            engine = _netcdf_engine()
     start = time.perf_counter()
     with Output(args.output, _GRID_FORMATS) as out:
+        engine = None
+        if out.ext in (".nc", ".zarr"):
+            _needs("xarray", "xarray", f"{out.ext} output")
+            if out.ext == ".zarr":
+                _needs("zarr", "zarr", ".zarr output")
+            else:
+                engine = _netcdf_engine()
         if out.ext == ".npz":
             x, y, h, d, tt, f = _grid_in_bands(t, x0, y0, nx, ny, step, args.dtype,
                                                args.threads, show)
@@ -486,10 +485,10 @@ def _features(args: argparse.Namespace) -> int:
     x0, y0, nx, ny, _ = _check_grid(args)
     t = _terrain(args)
     show = _progress(args)
-    if os.path.splitext(args.output)[1].lower() == ".parquet":
-        _needs("pyarrow", "parquet", ".parquet output")
     start = time.perf_counter()
     with Output(args.output, _FEATURE_FORMATS) as out:
+        if out.ext == ".parquet":
+            _needs("pyarrow", "parquet", ".parquet output")
         cols = _features_table(t, x0, y0, nx, ny, args.threads, show)
         meta = _meta(t.params, area=[x0, y0, nx, ny])
         if out.ext == ".csv":
@@ -544,10 +543,10 @@ def _stars(args: argparse.Namespace) -> int:
         galaxy = Galaxy(f_mask=args.f_mask, f_value=args.f_value)
     _check_threads(args)
     show = _progress(args)
-    if os.path.splitext(args.output)[1].lower() == ".parquet":
-        _needs("pyarrow", "parquet", ".parquet output")
     start = time.perf_counter()
     with Output(args.output, _STAR_FORMATS) as out:
+        if out.ext == ".parquet":
+            _needs("pyarrow", "parquet", ".parquet output")
         cat = galaxy.stars(*block, threads=args.threads, progress=show)
         names = cat.dtype.names or ()
         cols = {n: np.ascontiguousarray(cat[n]) for n in names}

@@ -234,6 +234,8 @@ def _feature_rows(x0, y0, nx, ny):
 
 @pytest.mark.parametrize("ext", ["csv", "geojson", "parquet"])
 def test_features(tmp_path, capsys, ext):
+    if ext == "parquet":
+        pytest.importorskip("pyarrow.parquet")
     out = tmp_path / f"f.{ext}"
     rc, text, err = _run(["features", *AREA, "-o", str(out)], capsys)
     assert rc == 0, err
@@ -252,7 +254,8 @@ def test_features(tmp_path, capsys, ext):
                 f["properties"]["feature"], f["properties"]["code"]) for f in doc["features"]]
         assert all(f["geometry"]["type"] == "Point" for f in doc["features"])
     else:
-        pq = pytest.importorskip("pyarrow.parquet")
+        import pyarrow.parquet as pq
+
         table = pq.read_table(out)
         assert table.column_names == ["x", "y", "feature", "code"]
         meta = table.schema.metadata
@@ -263,6 +266,8 @@ def test_features(tmp_path, capsys, ext):
 
 @pytest.mark.parametrize("ext", ["csv", "parquet", "npz"])
 def test_stars(tmp_path, capsys, ext):
+    if ext == "parquet":
+        pytest.importorskip("pyarrow.parquet")
     out = tmp_path / f"s.{ext}"
     block = (-30, -29, 3, 60, 60, 60)
     rc, text, err = _run(["stars", *map(str, block), "--f-mask", "0xf", "--f-value", "15",
@@ -280,7 +285,8 @@ def test_stars(tmp_path, capsys, ext):
             conv = float if n == "magnitude" else int
             assert [conv(v) for v in cols[n]] == cat[n].tolist()
     elif ext == "parquet":
-        pq = pytest.importorskip("pyarrow.parquet")
+        import pyarrow.parquet as pq
+
         table = pq.read_table(out)
         assert table.column_names == names
         for n in names:
@@ -446,3 +452,13 @@ def test_subprocess_subcommand(tmp_path):
                        timeout=120)
     assert r.returncode == 2 and "known: .npz" in r.stderr and "Traceback" not in r.stderr
     assert not (tmp_path / "x.tif").exists() and not (tmp_path / "x.tif.npz").exists()
+
+
+def test_missing_dependency_is_a_clean_error(tmp_path, capsys, monkeypatch):
+    real = cli.importlib.util.find_spec
+    monkeypatch.setattr(cli.importlib.util, "find_spec",
+                        lambda name, *a: None if name == "pyarrow" else real(name, *a))
+    rc, _, err = _run(["stars", *map(str, rt.INITIAL_VIEW), "-o", str(tmp_path / "s.parquet")],
+                      capsys)
+    assert rc == 2 and "relfterrain[parquet]" in err and len(err.strip().splitlines()) == 1
+    assert _listing(tmp_path) == []

@@ -131,7 +131,9 @@ def test_bad_float32_outputs_untouched():
 # -- xarray Dataset --------------------------------------------------------------
 
 
-xr = pytest.importorskip("xarray")
+@pytest.fixture
+def xr():
+    return pytest.importorskip("xarray")
 
 
 def _check_dataset(ds, t, x0, y0, nx, ny, step, dtype=np.float64):
@@ -176,7 +178,7 @@ def _ref_params(t):
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_dataset_contents(dtype):
+def test_dataset_contents(dtype, xr):
     t = rt.Terrain(lake_height=230.0)
     ds = t.dataset(*AREA, dtype=dtype)
     _check_dataset(ds, t, *AREA, dtype=dtype)
@@ -184,7 +186,7 @@ def test_dataset_contents(dtype):
     assert np.array_equal(ds.height.values, g.height)
 
 
-def test_dataset_bad_arguments_name_them():
+def test_dataset_bad_arguments_name_them(xr):
     t = rt.Terrain()
     with pytest.raises(ValueError, match="step"):
         t.dataset(0, 0, 3, 2, 0.0)
@@ -196,7 +198,7 @@ def test_dataset_bad_arguments_name_them():
         t.dataset(0, 0, 3, 2, dtype="int8")
 
 
-def test_dataset_doctests():
+def test_dataset_doctests(xr):
     import relfterrain.dataset
 
     result = doctest.testmod(relfterrain.dataset)
@@ -206,9 +208,17 @@ def test_dataset_doctests():
 # -- Dask --------------------------------------------------------------------------
 
 
-da = pytest.importorskip("dask.array")
-dask = pytest.importorskip("dask")
-rtd = pytest.importorskip("relfterrain.dask")
+@pytest.fixture
+def dask():
+    pytest.importorskip("dask.array")
+    return pytest.importorskip("dask")
+
+
+@pytest.fixture
+def rtd(dask):
+    import relfterrain.dask
+
+    return relfterrain.dask
 
 
 def _placed_terrain():
@@ -221,7 +231,7 @@ def _placed_terrain():
 
 @pytest.mark.parametrize("chunks", RAGGED)
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
-def test_dask_height_equals_memory(chunks, dtype):
+def test_dask_height_equals_memory(chunks, dtype, rtd):
     t = rt.Terrain()
     h = rtd.height_grid(t, *AREA, chunks=chunks, dtype=dtype)
     assert h.shape == (41, 53) and h.dtype == np.dtype(dtype)
@@ -232,7 +242,7 @@ def test_dask_height_equals_memory(chunks, dtype):
 
 
 @pytest.mark.parametrize("chunks", RAGGED)
-def test_dask_grid_equals_memory(chunks):
+def test_dask_grid_equals_memory(chunks, rtd, dask):
     t = _placed_terrain()
     arrays = rtd.grid(t, *AREA, chunks=chunks)
     got = dask.compute(*arrays, scheduler="sync")
@@ -246,7 +256,7 @@ def test_dask_grid_equals_memory(chunks):
     assert (got[2] == rt.TerrainType.ROAD).any() and (got[3] == rt.Feature.CONE).any()
 
 
-def test_dask_arrays_hold_a_copy_of_the_terrain():
+def test_dask_arrays_hold_a_copy_of_the_terrain(rtd, dask):
     t = rt.Terrain()
     before = t.grid(*AREA)
     arrays = rtd.grid(t, *AREA, chunks=(10, 10))
@@ -259,7 +269,7 @@ def test_dask_arrays_hold_a_copy_of_the_terrain():
     assert rtd.grid(t, *AREA, chunks=(10, 10))[0].name != arrays[0].name
 
 
-def test_dask_dataset_equals_memory_dataset():
+def test_dask_dataset_equals_memory_dataset(rtd, xr):
     t = rt.Terrain(lake_height=230.0)
     lazy = rtd.dataset(t, *AREA, chunks=((7, 30, 4), (11, 1, 41)), dtype="float32")
     assert lazy.height.chunks == ((7, 30, 4), (11, 1, 41))
@@ -270,7 +280,7 @@ def test_dask_dataset_equals_memory_dataset():
 
 
 @pytest.mark.parametrize("chunks", [None, (13, 17, 5), ((10, 50), (1, 59), (25, 7, 28))])
-def test_dask_star_census(chunks):
+def test_dask_star_census(chunks, rtd):
     g = rt.Galaxy(f_mask=0xF, f_value=0xF)  # a dense galaxy
     block = (-30, -29, 3, 60, 60, 60)
     census = rtd.star_census(g, *block, chunks=chunks)
@@ -281,7 +291,7 @@ def test_dask_star_census(chunks):
     assert int(rtd.star_count(g, *block, chunks=chunks).compute()) == int(ref.sum())
 
 
-def test_dask_bad_arguments_name_them():
+def test_dask_bad_arguments_name_them(rtd, xr):
     t = rt.Terrain()
     with pytest.raises(TypeError, match="terrain"):
         rtd.height_grid("terrain", 0, 0, 3, 2)
@@ -297,12 +307,12 @@ def test_dask_bad_arguments_name_them():
         rtd.star_count(rt.Galaxy(), 0, 0, 0, 2, 2, 0)
 
 
-def test_dask_doctests():
+def test_dask_doctests(rtd):
     result = doctest.testmod(rtd)
     assert result.attempted > 0 and result.failed == 0
 
 
-def test_local_cluster_with_processes():
+def test_local_cluster_with_processes(rtd):
     distributed = pytest.importorskip("distributed")
     t = _placed_terrain()
     g = rt.Galaxy(f_mask=0xF, f_value=0xF)  # a dense galaxy
