@@ -1,41 +1,591 @@
-"""The ``relfterrain`` command: compute a map area's grids into an ``.npz``.
+"""The ``relfterrain`` command.
 
-By default the classic 800 x 600 m map of The Forest (x 23396..24195,
-y 5318..5917), written to ``relfterrain_map.npz`` with a short summary:
-the area of each terrain kind and the count of each feature.
+Bare ``relfterrain`` computes a map area's grids into an ``.npz``: by default
+the classic 800 x 600 m map of The Forest (x 23396..24195, y 5318..5917),
+written to ``relfterrain_map.npz`` with a short summary (the area of each
+terrain kind, the count of each feature).
+
+Subcommands for pipelines (``relfterrain COMMAND --help`` for each):
+
+* ``grid X0 Y0 NX NY -o out.{npz,nc,zarr}``: the four grids of
+  :meth:`Terrain.grid` (with the coordinates and, for ``.nc`` and ``.zarr``,
+  the CF metadata of :meth:`Terrain.dataset`);
+* ``features X0 Y0 NX NY -o out.{csv,geojson,parquet}``: the point features
+  of an area at 1 m spacing, one row each;
+* ``stars X0 Y0 Z0 NX NY NZ -o out.{csv,parquet,npz}``: the star catalogue
+  of a block of space.
+
+Every argument and the output path are checked before any work: a bad
+number, an unknown extension, a missing folder or an unwritable path is a
+one-line error with exit status 2. Outputs are written to a temporary file
+beside the target and moved into place when complete (``os.replace``), so an
+interrupted run leaves no partial file.
+
+Adding a subcommand is one function plus its registration::
+
+    def _hello_arguments(p):
+        p.add_argument("name")
+
+    @command("hello", "say hello", _hello_arguments)
+    def _hello(args):
+        print("hello", args.name)
+        return 0
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import csv
+import importlib.util
+import json
+import os
+import shutil
 import sys
+import tempfile
 import time
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from ._types import Feature, TerrainType
 from .terrain import CLASSIC_MAP, Terrain, default_threads
 
+PROG = "relfterrain"
+
+
+class CommandError(Exception):
+    """A bad argument or output path: reported in one line, exit status 2."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """A subcommand: its name, one-line help, arguments and what it runs."""
+
+    name: str
+    help: str
+    arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+#: The subcommands by name, in the order they were registered.
+COMMANDS: dict[str, Command] = {}
+
+
+def command(name: str, help: str, arguments: Callable[[argparse.ArgumentParser], None]
+            ) -> Callable[[Callable[[argparse.Namespace], int]],
+                          Callable[[argparse.Namespace], int]]:
+    """Register ``run(args) -> exit status`` as the subcommand ``name``."""
+    def register(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+        if name in COMMANDS:
+            raise ValueError(f"name: the subcommand {name!r} is already registered")
+        COMMANDS[name] = Command(name, help, arguments, run)
+        return run
+    return register
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (exit status 2)."""
+
+    def error(self, message: str) -> Any:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+# ---------------------------------------------------------------------------
+# Shared pieces: checks, outputs, progress
+# ---------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def checking() -> Iterator[None]:
+    """Turn the library's argument errors into :class:`CommandError`."""
+    try:
+        yield
+    except (ValueError, TypeError, OverflowError) as e:
+        raise CommandError(str(e)) from None
+
+
+def _needs(module: str, extra: str, what: str) -> None:
+    if importlib.util.find_spec(module) is None:
+        raise CommandError(f"{what} needs {module}: pip install 'relfterrain[{extra}]'")
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+class Output:
+    """The output path, checked up front, written through a temporary path.
+
+    ``formats`` maps each accepted extension (lower case, with the dot) to a
+    description. Construction checks the extension, that the folder exists
+    and is writable (by creating the temporary file or folder beside the
+    target) and that the target is not a directory (unless the format is a
+    directory, ``.zarr``, and the target is an empty folder or a zarr store).
+    Use as a context manager: on success :meth:`commit` moves the temporary
+    into place; on any error it is removed.
+    """
+
+    def __init__(self, path: str, formats: dict[str, str], option: str = "-o/--output"):
+        self.path = path
+        base, ext = os.path.splitext(path)
+        self.ext = ext.lower()
+        if self.ext not in formats:
+            known = ", ".join(f"{e} ({d})" for e, d in formats.items())
+            got = f"'{ext}'" if ext else "no extension"
+            raise CommandError(f"{option}: {path!r} has {got}; known: {known}")
+        self.is_dir = self.ext == ".zarr"
+        parent = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(parent):
+            what = "is not a folder" if os.path.exists(parent) else "does not exist"
+            raise CommandError(f"{option}: the folder {parent!r} {what}")
+        if os.path.isdir(path):
+            if not self.is_dir:
+                raise CommandError(f"{option}: {path!r} is a directory")
+            if os.listdir(path) and not _is_zarr_store(path):
+                raise CommandError(f"{option}: {path!r} is a non-empty directory that is not "
+                                   "a zarr store; refusing to replace it")
+        elif self.is_dir and os.path.exists(path):
+            raise CommandError(f"{option}: {path!r} exists and is not a directory")
+        name = os.path.basename(base) + ext
+        try:
+            if self.is_dir:
+                self.tmp = tempfile.mkdtemp(prefix=f".{name}.", suffix=".part", dir=parent)
+            else:
+                fd, self.tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".part" + ext,
+                                                dir=parent)
+                os.close(fd)
+        except OSError as e:
+            raise CommandError(f"{option}: cannot write in {parent!r}: {e.strerror}") from None
+
+    def __enter__(self) -> Output:
+        return self
+
+    def __exit__(self, kind: Any, value: Any, tb: Any) -> None:
+        if kind is None:
+            self.commit()
+        else:
+            self.discard()
+
+    def discard(self) -> None:
+        """Remove the temporary output."""
+        if self.is_dir:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.tmp)
+
+    def commit(self) -> None:
+        """Move the finished temporary output into place."""
+        mode = (0o777 if self.is_dir else 0o666) & ~_umask()
+        os.chmod(self.tmp, mode)
+        if self.is_dir and os.path.isdir(self.path):
+            # os.replace cannot replace a non-empty directory: swap it out first
+            old = self.tmp + ".old"
+            os.replace(self.path, old)
+            os.replace(self.tmp, self.path)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(self.tmp, self.path)
+
+
+def _is_zarr_store(path: str) -> bool:
+    return any(os.path.exists(os.path.join(path, n)) for n in ("zarr.json", ".zgroup", ".zarray"))
+
+
+def _progress_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="show a progress bar (needs tqdm; default: when stderr is a terminal)")
+
+
+def _progress(args: argparse.Namespace) -> bool:
+    have = importlib.util.find_spec("tqdm") is not None
+    if args.progress is None:
+        return have and sys.stderr.isatty()
+    if args.progress and not have:
+        raise CommandError("--progress needs tqdm: pip install 'relfterrain[progress]'")
+    return bool(args.progress)
+
+
+def _bar(show: bool, total: int, unit: str, desc: str) -> Any:
+    if not show:
+        return contextlib.nullcontext(None)
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, unit=unit, desc=desc, leave=False)
+
+
+def _threads_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--threads", type=int, default=None,
+                   help=f"threads (default all cores: {default_threads()})")
+
+
+def _area_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("x0", type=float, metavar="X0", help="west edge (first column), metres")
+    p.add_argument("y0", type=float, metavar="Y0", help="south edge (first row), metres")
+    p.add_argument("nx", type=int, metavar="NX", help="columns")
+    p.add_argument("ny", type=int, metavar="NY", help="rows")
+
+
+def _terrain(args: argparse.Namespace) -> Terrain:
+    with checking():
+        return Terrain(lake_height=args.lake_height)
+
+
+def _lake_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--lake-height", type=float, default=None,
+                   help="lake level (default 204, the classic lake base)")
+
+
+def _check_threads(args: argparse.Namespace) -> int | None:
+    if args.threads is not None and args.threads < 1:
+        raise CommandError(f"--threads: must be >= 1, got {args.threads}")
+    return args.threads
+
+
+# ---------------------------------------------------------------------------
+# Grids
+# ---------------------------------------------------------------------------
+
+_GRID_FORMATS = {".npz": "NumPy arrays", ".nc": "NetCDF via xarray",
+                 ".zarr": "zarr store via xarray"}
+_BAND_POINTS = 1 << 22  # points per band of an in-memory grid
+
+
+def _netcdf_engine() -> str:
+    if importlib.util.find_spec("netCDF4") is not None:
+        return "netcdf4"
+    if importlib.util.find_spec("h5netcdf") is not None and \
+            importlib.util.find_spec("h5py") is not None:
+        return "h5netcdf"
+    raise CommandError("NetCDF output needs netCDF4 or h5netcdf: "
+                       "pip install 'relfterrain[netcdf]'")
+
+
+def _check_grid(args: argparse.Namespace) -> tuple:
+    from .terrain import _grid_args
+
+    with checking():
+        x0, y0, nx, ny, step, _, _ = _grid_args(args.x0, args.y0, args.nx, args.ny, args.step)
+    _check_threads(args)
+    return x0, y0, nx, ny, step
+
+
+def _grid_in_bands(t: Terrain, x0: float, y0: float, nx: int, ny: int, step: float,
+                   dtype: str, threads: int | None, show: bool) -> Any:
+    """The whole grid in memory, computed in bands of rows (for the progress bar)."""
+    h = np.empty((ny, nx), dtype=dtype)
+    d = np.empty((ny, nx), dtype=dtype)
+    tt = np.empty((ny, nx), dtype=np.uint8)
+    f = np.empty((ny, nx), dtype=np.uint8)
+    rows = max(1, _BAND_POINTS // nx)
+    with _bar(show, ny, "row", "grid") as bar:
+        for r in range(0, ny, rows):
+            k = min(rows, ny - r)
+            t.grid(x0, y0, nx, k, step, offset=(r, 0), threads=threads, dtype=dtype,
+                   out=(h[r:r + k], d[r:r + k], tt[r:r + k], f[r:r + k]))
+            if bar is not None:
+                bar.update(k)
+    from .dataset import grid_coords
+
+    x, y = grid_coords(x0, y0, nx, ny, step)  # exactly the grid's doubles
+    return x, y, h, d, tt, f
+
+
+def _write_npz(path: str, compress: bool, arrays: dict[str, np.ndarray]) -> None:
+    save: Any = np.savez_compressed if compress else np.savez
+    with open(path, "wb") as fh:  # a file object: savez adds no ".npz" to the name
+        save(fh, **arrays)
+
+
+def _write_dataset(ds: Any, out: Output, engine: str | None, show: bool) -> None:
+    callback: Any = contextlib.nullcontext()
+    if show:
+        with contextlib.suppress(ImportError):
+            from tqdm.dask import TqdmCallback
+
+            callback = TqdmCallback(desc="write", leave=False)
+    with callback, warnings.catch_warnings():
+        # zarr 3 warns that consolidated metadata is not in the v3 spec yet;
+        # it is what lets xarray.open_zarr open the store without a warning
+        warnings.filterwarnings("ignore", message="Consolidated metadata",
+                                category=UserWarning)
+        if out.ext == ".zarr":
+            ds.to_zarr(out.tmp, mode="w")
+        else:
+            ds.to_netcdf(out.tmp, engine=engine)
+
+
+def _grid_arguments(p: argparse.ArgumentParser) -> None:
+    _area_args(p)
+    p.add_argument("--step", type=float, default=1.0, help="grid spacing, metres (default 1)")
+    p.add_argument("--dtype", choices=("float64", "float32"), default="float64",
+                   help="height and depth dtype (float32: the exact doubles rounded)")
+    _lake_arg(p)
+    _threads_arg(p)
+    p.add_argument("--chunk", type=int, default=2048,
+                   help="block side for .nc/.zarr, computed and written block by block "
+                        "with dask when installed (default 2048)")
+    p.add_argument("--compress", action="store_true", help=".npz: compress (slower)")
+    _progress_arg(p)
+    p.add_argument("-o", "--output", required=True,
+                   help="output file: " + ", ".join(_GRID_FORMATS))
+
+
+@command("grid", "a grid's height, depth, terrain and feature to .npz, .nc or .zarr",
+         _grid_arguments)
+def _grid(args: argparse.Namespace) -> int:
+    x0, y0, nx, ny, step = _check_grid(args)
+    if args.chunk < 1:
+        raise CommandError(f"--chunk: must be >= 1, got {args.chunk}")
+    t = _terrain(args)
+    show = _progress(args)
+    start = time.perf_counter()
+    with Output(args.output, _GRID_FORMATS) as out:
+        engine = None
+        if out.ext in (".nc", ".zarr"):
+            _needs("xarray", "xarray", f"{out.ext} output")
+            if out.ext == ".zarr":
+                _needs("zarr", "zarr", ".zarr output")
+            else:
+                engine = _netcdf_engine()
+        if out.ext == ".npz":
+            x, y, h, d, tt, f = _grid_in_bands(t, x0, y0, nx, ny, step, args.dtype,
+                                               args.threads, show)
+            _write_npz(out.tmp, args.compress, {"x": x, "y": y, "height": h, "depth": d,
+                                                "terrain": tt, "feature": f})
+        elif importlib.util.find_spec("dask") is not None:
+            import dask
+
+            from . import dask as rtd
+
+            ds = rtd.dataset(t, x0, y0, nx, ny, step, chunks=(args.chunk, args.chunk),
+                             dtype=args.dtype)
+            with dask.config.set(scheduler="threads",
+                                 num_workers=args.threads or default_threads()):
+                _write_dataset(ds, out, engine, show)
+        else:
+            from .dataset import make_dataset
+
+            x, y, h, d, tt, f = _grid_in_bands(t, x0, y0, nx, ny, step, args.dtype,
+                                               args.threads, show)
+            ds = make_dataset(x, y, h, d, tt, f, t.params, step=step)
+            _write_dataset(ds, out, engine, show)
+    print(f"{PROG} grid: {ny} x {nx} points (step {step:g} m) in "
+          f"{time.perf_counter() - start:.2f} s: wrote {args.output}")
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# Point features
+# ---------------------------------------------------------------------------
+
+_FEATURE_FORMATS = {".csv": "comma-separated", ".geojson": "GeoJSON points",
+                    ".parquet": "Apache Parquet"}
+_ALPHABET = np.array(list("ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+
+
+def _round_js(v: np.ndarray) -> np.ndarray:
+    r = np.floor(v)
+    return (r + (v - r >= 0.5)).astype(np.int64)
+
+
+def _features_table(t: Terrain, x0: float, y0: float, nx: int, ny: int,
+                    threads: int | None, show: bool) -> dict[str, np.ndarray]:
+    """Every point feature of the area at step 1, in row order (south first)."""
+    xs, ys, codes = [], [], []
+    rows = max(1, _BAND_POINTS // nx)
+    with _bar(show, ny, "row", "features") as bar:
+        for r in range(0, ny, rows):
+            k = min(rows, ny - r)
+            f = t.feature_grid(x0, y0, nx, k, 1.0, offset=(r, 0), threads=threads)
+            rr, cc = np.nonzero(f)
+            # exactly the grid's points x0 + c*1.0, y0 + r*1.0
+            xs.append(x0 + cc.astype(np.float64))
+            ys.append(y0 + (r + rr).astype(np.float64))
+            codes.append(f[rr, cc])
+            if bar is not None:
+                bar.update(k)
+    x = np.concatenate(xs)
+    y = np.concatenate(ys)
+    code = np.concatenate(codes)
+    names = np.array([m.name for m in Feature])[code]
+    has = np.array([m.has_code for m in Feature])[code]
+    xr, yr = _round_js(x), _round_js(y)
+    control = np.char.add(_ALPHABET[np.abs(xr) % 26], _ALPHABET[np.abs(yr) % 26])
+    control = np.where(has, control, "")
+    return {"x": x, "y": y, "feature": names.astype(str), "code": control.astype(str)}
+
+
+def _write_csv(path: str, columns: dict[str, np.ndarray]) -> None:
+    names = list(columns)
+    cols = [c.tolist() for c in columns.values()]
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(names)
+        w.writerows(zip(*cols))
+
+
+def _write_parquet(path: str, columns: dict[str, np.ndarray], meta: dict[str, str]) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.table({k: pa.array(v) for k, v in columns.items()})
+    table = table.replace_schema_metadata({k.encode(): v.encode() for k, v in meta.items()})
+    pq.write_table(table, path)
+
+
+def _write_geojson(path: str, columns: dict[str, np.ndarray], meta: dict[str, str]) -> None:
+    props = [k for k in columns if k not in ("x", "y")]
+    values = {k: v.tolist() for k, v in columns.items()}
+    features = [
+        {"type": "Feature",
+         "geometry": {"type": "Point", "coordinates": [values["x"][i], values["y"][i]]},
+         "properties": {k: values[k][i] for k in props}}
+        for i in range(len(values["x"]))
+    ]
+    doc = {"type": "FeatureCollection", "features": features,
+           # a foreign member: the coordinates are the terrain's metres (x east,
+           # y north), not longitude and latitude
+           "relfterrain": {k: json.loads(v) if v.startswith(("{", "[")) else v
+                           for k, v in meta.items()}}
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(doc, fh)
+
+
+def _meta(params: Any, **extra: Any) -> dict[str, str]:
+    from . import __version__
+
+    out = {"relfterrain_version": __version__,
+           "relfterrain_params": json.dumps(params.to_dict(), sort_keys=True),
+           "relfterrain_fingerprint": params.fingerprint()}
+    out.update({k: json.dumps(v) for k, v in extra.items()})
+    return out
+
+
+def _features_arguments(p: argparse.ArgumentParser) -> None:
+    _area_args(p)
+    _lake_arg(p)
+    _threads_arg(p)
+    _progress_arg(p)
+    p.add_argument("-o", "--output", required=True,
+                   help="output file: " + ", ".join(_FEATURE_FORMATS) +
+                        " (columns x, y, feature, code)")
+
+
+@command("features", "the point features of an area (1 m spacing) to .csv, .geojson or "
+         ".parquet", _features_arguments)
+def _features(args: argparse.Namespace) -> int:
+    args.step = 1.0
+    x0, y0, nx, ny, _ = _check_grid(args)
+    t = _terrain(args)
+    show = _progress(args)
+    start = time.perf_counter()
+    with Output(args.output, _FEATURE_FORMATS) as out:
+        if out.ext == ".parquet":
+            _needs("pyarrow", "parquet", ".parquet output")
+        cols = _features_table(t, x0, y0, nx, ny, args.threads, show)
+        meta = _meta(t.params, area=[x0, y0, nx, ny])
+        if out.ext == ".csv":
+            _write_csv(out.tmp, cols)
+        elif out.ext == ".geojson":
+            _write_geojson(out.tmp, cols, meta)
+        else:
+            _write_parquet(out.tmp, cols, meta)
+    print(f"{PROG} features: {len(cols['x'])} features in {ny} x {nx} m in "
+          f"{time.perf_counter() - start:.2f} s: wrote {args.output}")
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# Stars
+# ---------------------------------------------------------------------------
+
+_STAR_FORMATS = {".csv": "comma-separated", ".parquet": "Apache Parquet",
+                 ".npz": "NumPy arrays"}
+
+
+def _int_literal(text: str) -> int:
+    return int(text, 0)  # 127, 0x7f, 0o177, 0b1111111
+
+
+_int_literal.__name__ = "int"  # argparse names the type in its messages
+
+
+def _stars_arguments(p: argparse.ArgumentParser) -> None:
+    for name, what in (("x0", "first x"), ("y0", "first y"), ("z0", "first z")):
+        p.add_argument(name, type=int, metavar=name.upper(), help=f"{what}, light years")
+    for name in ("nx", "ny", "nz"):
+        p.add_argument(name, type=int, metavar=name.upper(), help=f"points along {name[1]}")
+    p.add_argument("--f-mask", type=_int_literal, default=0xFFFF,
+                   help="mask of the star test (default 0xffff; smaller: a denser galaxy)")
+    p.add_argument("--f-value", type=_int_literal, default=127,
+                   help="value of the star test (default 127)")
+    _threads_arg(p)
+    _progress_arg(p)
+    p.add_argument("-o", "--output", required=True,
+                   help="output file: " + ", ".join(_STAR_FORMATS) +
+                        " (columns x, y, z, magnitude, planets, colour)")
+
+
+@command("stars", "the star catalogue of a block of space to .csv, .parquet or .npz",
+         _stars_arguments)
+def _stars(args: argparse.Namespace) -> int:
+    from .galaxy import Galaxy, _block
+
+    with checking():
+        block = _block(args.x0, args.y0, args.z0, args.nx, args.ny, args.nz)
+        galaxy = Galaxy(f_mask=args.f_mask, f_value=args.f_value)
+    _check_threads(args)
+    show = _progress(args)
+    start = time.perf_counter()
+    with Output(args.output, _STAR_FORMATS) as out:
+        if out.ext == ".parquet":
+            _needs("pyarrow", "parquet", ".parquet output")
+        cat = galaxy.stars(*block, threads=args.threads, progress=show)
+        names = cat.dtype.names or ()
+        cols = {n: np.ascontiguousarray(cat[n]) for n in names}
+        if out.ext == ".csv":
+            _write_csv(out.tmp, cols)
+        elif out.ext == ".parquet":
+            _write_parquet(out.tmp, cols, _meta(galaxy.params, block=list(block)))
+        else:
+            _write_npz(out.tmp, False, cols)
+    print(f"{PROG} stars: {len(cat)} stars in {block.nx} x {block.ny} x {block.nz} ly in "
+          f"{time.perf_counter() - start:.2f} s: wrote {args.output}")
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# The default job: the classic map and its summary
+# ---------------------------------------------------------------------------
+
 
 def _parser() -> argparse.ArgumentParser:
     x0, y0, nx, ny = CLASSIC_MAP
-    p = argparse.ArgumentParser(
-        prog="relfterrain",
+    commands = "\n".join(f"  {c.name:<10} {c.help}" for c in COMMANDS.values())
+    p = _Parser(
+        prog=PROG,
         description="Compute the Relf terrain of a map area and save its grids as .npz "
-        "(arrays x, y, height, depth, terrain, feature).",
+        "(arrays x, y, height, depth, terrain, feature), with a summary.",
+        epilog=f"commands (relfterrain COMMAND --help):\n{commands}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--x0", type=float, default=x0, help=f"west edge, metres (default {x0})")
     p.add_argument("--y0", type=float, default=y0, help=f"south edge, metres (default {y0})")
     p.add_argument("--nx", type=int, default=nx, help=f"columns (default {nx})")
     p.add_argument("--ny", type=int, default=ny, help=f"rows (default {ny})")
     p.add_argument("--step", type=float, default=1.0, help="grid spacing, metres (default 1)")
-    p.add_argument("--lake-height", type=float, default=None,
-                   help="lake level (default 204, the classic lake base)")
-    p.add_argument("--threads", type=int, default=None,
-                   help=f"threads (default all cores: {default_threads()})")
+    _lake_arg(p)
+    _threads_arg(p)
+    p.add_argument("--compress", action="store_true", help="compress the .npz (slower)")
     p.add_argument("-o", "--output", default="relfterrain_map.npz",
-                   help="output file (default relfterrain_map.npz)")
+                   help="output .npz file (default relfterrain_map.npz)")
     return p
 
 
@@ -59,27 +609,57 @@ def summarize(terrain: np.ndarray, feature: np.ndarray, step: float) -> str:
     return "\n".join(lines)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
-    args = _parser().parse_args(argv)
-    try:
-        t = Terrain(lake_height=args.lake_height)
+def _classic(args: argparse.Namespace) -> int:
+    x0, y0, nx, ny, step = _check_grid(args)
+    t = _terrain(args)
+    with Output(args.output, {".npz": "NumPy arrays"}) as out:
         start = time.perf_counter()
-        g = t.grid(args.x0, args.y0, args.nx, args.ny, args.step, threads=args.threads)
+        g = t.grid(x0, y0, nx, ny, step, threads=args.threads)
         elapsed = time.perf_counter() - start
-    except (ValueError, TypeError, MemoryError) as e:
-        print(f"relfterrain: error: {e}", file=sys.stderr)
-        return 2
-    np.savez_compressed(args.output, x=g.x, y=g.y, height=g.height, depth=g.depth,
-                        terrain=g.terrain, feature=g.feature)
-    x1 = args.x0 + (args.nx - 1) * args.step
-    y1 = args.y0 + (args.ny - 1) * args.step
-    print(f"relfterrain: x {args.x0:g}..{x1:g}, y {args.y0:g}..{y1:g}, step {args.step:g} m: "
-          f"{args.ny} x {args.nx} points in {elapsed * 1e3:.1f} ms")
+        _write_npz(out.tmp, args.compress, {"x": g.x, "y": g.y, "height": g.height,
+                                            "depth": g.depth, "terrain": g.terrain,
+                                            "feature": g.feature})
+    x1 = x0 + (nx - 1) * step
+    y1 = y0 + (ny - 1) * step
+    print(f"relfterrain: x {x0:g}..{x1:g}, y {y0:g}..{y1:g}, step {step:g} m: "
+          f"{ny} x {nx} points in {elapsed * 1e3:.1f} ms")
     print(f"height {g.height.min():.2f} .. {g.height.max():.2f} m, lake level {t.lake_height:g} m")
-    print(summarize(g.terrain, g.feature, args.step))
+    print(summarize(g.terrain, g.feature, step))
     print(f"wrote {args.output}")
     return 0
+
+
+def _command_parser(cmd: Command) -> argparse.ArgumentParser:
+    p = _Parser(prog=f"{PROG} {cmd.name}", description=cmd.help[0].upper() + cmd.help[1:] + ".")
+    cmd.arguments(p)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] in COMMANDS:
+        cmd = COMMANDS[args_list[0]]
+        prog = f"{PROG} {cmd.name}"
+        args = _command_parser(cmd).parse_args(args_list[1:])
+        run = cmd.run
+    else:
+        prog = PROG
+        args = _parser().parse_args(args_list)
+        run = _classic
+    try:
+        return run(args)
+    except CommandError as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        return 2
+    except (OSError, MemoryError) as e:
+        text = e.strerror if isinstance(e, OSError) and e.strerror else str(e) or type(e).__name__
+        where = f" ({e.filename})" if isinstance(e, OSError) and e.filename else ""
+        print(f"{prog}: error: {text}{where}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _core, _validate
+from . import _core, _precision, _validate
 from . import features as _features
 from . import roads as _roads
 from . import streams as _streams
@@ -511,8 +511,9 @@ waterhole_below, knoll_below, x_below, cone_below : int
         out: np.ndarray | None = None,
         threads: int | None = None,
         t: float | None = None,
+        dtype: Any = None,
     ) -> np.ndarray:
-        """Ground height on a grid: float64 ``(ny, nx)``.
+        """Ground height on a grid: float64 (or float32) ``(ny, nx)``.
 
         Element ``[r, c]`` is the height at ``(x0 + c*step, y0 + r*step)``;
         row 0 is the southern edge (plot with ``origin="lower"``).
@@ -534,24 +535,42 @@ waterhole_below, knoll_below, x_below, cone_below : int
             step (shifting ``x0`` by ``column*step`` instead would round
             differently for a step such as 0.3).
         out : ndarray, optional
-            A C-contiguous writeable float64 ``(ny, nx)`` array to fill and
-            return (not touched if the call fails).
+            A C-contiguous writeable ``(ny, nx)`` array of the dtype to fill
+            and return (not touched if the call fails).
         threads : int, optional
             Threads to split the rows across; default all cores. The result
             is the same for every count.
         t : float, optional
             The time (seconds) of a terrain made with ``time_vector`` (SPEC 14);
             at ``t=0`` the static heights, bit for bit.
+        dtype : {None, "float64", "float32"}
+            The result's (and ``out``'s) dtype: float64 by default. The
+            core always computes doubles; float32 is the exact double result
+            rounded to nearest, converted in bands of rows (the extra memory
+            is one band of about 8 MiB, not a full-size double array).
 
         >>> Terrain().height_grid(0, 0, 3, 2).shape
         (2, 3)
+        >>> Terrain().height_grid(0, 0.5, 2, 1, dtype="float32")
+        array([[386.0078, 388.    ]], dtype=float32)
         """
         if t is not None:
             from . import evolve
 
+            if _precision.height_dtype(dtype, out) == np.float32:
+                # the exact doubles, rounded (the evolving grid has no float32 store)
+                h = evolve.height_grid(self, _grid_args(x0, y0, nx, ny, step, offset), t,
+                                       out=None, threads=threads)
+                if out is None:
+                    return h.astype(np.float32)
+                out[...] = h
+                return out
             return evolve.height_grid(self, _grid_args(x0, y0, nx, ny, step, offset), t,
                                       out=out, threads=threads)
         x0, y0, nx, ny, step, r0, c0 = _grid_args(x0, y0, nx, ny, step, offset)
+        if _precision.height_dtype(dtype, out) == np.float32:
+            return _precision.height_grid32(self._core, x0, y0, nx, ny, step, r0, c0, out,
+                                            _threads(threads))
         return self._core.height_grid(x0, y0, nx, ny, step, r0=r0, c0=c0, out=out,
                                       threads=_threads(threads))
 
@@ -610,6 +629,7 @@ waterhole_below, knoll_below, x_below, cone_below : int
         offset: tuple[int, int] = (0, 0),
         out: Sequence[np.ndarray] | None = None,
         threads: int | None = None,
+        dtype: Any = None,
     ) -> TerrainGrid:
         """terra on a grid in one pass: ``TerrainGrid(x, y, height, depth, terrain, feature)``.
 
@@ -618,11 +638,16 @@ waterhole_below, knoll_below, x_below, cone_below : int
         ``(ny, nx)``; ``x`` (nx,) and ``y`` (ny,) are the coordinates.
         ``out`` may be a 4-sequence ``(height, depth, terrain, feature)`` of
         preallocated arrays (e.g. a previous result) to fill. ``offset``
-        selects a block of the grid, as in :meth:`height_grid`.
+        selects a block of the grid, as in :meth:`height_grid`. ``dtype``
+        (float64 by default, or float32) is that of ``height`` and ``depth``:
+        float32 values are the exact doubles rounded to nearest, as in
+        :meth:`height_grid`.
 
         >>> g = Terrain().grid(23396, 5318, 4, 3)
         >>> g.x
         array([23396., 23397., 23398., 23399.])
+        >>> Terrain().grid(23396, 5318, 4, 3, dtype="float32").height.dtype
+        dtype('float32')
         """
         x0, y0, nx, ny, step, r0, c0 = _grid_args(x0, y0, nx, ny, step, offset)
         if out is None:
@@ -638,8 +663,13 @@ waterhole_below, knoll_below, x_below, cone_below : int
                 ) from None
             if len(outputs) != 4 or any(o is None for o in outputs):
                 raise ValueError("out: must be 4 arrays (height, depth, terrain, feature)")
-        h, d, t, f = self._core.terra_grid(x0, y0, nx, ny, step, r0=r0, c0=c0, outputs=outputs,
-                                           threads=_threads(threads))
+        first = outputs[0] if isinstance(outputs[0], np.ndarray) else None
+        if _precision.height_dtype(dtype, first, "out[0] (height)") == np.float32:
+            h, d, t, f = _precision.terra_grid32(self._core, x0, y0, nx, ny, step, r0, c0,
+                                                 outputs, _threads(threads))
+        else:
+            h, d, t, f = self._core.terra_grid(x0, y0, nx, ny, step, r0=r0, c0=c0,
+                                               outputs=outputs, threads=_threads(threads))
         # exactly the core's x0 + (double)(c0 + c) * step
         x = x0 + np.arange(c0, c0 + nx, dtype=np.int64).astype(np.float64) * step
         y = y0 + np.arange(r0, r0 + ny, dtype=np.int64).astype(np.float64) * step
@@ -965,6 +995,27 @@ waterhole_below, knoll_below, x_below, cone_below : int
         from .presets import preset_params
 
         return cls(preset_params(name, rng), simd=simd)
+    # -- pipelines: xarray Datasets (SPEC 1) ----------------------------------
+
+    def dataset(self, x0: float, y0: float, nx: int, ny: int, step: float = 1.0, *,
+                dtype: Any = None, threads: int | None = None) -> Any:
+        """The grid of :meth:`grid` as an ``xarray.Dataset`` (needs ``relfterrain[xarray]``).
+
+        Dims ``(y, x)``; coordinates ``x``, ``y`` in metres at the sample
+        points (exactly the grid's ``x0 + c*step`` doubles); variables
+        ``height`` and ``depth`` (``dtype``, float64 by default, or float32:
+        the exact doubles rounded), ``terrain`` and ``feature`` (uint8 codes
+        with CF ``flag_values`` / ``flag_meanings`` naming the
+        :class:`TerrainType` and :class:`Feature` members); units and long
+        names; the parameters in the attributes (``relfterrain_params``, JSON
+        of :meth:`TerrainParams.to_dict`, and ``relfterrain_fingerprint``).
+        For areas larger than memory see :func:`relfterrain.dask.dataset`;
+        examples (run as doctests where xarray is installed) are in
+        :mod:`relfterrain.dataset`.
+        """
+        from .dataset import terrain_dataset
+
+        return terrain_dataset(self, x0, y0, nx, ny, step, dtype=dtype, threads=threads)
 
 
 def _key(v: Any, name: str) -> int:

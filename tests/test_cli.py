@@ -121,3 +121,344 @@ def test_help(capsys):
     for opt in ("--x0", "--y0", "--nx", "--ny", "--step", "--output", "--threads",
                 "--lake-height"):
         assert opt in text
+
+
+# -- subcommands ----------------------------------------------------------------
+
+import csv  # noqa: E402
+import json  # noqa: E402
+import zipfile  # noqa: E402
+
+from relfterrain import cli  # noqa: E402
+
+AREA = ("24090", "5360", "50", "40")
+
+
+def _run(argv, capsys):
+    try:
+        rc = main(argv)
+    except SystemExit as e:
+        rc = e.code
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def _listing(path):
+    return sorted(p.name for p in path.iterdir())
+
+
+def _assert_grid_arrays(height, depth, terrain, feature, x, y, g, dtype=np.float64):
+    assert height.dtype == depth.dtype == np.dtype(dtype)
+    assert np.array_equal(bits(np.asarray(height, np.float64)),
+                          bits(g.height.astype(dtype).astype(np.float64)))
+    assert np.array_equal(bits(np.asarray(depth, np.float64)),
+                          bits(g.depth.astype(dtype).astype(np.float64)))
+    assert terrain.dtype == feature.dtype == np.uint8
+    assert np.array_equal(terrain, g.terrain)
+    assert np.array_equal(feature, g.feature)
+    assert np.array_equal(bits(x), bits(g.x))
+    assert np.array_equal(bits(y), bits(g.y))
+
+
+@pytest.mark.parametrize("extra, dtype, compressed", [
+    ([], np.float64, False), (["--compress"], np.float64, True),
+    (["--dtype", "float32", "--step", "0.7"], np.float32, False)])
+def test_grid_npz(tmp_path, capsys, extra, dtype, compressed):
+    out = tmp_path / "g.npz"
+    rc, text, err = _run(["grid", *AREA, "-o", str(out), "--lake-height", "230", *extra],
+                         capsys)
+    assert rc == 0, err
+    assert "wrote" in text
+    step = 0.7 if "0.7" in extra else 1.0
+    g = rt.Terrain(lake_height=230.0).grid(24090, 5360, 50, 40, step)
+    with np.load(out) as z:
+        assert set(z.files) == {"x", "y", "height", "depth", "terrain", "feature"}
+        _assert_grid_arrays(z["height"], z["depth"], z["terrain"], z["feature"], z["x"],
+                            z["y"], g, dtype)
+    kinds = {i.compress_type for i in zipfile.ZipFile(out).infolist()}
+    assert kinds == ({zipfile.ZIP_DEFLATED} if compressed else {zipfile.ZIP_STORED})
+    assert _listing(tmp_path) == ["g.npz"]
+
+
+def test_grid_netcdf_round_trip(tmp_path, capsys):
+    xr = pytest.importorskip("xarray")
+    if cli.importlib.util.find_spec("netCDF4") is None:
+        pytest.importorskip("h5netcdf")
+        pytest.importorskip("h5py")
+    out = tmp_path / "g.nc"
+    rc, _, err = _run(["grid", *AREA, "--step", "0.5", "--dtype", "float32", "--chunk", "16",
+                       "-o", str(out)], capsys)
+    assert rc == 0, err
+    t = rt.Terrain()
+    with xr.open_dataset(out) as ds:
+        ds = ds.load()
+    expected = t.dataset(24090, 5360, 50, 40, 0.5, dtype="float32")
+    xr.testing.assert_identical(ds, expected)
+    g = t.grid(24090, 5360, 50, 40, 0.5)
+    _assert_grid_arrays(ds.height.values, ds.depth.values, ds.terrain.values, ds.feature.values,
+                        ds.x.values, ds.y.values, g, np.float32)
+    assert ds.terrain.attrs["flag_meanings"].split() == [m.name for m in rt.TerrainType]
+    assert _listing(tmp_path) == ["g.nc"]
+
+
+def test_grid_zarr_round_trip_and_replace(tmp_path, capsys):
+    xr = pytest.importorskip("xarray")
+    pytest.importorskip("zarr")
+    out = tmp_path / "g.zarr"
+    t = rt.Terrain()
+    for step in ("1", "0.3"):  # the second run replaces the first store
+        rc, _, err = _run(["grid", *AREA, "--step", step, "--chunk", "7", "-o", str(out)],
+                          capsys)
+        assert rc == 0, err
+        with xr.open_zarr(out) as ds:
+            ds = ds.load()
+        xr.testing.assert_identical(ds, t.dataset(24090, 5360, 50, 40, float(step)))
+        g = t.grid(24090, 5360, 50, 40, float(step))
+        _assert_grid_arrays(ds.height.values, ds.depth.values, ds.terrain.values,
+                            ds.feature.values, ds.x.values, ds.y.values, g)
+        assert _listing(tmp_path) == ["g.zarr"]
+
+
+def _feature_rows(x0, y0, nx, ny):
+    # the independent transcription's features, row by row (south first)
+    _, _, _, _, _, rf = R.grid(R.CLASSIC, x0, y0, nx, ny, 1.0)
+    rows = []
+    for r, c in zip(*np.nonzero(rf)):
+        x, y = float(x0 + c), float(y0 + r)
+        f = int(rf[r, c])
+        code = R.orienteering_code(R.round_js(x), R.round_js(y)) if f in R.CODED_FEATURES else ""
+        rows.append((x, y, R.FEATURE_NAMES[f], code))
+    assert rows
+    return rows
+
+
+@pytest.mark.parametrize("ext", ["csv", "geojson", "parquet"])
+def test_features(tmp_path, capsys, ext):
+    if ext == "parquet":
+        pytest.importorskip("pyarrow.parquet")
+    out = tmp_path / f"f.{ext}"
+    rc, text, err = _run(["features", *AREA, "-o", str(out)], capsys)
+    assert rc == 0, err
+    expected = _feature_rows(24090, 5360, 50, 40)
+    assert f"{len(expected)} features" in text
+    if ext == "csv":
+        with open(out, newline="") as fh:
+            rows = list(csv.reader(fh))
+        assert rows[0] == ["x", "y", "feature", "code"]
+        got = [(float(a), float(b), c, d) for a, b, c, d in rows[1:]]
+    elif ext == "geojson":
+        doc = json.loads(out.read_text())
+        assert doc["type"] == "FeatureCollection"
+        assert doc["relfterrain"]["relfterrain_fingerprint"] == rt.TerrainParams().fingerprint()
+        got = [(f["geometry"]["coordinates"][0], f["geometry"]["coordinates"][1],
+                f["properties"]["feature"], f["properties"]["code"]) for f in doc["features"]]
+        assert all(f["geometry"]["type"] == "Point" for f in doc["features"])
+    else:
+        import pyarrow.parquet as pq
+
+        table = pq.read_table(out)
+        assert table.column_names == ["x", "y", "feature", "code"]
+        meta = table.schema.metadata
+        assert json.loads(meta[b"relfterrain_params"]) == rt.TerrainParams().to_dict()
+        got = list(zip(*(table.column(n).to_pylist() for n in table.column_names)))
+    assert got == expected
+
+
+@pytest.mark.parametrize("ext", ["csv", "parquet", "npz"])
+def test_stars(tmp_path, capsys, ext):
+    if ext == "parquet":
+        pytest.importorskip("pyarrow.parquet")
+    out = tmp_path / f"s.{ext}"
+    block = (-30, -29, 3, 60, 60, 60)
+    rc, text, err = _run(["stars", *map(str, block), "--f-mask", "0xf", "--f-value", "15",
+                          "-o", str(out)], capsys)
+    assert rc == 0, err
+    cat = rt.Galaxy(f_mask=0xF, f_value=0xF).stars(*block)
+    assert len(cat) > 100 and f"{len(cat)} stars" in text
+    names = list(cat.dtype.names)
+    if ext == "csv":
+        with open(out, newline="") as fh:
+            rows = list(csv.reader(fh))
+        assert rows[0] == names
+        cols = {n: [r[k] for r in rows[1:]] for k, n in enumerate(names)}
+        for n in names:
+            conv = float if n == "magnitude" else int
+            assert [conv(v) for v in cols[n]] == cat[n].tolist()
+    elif ext == "parquet":
+        import pyarrow.parquet as pq
+
+        table = pq.read_table(out)
+        assert table.column_names == names
+        for n in names:
+            assert table.column(n).to_pylist() == cat[n].tolist()
+    else:
+        with np.load(out) as z:
+            assert z.files == names
+            for n in names:
+                assert z[n].dtype == cat[n].dtype
+                assert np.array_equal(z[n], cat[n])
+
+
+def test_stars_default_galaxy(tmp_path, capsys):
+    out = tmp_path / "s.csv"
+    rc, text, err = _run(["stars", *map(str, rt.INITIAL_VIEW), "-o", str(out)], capsys)
+    assert rc == 0, err
+    assert "26 stars" in text
+    assert len(out.read_text().splitlines()) == 27
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["grid", *AREA, "-o", "{d}/x.tif"], "known: .npz"),
+    (["grid", *AREA, "-o", "{d}/x"], "no extension"),
+    (["grid", *AREA, "-o", "{d}/missing/x.npz"], "does not exist"),
+    (["grid", *AREA, "-o", "{d}/file.txt/x.npz"], "is not a folder"),
+    (["grid", *AREA, "-o", "{d}/dir.npz"], "is a directory"),
+    (["grid", *AREA, "-o", "{d}/dir.zarr"], "not a zarr store"),
+    (["grid", "0", "0", "0", "5", "-o", "{d}/x.npz"], "nx"),
+    (["grid", "0", "0", "5", "-3", "-o", "{d}/x.npz"], "ny"),
+    (["grid", "0", "nan", "5", "5", "-o", "{d}/x.npz"], "y0"),
+    (["grid", "inf", "0", "5", "5", "-o", "{d}/x.npz"], "x0"),
+    (["grid", "0", "0", "5", "5", "--step", "0", "-o", "{d}/x.npz"], "step"),
+    (["grid", "0", "0", "abc", "5", "-o", "{d}/x.npz"], "NX"),
+    (["grid", "0", "0", "5", "5", "--threads", "0", "-o", "{d}/x.npz"], "--threads"),
+    (["grid", "0", "0", "5", "5", "--chunk", "0", "-o", "{d}/x.zarr"], "--chunk"),
+    (["grid", "0", "0", "5", "5", "--dtype", "float16", "-o", "{d}/x.npz"], "--dtype"),
+    (["grid", "0", "0", "5", "-o", "{d}/x.npz"], "NY"),
+    (["features", *AREA, "-o", "{d}/f.npz"], "known: .csv"),
+    (["features", *AREA, "-o", "{d}/missing/f.csv"], "does not exist"),
+    (["features", "0", "0", "5", "0", "-o", "{d}/f.csv"], "ny"),
+    (["stars", "0", "0", "0", "1", "1", "1", "-o", "{d}/s.nc"], "known: .csv"),
+    (["stars", "0", "0", "0", "1", "1", "0", "-o", "{d}/s.csv"], "nz"),
+    (["stars", "0", "0", "0.5", "1", "1", "1", "-o", "{d}/s.csv"], "Z0"),
+    (["stars", "0", "0", "0", "1", "1", "1", "--f-mask", "0xf", "--f-value", "0x10",
+      "-o", "{d}/s.csv"],
+     "f_value"),
+    (["stars", "0", "0", "0", "1", "1", "1", "-o", "{d}/dir.npz"], "is a directory"),
+    (["-o", "{d}/x.tif"], "known: .npz"),
+    (["--nx", "5", "-o", "{d}/missing/x.npz"], "does not exist"),
+])
+def test_errors_exit_2_before_any_work(tmp_path, capsys, monkeypatch, argv, message):
+    (tmp_path / "file.txt").write_text("x")
+    (tmp_path / "dir.npz").mkdir()
+    (tmp_path / "dir.zarr").mkdir()
+    (tmp_path / "dir.zarr" / "data.txt").write_text("keep me")
+    before = _listing(tmp_path)
+
+    def no_work(*a, **k):
+        raise AssertionError("computed before checking the arguments")
+
+    monkeypatch.setattr(rt.Terrain, "grid", no_work)
+    monkeypatch.setattr(rt.Terrain, "feature_grid", no_work)
+    monkeypatch.setattr(rt.Galaxy, "stars", no_work)
+    rc, text, err = _run([a.format(d=tmp_path) for a in argv], capsys)
+    assert rc == 2
+    assert len(err.strip().splitlines()) == 1, err
+    assert message in err and "error" in err
+    assert "Traceback" not in err
+    assert _listing(tmp_path) == before
+    assert (tmp_path / "dir.zarr" / "data.txt").read_text() == "keep me"
+
+
+def test_failed_write_leaves_nothing(tmp_path, capsys, monkeypatch):
+    def disk_full(path, *a):
+        with open(path, "w") as fh:
+            fh.write("partial")
+        raise OSError(28, "No space left on device", str(path))
+
+    monkeypatch.setattr(cli, "_write_csv", disk_full)
+    rc, _, err = _run(["features", *AREA, "-o", str(tmp_path / "f.csv")], capsys)
+    assert rc == 1
+    assert "No space left on device" in err and len(err.strip().splitlines()) == 1
+    assert _listing(tmp_path) == []
+
+
+def test_existing_file_replaced(tmp_path, capsys):
+    out = tmp_path / "s.csv"
+    out.write_text("old")
+    rc, _, err = _run(["stars", *map(str, rt.INITIAL_VIEW), "-o", str(out)], capsys)
+    assert rc == 0, err
+    assert out.read_text().startswith("x,y,z,")
+    assert _listing(tmp_path) == ["s.csv"]
+    mask = os.umask(0)
+    os.umask(mask)
+    assert out.stat().st_mode & 0o777 == 0o666 & ~mask  # not the temporary file's 0o600
+
+
+@pytest.mark.parametrize("name, options", [
+    ("grid", ("--step", "--dtype", "--chunk", "--compress", "--output", "--progress", "X0")),
+    ("features", ("--lake-height", "--output", "X0", "NY")),
+    ("stars", ("--f-mask", "--output", "Z0", "NZ")),
+])
+def test_subcommand_help(capsys, name, options):
+    with pytest.raises(SystemExit) as e:
+        main([name, "--help"])
+    assert e.value.code == 0
+    text = capsys.readouterr().out
+    for opt in options:
+        assert opt in text
+
+
+def test_help_lists_subcommands(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = capsys.readouterr().out
+    for name in cli.COMMANDS:
+        assert name in text
+
+
+def test_progress_bars(tmp_path, capsys):
+    pytest.importorskip("tqdm")
+    for argv in (["grid", *AREA, "-o", str(tmp_path / "g.npz")],
+                 ["features", *AREA, "-o", str(tmp_path / "f.csv")],
+                 ["stars", *map(str, rt.INITIAL_VIEW), "-o", str(tmp_path / "s.csv")]):
+        rc, _, err = _run([*argv, "--progress"], capsys)
+        assert rc == 0, err
+    with np.load(tmp_path / "g.npz") as z:
+        assert np.array_equal(z["terrain"], rt.Terrain().grid(24090, 5360, 50, 40).terrain)
+
+
+def test_register_a_subcommand(capsys):
+    seen = []
+
+    def arguments(p):
+        p.add_argument("name")
+
+    @cli.command("hello-test", "say hello", arguments)
+    def hello(args):
+        seen.append(args.name)
+        return 0
+
+    try:
+        with pytest.raises(ValueError, match="already registered"):
+            cli.command("hello-test", "again", arguments)(hello)
+        assert main(["hello-test", "world"]) == 0
+        assert seen == ["world"]
+    finally:
+        del cli.COMMANDS["hello-test"]
+
+
+def test_subprocess_subcommand(tmp_path):
+    out = tmp_path / "s.npz"
+    r = subprocess.run([sys.executable, "-m", "relfterrain", "stars",
+                        *map(str, rt.INITIAL_VIEW), "-o", str(out)],
+                       capture_output=True, text=True, check=False, env=_env(), cwd=str(tmp_path),
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    with np.load(out) as z:
+        assert len(z["x"]) == 26
+    r = subprocess.run([sys.executable, "-m", "relfterrain", "grid", "0", "0", "5", "5",
+                        "-o", str(tmp_path / "x.tif")],
+                       capture_output=True, text=True, check=False, env=_env(), cwd=str(tmp_path),
+                       timeout=120)
+    assert r.returncode == 2 and "known: .npz" in r.stderr and "Traceback" not in r.stderr
+    assert not (tmp_path / "x.tif").exists() and not (tmp_path / "x.tif.npz").exists()
+
+
+def test_missing_dependency_is_a_clean_error(tmp_path, capsys, monkeypatch):
+    real = cli.importlib.util.find_spec
+    monkeypatch.setattr(cli.importlib.util, "find_spec",
+                        lambda name, *a: None if name == "pyarrow" else real(name, *a))
+    rc, _, err = _run(["stars", *map(str, rt.INITIAL_VIEW), "-o", str(tmp_path / "s.parquet")],
+                      capsys)
+    assert rc == 2 and "relfterrain[parquet]" in err and len(err.strip().splitlines()) == 1
+    assert _listing(tmp_path) == []

@@ -1,0 +1,336 @@
+"""float32 heights, xarray Datasets and Dask pipelines (SPEC 1 grids at any scale)."""
+
+import doctest
+import json
+
+import numpy as np
+import pytest
+import reference as R
+from helpers import assert_codes_exact, assert_f64_exact, bits
+
+import relfterrain as rt
+from relfterrain import _precision
+
+# a small area with lakes, mud, towns and features, at a step that rounds
+AREA = (24090.5, 5360.25, 53, 41, 0.7)
+RAGGED = [((7, 30, 4), (11, 1, 41)), (5, 9), (41, 53), ((41,), (1,) * 53), ((1,) * 41, (53,))]
+
+
+def _reference_grid(params, x0, y0, nx, ny, step):
+    return R.grid(params, x0, y0, nx, ny, step)
+
+
+# -- dtype ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def small_bands(monkeypatch):
+    # bands of a few rows, so every conversion crosses band edges
+    monkeypatch.setattr(_precision, "BAND_ELEMENTS", 3 * 53 + 5)
+
+
+def test_height_grid_float32_is_the_reference_rounded(small_bands):
+    t = rt.Terrain()
+    h = t.height_grid(*AREA, dtype="float32")
+    assert h.dtype == np.float32 and h.shape == (41, 53)
+    rh = R.height_grid(R.CLASSIC, *AREA)
+    assert np.array_equal(h.view(np.uint32), rh.astype(np.float32).view(np.uint32))
+    # round to nearest, not truncation: some values differ from a truncation
+    assert not np.array_equal(h, np.nextafter(h, np.float32(0)))
+
+
+def test_grid_float32_matches_reference(small_bands):
+    t = rt.Terrain(lake_height=230.0)
+    g = t.grid(*AREA, dtype=np.float32)
+    rx, ry, rh, rd, rtt, rf = _reference_grid(R.Params(lake_height=230.0), *AREA)
+    assert g.height.dtype == g.depth.dtype == np.float32
+    assert np.array_equal(g.height.view(np.uint32), np.float32(rh).view(np.uint32))
+    assert np.array_equal(g.depth.view(np.uint32), np.float32(rd).view(np.uint32))
+    assert_codes_exact(g.terrain, rtt)
+    assert_codes_exact(g.feature, rf)
+    assert_f64_exact(g.x, rx)
+    assert_f64_exact(g.y, ry)
+    assert (rd > 0).any() and (rtt == R.LAKE).any()
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_float32_blocks_assemble(small_bands, threads):
+    t = rt.Terrain()
+    whole = t.grid(*AREA, dtype="float32", threads=threads)
+    x0, y0, nx, ny, step = AREA
+    top = t.grid(x0, y0, nx, 17, step, dtype="float32", threads=threads)
+    rest = t.grid(x0, y0, nx - 5, ny - 17, step, offset=(17, 5), dtype="float32")
+    assert np.array_equal(whole.height[:17], top.height)
+    assert np.array_equal(whole.height[17:, 5:], rest.height)
+    assert np.array_equal(whole.terrain[17:, 5:], rest.terrain)
+    h = t.height_grid(x0, y0, nx - 5, ny - 17, step, offset=(17, 5), dtype="float32",
+                      threads=threads)
+    assert np.array_equal(h, t.height_grid(*AREA, dtype="float32")[17:, 5:])
+
+
+def test_float32_out_is_returned(small_bands):
+    t = rt.Terrain()
+    out = np.full((41, 53), -1.0, dtype=np.float32)
+    with pytest.raises(ValueError, match="out"):
+        t.height_grid(*AREA, out=out)  # float32 is asked for, never implied
+    assert (out == -1.0).all()
+    res = t.height_grid(*AREA, out=out, dtype="float32")
+    assert res is out
+    assert np.array_equal(out, t.height_grid(*AREA).astype(np.float32))
+    outs = (np.empty((41, 53), np.float32), np.empty((41, 53), np.float32),
+            np.empty((41, 53), np.uint8), np.empty((41, 53), np.uint8))
+    with pytest.raises(ValueError, match=r"out\[0\]"):
+        t.grid(*AREA, out=outs)
+    g = t.grid(*AREA, out=outs, dtype="float32")
+    assert all(a is b for a, b in zip(g[2:], outs))
+    ref = t.grid(*AREA)
+    assert np.array_equal(g.depth, ref.depth.astype(np.float32))
+    assert np.array_equal(g.feature, ref.feature)
+
+
+def test_float64_default_unchanged():
+    t = rt.Terrain()
+    assert t.height_grid(*AREA).dtype == np.float64
+    assert t.height_grid(*AREA, dtype="float64").dtype == np.float64
+    g = t.grid(*AREA, dtype=np.float64)
+    assert g.height.dtype == np.float64
+
+
+@pytest.mark.parametrize("dtype, exc", [("float16", ValueError), (np.int32, ValueError),
+                                        ("nonsense", TypeError), (object, ValueError)])
+def test_bad_dtype(dtype, exc):
+    t = rt.Terrain()
+    with pytest.raises(exc, match="dtype"):
+        t.height_grid(0, 0, 3, 2, dtype=dtype)
+    with pytest.raises(exc, match="dtype"):
+        t.grid(0, 0, 3, 2, dtype=dtype)
+
+
+def test_bad_float32_outputs_untouched():
+    t = rt.Terrain()
+    out = np.zeros((2, 3), np.float32)
+    with pytest.raises(ValueError, match="out"):
+        t.height_grid(0, 0, 3, 2, out=out, dtype="float64")
+    with pytest.raises(ValueError, match="out: shape"):
+        t.height_grid(0, 0, 4, 2, out=out, dtype="float32")
+    with pytest.raises(ValueError, match="out: must be C-contiguous"):
+        t.height_grid(0, 0, 3, 2, out=np.zeros((3, 2), np.float32).T, dtype="float32")
+    with pytest.raises(TypeError, match="out"):
+        t.height_grid(0, 0, 3, 2, out=[[0.0] * 3] * 2, dtype="float32")
+    assert not out.any()
+    h = np.zeros((2, 3), np.float32)
+    with pytest.raises(ValueError, match="share memory"):
+        t.grid(0, 0, 3, 2, out=(h, h, np.zeros((2, 3), np.uint8), np.zeros((2, 3), np.uint8)),
+               dtype="float32")
+    with pytest.raises(ValueError, match=r"out\[1\]"):
+        t.grid(0, 0, 3, 2, out=(h, np.zeros((2, 3)), np.zeros((2, 3), np.uint8),
+                                np.zeros((2, 3), np.uint8)), dtype="float32")
+    assert not h.any()
+
+
+# -- xarray Dataset --------------------------------------------------------------
+
+
+@pytest.fixture
+def xr():
+    return pytest.importorskip("xarray")
+
+
+def _check_dataset(ds, t, x0, y0, nx, ny, step, dtype=np.float64):
+    assert dict(ds.sizes) == {"y": ny, "x": nx}
+    for name in ("height", "depth", "terrain", "feature"):
+        assert ds[name].dims == ("y", "x")
+    # coordinates: exactly x0 + c*step as doubles (Python floats are IEEE doubles)
+    assert_f64_exact(ds.x.values, [x0 + float(c) * step for c in range(nx)], "x")
+    assert_f64_exact(ds.y.values, [y0 + float(r) * step for r in range(ny)], "y")
+    rx, ry, rh, rd, rtt, rf = _reference_grid(_ref_params(t), x0, y0, nx, ny, step)
+    assert_f64_exact(ds.x.values, rx)
+    assert ds.height.dtype == ds.depth.dtype == np.dtype(dtype)
+    assert np.array_equal(np.asarray(ds.height.values, np.float64).astype(dtype),
+                          np.asarray(rh).astype(dtype))
+    assert np.array_equal(bits(ds.height.values.astype(np.float64)),
+                          bits(np.asarray(rh).astype(dtype).astype(np.float64)))
+    assert np.array_equal(bits(ds.depth.values.astype(np.float64)),
+                          bits(np.asarray(rd).astype(dtype).astype(np.float64)))
+    assert_codes_exact(ds.terrain.values, rtt)
+    assert_codes_exact(ds.feature.values, rf)
+    # CF metadata
+    assert ds.attrs["Conventions"].startswith("CF-")
+    for name, enum in (("terrain", rt.TerrainType), ("feature", rt.Feature)):
+        attrs = ds[name].attrs
+        assert list(np.asarray(attrs["flag_values"]).tolist()) == [int(m) for m in enum]
+        assert np.asarray(attrs["flag_values"]).dtype == np.uint8
+        assert attrs["flag_meanings"].split() == [m.name for m in enum]
+        assert attrs["long_name"]
+        assert "units" not in attrs
+    for name in ("x", "y", "height", "depth"):
+        assert ds[name].attrs["units"] == "m"
+        assert ds[name].attrs["long_name"]
+    assert ds.x.attrs["axis"] == "X" and ds.y.attrs["axis"] == "Y"
+    params = rt.TerrainParams.from_dict(json.loads(ds.attrs["relfterrain_params"]))
+    assert params == t.params
+    assert ds.attrs["relfterrain_fingerprint"] == t.params.fingerprint()
+    assert ds.attrs["relfterrain_step"] == step
+
+
+def _ref_params(t):
+    return R.Params(lake_height=t.lake_height)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_dataset_contents(dtype, xr):
+    t = rt.Terrain(lake_height=230.0)
+    ds = t.dataset(*AREA, dtype=dtype)
+    _check_dataset(ds, t, *AREA, dtype=dtype)
+    g = t.grid(*AREA, dtype=dtype)
+    assert np.array_equal(ds.height.values, g.height)
+
+
+def test_dataset_bad_arguments_name_them(xr):
+    t = rt.Terrain()
+    with pytest.raises(ValueError, match="step"):
+        t.dataset(0, 0, 3, 2, 0.0)
+    with pytest.raises(ValueError, match="nx"):
+        t.dataset(0, 0, 0, 2)
+    with pytest.raises(TypeError, match="x0"):
+        t.dataset("a", 0, 3, 2)
+    with pytest.raises(ValueError, match="dtype"):
+        t.dataset(0, 0, 3, 2, dtype="int8")
+
+
+def test_dataset_doctests(xr):
+    import relfterrain.dataset
+
+    result = doctest.testmod(relfterrain.dataset)
+    assert result.attempted > 0 and result.failed == 0
+
+
+# -- Dask --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def dask():
+    pytest.importorskip("dask.array")
+    return pytest.importorskip("dask")
+
+
+@pytest.fixture
+def rtd(dask):
+    import relfterrain.dask
+
+    return relfterrain.dask
+
+
+def _placed_terrain():
+    t = rt.Terrain(lake_height=230.0)
+    x0, y0 = int(AREA[0]), int(AREA[1])
+    t.place(x0 + 3, y0 + 4, rt.TerrainType.ROAD)
+    t.place(x0 + 20, y0 + 11, rt.Feature.CONE)
+    return t
+
+
+@pytest.mark.parametrize("chunks", RAGGED)
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_dask_height_equals_memory(chunks, dtype, rtd):
+    t = rt.Terrain()
+    h = rtd.height_grid(t, *AREA, chunks=chunks, dtype=dtype)
+    assert h.shape == (41, 53) and h.dtype == np.dtype(dtype)
+    ref = t.height_grid(*AREA, dtype=dtype)
+    got = h.compute(scheduler="threads")
+    assert got.dtype == ref.dtype
+    assert np.array_equal(got.view(f"u{got.itemsize}"), ref.view(f"u{ref.itemsize}"))
+
+
+@pytest.mark.parametrize("chunks", RAGGED)
+def test_dask_grid_equals_memory(chunks, rtd, dask):
+    t = _placed_terrain()
+    arrays = rtd.grid(t, *AREA, chunks=chunks)
+    got = dask.compute(*arrays, scheduler="sync")
+    ref = t.grid(*AREA)
+    for a, b in zip(got, ref[2:]):
+        assert a.dtype == b.dtype
+        if a.dtype == np.float64:
+            assert np.array_equal(bits(a), bits(b))
+        else:
+            assert np.array_equal(a, b)
+    assert (got[2] == rt.TerrainType.ROAD).any() and (got[3] == rt.Feature.CONE).any()
+
+
+def test_dask_arrays_hold_a_copy_of_the_terrain(rtd, dask):
+    t = rt.Terrain()
+    before = t.grid(*AREA)
+    arrays = rtd.grid(t, *AREA, chunks=(10, 10))
+    t.lake_height = 260.0
+    t.place(int(AREA[0]), int(AREA[1]), rt.TerrainType.SNOW)
+    got = dask.compute(*arrays)
+    assert np.array_equal(got[2], before.terrain)
+    assert np.array_equal(bits(got[0]), bits(before.height))
+    # and a changed terrain makes a different graph
+    assert rtd.grid(t, *AREA, chunks=(10, 10))[0].name != arrays[0].name
+
+
+def test_dask_dataset_equals_memory_dataset(rtd, xr):
+    t = rt.Terrain(lake_height=230.0)
+    lazy = rtd.dataset(t, *AREA, chunks=((7, 30, 4), (11, 1, 41)), dtype="float32")
+    assert lazy.height.chunks == ((7, 30, 4), (11, 1, 41))
+    eager = t.dataset(*AREA, dtype="float32")
+    computed = lazy.compute()
+    xr.testing.assert_identical(computed, eager)
+    _check_dataset(computed, t, *AREA, dtype=np.float32)
+
+
+@pytest.mark.parametrize("chunks", [None, (13, 17, 5), ((10, 50), (1, 59), (25, 7, 28))])
+def test_dask_star_census(chunks, rtd):
+    g = rt.Galaxy(f_mask=0xF, f_value=0xF)  # a dense galaxy
+    block = (-30, -29, 3, 60, 60, 60)
+    census = rtd.star_census(g, *block, chunks=chunks)
+    assert census.shape == (16, 16)
+    ref = g.census(*block)
+    assert ref.sum() > 100
+    assert np.array_equal(census.compute(), ref)
+    assert int(rtd.star_count(g, *block, chunks=chunks).compute()) == int(ref.sum())
+
+
+def test_dask_bad_arguments_name_them(rtd, xr):
+    t = rt.Terrain()
+    with pytest.raises(TypeError, match="terrain"):
+        rtd.height_grid("terrain", 0, 0, 3, 2)
+    with pytest.raises(ValueError, match="chunks"):
+        rtd.height_grid(t, 0, 0, 3, 2, chunks=((1,), (3,)))
+    with pytest.raises(ValueError, match="nx"):
+        rtd.grid(t, 0, 0, 0, 2)
+    with pytest.raises(ValueError, match="dtype"):
+        rtd.dataset(t, 0, 0, 3, 2, dtype="float16")
+    with pytest.raises(TypeError, match="galaxy"):
+        rtd.star_census(t, 0, 0, 0, 2, 2, 2)
+    with pytest.raises(ValueError, match="nz"):
+        rtd.star_count(rt.Galaxy(), 0, 0, 0, 2, 2, 0)
+
+
+def test_dask_doctests(rtd):
+    result = doctest.testmod(rtd)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_local_cluster_with_processes(rtd):
+    distributed = pytest.importorskip("distributed")
+    t = _placed_terrain()
+    g = rt.Galaxy(f_mask=0xF, f_value=0xF)  # a dense galaxy
+    block = (-30, -29, 3, 60, 60, 60)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        h, d, tt, f = rtd.grid(t, *AREA, chunks=((7, 30, 4), (11, 1, 41)))
+        hh = rtd.height_grid(t, *AREA, chunks=(9, 8), dtype="float32")
+        census = rtd.star_census(g, *block, chunks=(13, 17, 5))
+        got = client.compute([h, d, tt, f, hh, census], sync=True)
+        # the blocks really ran in the worker processes
+        pids = set(client.run(lambda: __import__("os").getpid()).values())
+        assert len(pids) == 2 and __import__("os").getpid() not in pids
+    ref = t.grid(*AREA)
+    assert np.array_equal(bits(got[0]), bits(ref.height))
+    assert np.array_equal(bits(got[1]), bits(ref.depth))
+    assert np.array_equal(got[2], ref.terrain)
+    assert np.array_equal(got[3], ref.feature)
+    assert np.array_equal(got[4], t.height_grid(*AREA, dtype="float32"))
+    assert np.array_equal(got[5], g.census(*block))
