@@ -13,7 +13,13 @@ Subcommands for pipelines (``relfterrain COMMAND --help`` for each):
 * ``features X0 Y0 NX NY -o out.{csv,geojson,parquet}``: the point features
   of an area at 1 m spacing, one row each;
 * ``stars X0 Y0 Z0 NX NY NZ -o out.{csv,parquet,npz}``: the star catalogue
-  of a block of space.
+  of a block of space;
+* ``map [X0 Y0 NX NY] -o map.png``: the orienteering map (default the
+  classic map; ``--streams`` marks the streams first);
+* ``streams [X0 Y0 NX NY] -o out.{csv,geojson,parquet}``: the streams of an
+  area (SPEC 7);
+* ``site X Y``: findGoodSite (SPEC 12), printed as one JSON line (exit
+  status 1 when no good site was found).
 
 Every argument and the output path are checked before any work: a bad
 number, an unknown extension, a missing folder or an unwritable path is a
@@ -559,6 +565,169 @@ def _stars(args: argparse.Namespace) -> int:
     print(f"{PROG} stars: {len(cat)} stars in {block.nx} x {block.ny} x {block.nz} ly in "
           f"{time.perf_counter() - start:.2f} s: wrote {args.output}")
     return 0
+
+
+# ---------------------------------------------------------------------------
+# Maps, streams and sites
+# ---------------------------------------------------------------------------
+
+_MAP_FORMATS = {".png": "PNG picture"}
+
+
+def _optional_area_args(p: argparse.ArgumentParser) -> None:
+    x0, y0, nx, ny = CLASSIC_MAP
+    p.add_argument("area", nargs="*", type=float, metavar="X0 Y0 NX NY",
+                   help=f"the area (default the classic map: {x0} {y0} {nx} {ny})")
+
+
+def _area(args: argparse.Namespace) -> tuple[float, float, int, int]:
+    if not args.area:
+        return CLASSIC_MAP
+    if len(args.area) != 4:
+        raise CommandError(f"X0 Y0 NX NY: give all four or none, got {len(args.area)} values")
+    x0, y0, nx, ny = args.area
+    if nx != int(nx) or ny != int(ny):
+        raise CommandError(f"NX, NY: must be whole numbers, got {nx:g}, {ny:g}")
+    return x0, y0, int(nx), int(ny)
+
+
+def _map_arguments(p: argparse.ArgumentParser) -> None:
+    _optional_area_args(p)
+    p.add_argument("--step", type=float, default=1.0, help="metres per pixel (default 1)")
+    p.add_argument("--palette", choices=("relf", "isom"), default="relf",
+                   help="the author's colours (default) or ISOM 2017-2")
+    p.add_argument("--interval", type=float, default=5.0, help="contour interval (default 5)")
+    p.add_argument("--no-contours", action="store_true", help="leave the contours out")
+    p.add_argument("--streams", action="store_true",
+                   help="mark the streams of the area (and a 300 m margin) first")
+    _lake_arg(p)
+    _threads_arg(p)
+    p.add_argument("-o", "--output", default="relfterrain_map.png",
+                   help="output file (.png; default relfterrain_map.png)")
+
+
+@command("map", "the orienteering map of an area as a PNG picture", _map_arguments)
+def _map(args: argparse.Namespace) -> int:
+    x0, y0, nx, ny = _area(args)
+    _check_threads(args)
+    t = _terrain(args)
+    with checking():
+        from .maps import render
+        from .terrain import _grid_args
+
+        _grid_args(x0, y0, nx, ny, args.step)
+        if not args.interval > 0:
+            raise ValueError(f"--interval: must be > 0, got {args.interval:g}")
+    start = time.perf_counter()
+    with Output(args.output, _MAP_FORMATS) as out:
+        _needs("PIL", "maps", "a .png map")
+        from .maps import save_png
+
+        if args.streams:
+            with checking():
+                t.mark_streams(int(x0), int(y0), nx, ny, threads=args.threads)
+        with checking():
+            img = render(t, x0, y0, nx, ny, args.step, palette=args.palette,
+                         contours=not args.no_contours, interval=args.interval,
+                         threads=args.threads)
+        save_png(img, out.tmp)
+    print(f"{PROG} map: {nx} x {ny} pixels at {args.step:g} m in "
+          f"{time.perf_counter() - start:.2f} s: wrote {args.output}")
+    return 0
+
+
+_STREAM_FORMATS = {".csv": "comma-separated, one row per point",
+                   ".geojson": "GeoJSON line strings", ".parquet": "Apache Parquet, one row per point"}
+
+
+def _streams_arguments(p: argparse.ArgumentParser) -> None:
+    _optional_area_args(p)
+    p.add_argument("--margin", type=int, default=300,
+                   help="ponds this far outside the area count too (default 300 m)")
+    p.add_argument("--neighbourhood", choices=("cross", "square", "circle"), default="cross",
+                   help="the points a step scans (default cross, as the author's code)")
+    p.add_argument("--max-length", type=float, default=300.0,
+                   help="the length cap, metres (default 300; 0 or less: no cap)")
+    _lake_arg(p)
+    _threads_arg(p)
+    p.add_argument("-o", "--output", required=True,
+                   help="output file: " + ", ".join(_STREAM_FORMATS))
+
+
+@command("streams", "the streams of an area (SPEC 7) to .csv, .geojson or .parquet",
+         _streams_arguments)
+def _streams(args: argparse.Namespace) -> int:
+    x0, y0, nx, ny = _area(args)
+    _check_threads(args)
+    t = _terrain(args)
+    if x0 != int(x0) or y0 != int(y0):
+        raise CommandError(f"X0, Y0: streams start at integer points, got {x0:g}, {y0:g}")
+    cap = args.max_length if args.max_length > 0 else None
+    start = time.perf_counter()
+    with Output(args.output, _STREAM_FORMATS) as out:
+        if out.ext == ".parquet":
+            _needs("pyarrow", "parquet", ".parquet output")
+        with checking():
+            found = t.streams(int(x0), int(y0), nx, ny, margin=args.margin,
+                              neighbourhood=args.neighbourhood, max_length=cap,
+                              threads=args.threads)
+        meta = _meta(t.params, area=[x0, y0, nx, ny], margin=args.margin,
+                     neighbourhood=args.neighbourhood, max_length=cap)
+        if out.ext == ".geojson":
+            doc = {"type": "FeatureCollection", "relfterrain": {
+                k: json.loads(v) if v.startswith(("{", "[")) else v for k, v in meta.items()},
+                "features": [
+                    {"type": "Feature",
+                     "geometry": {"type": "LineString", "coordinates": s.route.tolist()},
+                     "properties": {"stream": k, "source": list(s.source),
+                                    "length": s.length, "end": s.end, "marsh": s.marsh}}
+                    for k, s in enumerate(found)]}
+            with open(out.tmp, "w", encoding="utf-8") as fh:
+                json.dump(doc, fh)
+        else:
+            n = [len(s.route) for s in found]
+            none = [np.zeros(0, np.int64)]
+            cols = {
+                "stream": np.repeat(np.arange(len(found), dtype=np.int64), n),
+                "point": np.concatenate([np.arange(k, dtype=np.int64) for k in n] or none),
+                "x": np.concatenate([s.route[:, 0] for s in found] or none),
+                "y": np.concatenate([s.route[:, 1] for s in found] or none),
+                "length": np.repeat([s.length for s in found], n).astype(np.float64),
+                "end": np.repeat(np.array([s.end for s in found], dtype=str), n),
+                "marsh": np.repeat(np.array([s.marsh for s in found], dtype=bool), n),
+            }
+            if out.ext == ".csv":
+                _write_csv(out.tmp, cols)
+            else:
+                _write_parquet(out.tmp, cols, meta)
+    print(f"{PROG} streams: {len(found)} streams in {time.perf_counter() - start:.2f} s: "
+          f"wrote {args.output}")
+    return 0
+
+
+def _site_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("x", type=float, metavar="X", help="where to start, metres east")
+    p.add_argument("y", type=float, metavar="Y", help="where to start, metres north")
+    p.add_argument("--min-height", type=float, default=10.0,
+                   help="metres above the lake (default 10)")
+    p.add_argument("--clearance", type=float, default=10.0,
+                   help="open ground all round, metres (default 10)")
+    p.add_argument("--max-loops", type=int, default=1000, help="candidates (default 1000)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="draw the spiral's starting angle from this seed (default angle 0)")
+    _lake_arg(p)
+
+
+@command("site", "findGoodSite (SPEC 12): a good site near X Y, printed as JSON",
+         _site_arguments)
+def _site(args: argparse.Namespace) -> int:
+    t = _terrain(args)
+    with checking():
+        s = t.find_good_site(args.x, args.y, min_height=args.min_height,
+                             clearance=args.clearance, max_loops=args.max_loops, rng=args.seed)
+    print(json.dumps({"x": s.x, "y": s.y, "ok": s.ok, "altered": s.altered,
+                      "reason": s.reason, "tries": s.tries}))
+    return 0 if s.ok else 1
 
 
 # ---------------------------------------------------------------------------

@@ -462,3 +462,87 @@ def test_missing_dependency_is_a_clean_error(tmp_path, capsys, monkeypatch):
                       capsys)
     assert rc == 2 and "relfterrain[parquet]" in err and len(err.strip().splitlines()) == 1
     assert _listing(tmp_path) == []
+
+
+# -- map, streams, site ------------------------------------------------------
+
+
+def test_map_png_is_the_rendered_map(tmp_path, capsys):
+    PIL = pytest.importorskip("PIL.Image")
+    out = tmp_path / "m.png"
+    code, text, _ = _run(["map", "23396", "5318", "120", "90", "--interval", "10",
+                          "-o", str(out)], capsys)
+    assert code == 0 and "wrote" in text
+    img = np.asarray(PIL.open(out).convert("RGB"))
+    want = rt.Terrain().map(23396, 5318, 120, 90, interval=10)
+    assert np.array_equal(img, want)
+
+
+def test_map_with_marked_streams_shows_them(tmp_path, capsys):
+    PIL = pytest.importorskip("PIL.Image")
+    plain, marked = tmp_path / "a.png", tmp_path / "b.png"
+    assert _run(["map", "-o", str(plain), "--no-contours"], capsys)[0] == 0
+    assert _run(["map", "-o", str(marked), "--no-contours", "--streams"], capsys)[0] == 0
+    t = rt.Terrain()
+    t.mark_streams(*rt.CLASSIC_MAP)
+    want = t.map(*rt.CLASSIC_MAP, contours=False)
+    assert np.array_equal(np.asarray(PIL.open(marked).convert("RGB")), want)
+    assert not np.array_equal(np.asarray(PIL.open(plain).convert("RGB")), want)
+
+
+@pytest.mark.parametrize("ext", [".csv", ".geojson", ".parquet"])
+def test_streams_files_hold_every_route(tmp_path, capsys, ext):
+    if ext == ".parquet":
+        pytest.importorskip("pyarrow")
+    out = tmp_path / f"s{ext}"
+    code, text, _ = _run(["streams", "23300", "4900", "200", "200", "--margin", "100",
+                          "-o", str(out)], capsys)
+    assert code == 0
+    want = rt.Terrain().streams(23300, 4900, 200, 200, margin=100)
+    assert len(want) == 5 and f"{len(want)} streams" in text
+    if ext == ".geojson":
+        doc = json.loads(out.read_text())
+        got = [f["geometry"]["coordinates"] for f in doc["features"]]
+        assert got == [s.route.tolist() for s in want]
+        assert [f["properties"]["end"] for f in doc["features"]] == [s.end for s in want]
+        return
+    if ext == ".csv":
+        with open(out, newline="") as fh:
+            rows = list(csv.DictReader(fh))
+        xy = [(int(r["x"]), int(r["y"])) for r in rows]
+        lengths = [float(r["length"]) for r in rows]
+    else:
+        import pyarrow.parquet as pq
+
+        table = pq.read_table(out).to_pydict()
+        xy = list(zip(table["x"], table["y"]))
+        lengths = table["length"]
+    assert xy == [tuple(p) for s in want for p in s.route.tolist()]
+    assert lengths == [s.length for s in want for _ in s.route]  # exact doubles
+
+
+def test_site_prints_the_site(capsys):
+    code, text, _ = _run(["site", "23450", "5400", "--seed", "3"], capsys)
+    s = rt.Terrain().find_good_site(23450, 5400, rng=3)
+    assert json.loads(text) == {"x": s.x, "y": s.y, "ok": s.ok, "altered": s.altered,
+                                "reason": s.reason, "tries": s.tries}
+    assert code == (0 if s.ok else 1)
+
+
+@pytest.mark.parametrize("argv, names", [
+    (["map", "-o", "m.jpg"], "-o/--output"),
+    (["map", "1", "2", "3", "-o", "m.png"], "X0 Y0 NX NY"),
+    (["map", "--interval", "0", "-o", "m.png"], "--interval"),
+    (["map", "--step", "-1", "-o", "m.png"], "step"),
+    (["streams", "-o", "nowhere/s.csv"], "-o/--output"),
+    (["streams", "0.5", "0", "10", "10", "-o", "s.csv"], "X0, Y0"),
+    (["streams", "--margin", "-3", "-o", "s.csv"], "margin"),
+    (["site", "nan", "0"], "x"),
+])
+def test_new_commands_refuse_bad_arguments_before_work(tmp_path, capsys, monkeypatch, argv,
+                                                       names):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = _run(argv, capsys)
+    assert code == 2
+    assert names in err and err.count("\n") == 1
+    assert os.listdir(tmp_path) == []
