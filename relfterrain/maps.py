@@ -723,6 +723,70 @@ def star_field(galaxy: Galaxy | None = None, block: Any = None, *, scale: float 
     return np.array(im)
 
 
+#: Colours of the mines map (SPEC 8, 15): rock, a passage of a mine with a
+#: shaft (reachable), a passage of a sealed mine, and a shaft.
+MINE_COLOURS = {"rock": (92, 39, 14), "reachable": (255, 255, 255),
+                "sealed": (192, 192, 127), "shaft": (0, 0, 0)}
+
+
+def mines_map(mines: Any, xg0: int, yg0: int, ncx: int, ncy: int, *, level: int = 0,
+              scale: int = 4, threads: int | None = None) -> np.ndarray:
+    """The map of a mine level, in the style of the terrain maps: RGB uint8, north up.
+
+    Each cell is a ``scale`` x ``scale`` block of pixels: rock dark brown,
+    the passages of the mines that a shaft leads into white, those of sealed
+    mines (no way in from the surface) olive, and on level 0 each shaft (a
+    cell open above: a MINE feature in it) a black V, the map symbol of a
+    mineshaft. Row 0 is the block's northern row of cells.
+
+    Parameters
+    ----------
+    mines : Mines
+        The mine levels (:class:`relfterrain.Mines`).
+    xg0, yg0 : int
+        The south-west cell's centre (multiples of the cell size).
+    ncx, ncy : int
+        Cells across and up.
+    level : int
+        Which level (0: the one under the ground).
+    scale : int
+        Pixels per cell (1 .. 64).
+
+    >>> import relfterrain as rt
+    >>> m = rt.Mines(rt.Terrain())
+    >>> mines_map(m, *m.cell_of(23396, 5318), 50, 38, scale=2).shape
+    (76, 100, 3)
+    """
+    from .mines import Mines
+
+    if not isinstance(mines, Mines):
+        raise TypeError(f"mines: must be a relfterrain.Mines, got {mines!r}")
+    scale = _validate.integer(scale, "scale", 1)
+    if scale > 64:
+        raise ValueError(f"scale: must be between 1 and 64, got {scale}")
+    lab = mines.label(xg0, yg0, ncx, ncy, threads=threads)
+    k = _validate.integer(level, "level", 0)
+    if k >= lab.labels.shape[0]:
+        raise ValueError(f"level: must be below levels={lab.labels.shape[0]}, got {k}")
+    labels = lab.labels[k]
+    cells = np.empty(labels.shape + (3,), np.uint8)
+    cells[...] = MINE_COLOURS["rock"]
+    passage = labels > 0
+    reach = passage & lab.reachable[labels]
+    cells[reach] = MINE_COLOURS["reachable"]
+    cells[passage & ~reach] = MINE_COLOURS["sealed"]
+    img = np.repeat(np.repeat(cells[::-1], scale, axis=0), scale, axis=1)
+    if k == 0 and scale >= 3:
+        # a V in each shaft cell: two strokes from the top corners to the bottom middle
+        rows, cols = np.nonzero(lab.above[::-1])
+        half = scale // 2
+        for d in range(scale):
+            c_left = (d * half) // max(scale - 1, 1)
+            for sign, base in ((1, 0), (-1, scale - 1)):
+                img[rows * scale + d, cols * scale + base + sign * c_left] = MINE_COLOURS["shaft"]
+    return img
+
+
 # -- notebooks ------------------------------------------------------------------
 
 def plot_map(ax: Any, terrain: Terrain, x0: float, y0: float, nx: int, ny: int,

@@ -429,3 +429,30 @@ def test_redesign_widget_redraws(terrain):
     assert w.image.value != second
     assert w.terrain.a2[1] == terrain.a2[1] + 7
     assert w.message.value == ""
+
+
+def test_mines_map_colours_every_cell_by_its_mine():
+    from relfterrain.maps import MINE_COLOURS, mines_map
+
+    t = rt.Terrain()
+    m = rt.Mines(t)
+    xg0, yg0 = m.cell_of(23396, 5318)
+    lab = m.label(xg0, yg0, 30, 20)
+    img = mines_map(m, xg0, yg0, 30, 20, scale=5)
+    assert img.shape == (100, 150, 3) and img.dtype == np.uint8
+    labels, above = lab.labels[0], lab.above
+    for r in range(20):
+        for c in range(30):
+            block = img[(19 - r) * 5:(20 - r) * 5, c * 5:(c + 1) * 5]  # north up
+            kind = ("rock" if labels[r, c] == 0 else
+                    "reachable" if lab.reachable[labels[r, c]] else "sealed")
+            colours = {tuple(p) for p in block.reshape(-1, 3).tolist()}
+            if above[r, c]:
+                assert colours == {MINE_COLOURS[kind], MINE_COLOURS["shaft"]}
+            else:
+                assert colours == {MINE_COLOURS[kind]}
+    assert above.any() and (labels > 0).any() and (labels == 0).any()
+    with pytest.raises(ValueError, match="^scale"):
+        mines_map(m, xg0, yg0, 3, 3, scale=0)
+    with pytest.raises(TypeError, match="^mines"):
+        mines_map(t, xg0, yg0, 3, 3)
