@@ -372,6 +372,25 @@ rt_status rt_mark_routes(const rt_terrain *t, rt_placed *table, const int64_t *x
                          int64_t *added, int64_t *restarts);
 
 /* ------------------------------------------------------------------------ */
+/* Contours (SPEC 15)                                                       */
+/* ------------------------------------------------------------------------ */
+
+/* The pixels of CONREC's contours of a grid z (ny rows of nx values, row 0
+ * south): each cell cut into four triangles meeting at its centre (the mean
+ * of its corners, summed in the order (r,c), (r,c+1), (r+1,c+1), (r+1,c)),
+ * every level k*interval crossing a triangle's edge (a < level <= b) giving
+ * a vertex by linear interpolation, and mask[rr*nx + cc] set at the nearest
+ * pixel (rr, cc) = (floor(row + 0.5), floor(col + 0.5)): 2 where k is a
+ * multiple of index_every (> 0), else 1.  The same pixels as the NumPy
+ * transcription in relfterrain/maps.py.  *crossings (may be NULL) receives
+ * the number of vertices.  RT_ERR_SIZE: more than max_crossings vertices
+ * (the mask is then incomplete); RT_ERR_PARAM: interval not a positive
+ * finite number, index_every < 0 or a non-finite z. */
+rt_status rt_contour_mask(const double *z, int64_t nx, int64_t ny, double interval,
+                          int index_every, int64_t max_crossings, uint8_t *mask,
+                          int64_t *crossings);
+
+/* ------------------------------------------------------------------------ */
 /* Classic fractal generators (seeds 001 and 002)                           */
 /* ------------------------------------------------------------------------ */
 

@@ -113,5 +113,6 @@ int rtpy_islands_exec(PyObject *module);
 int rtpy_evolve_exec(PyObject *module);
 int rtpy_nebula_exec(PyObject *module);
 int rtpy_planet_exec(PyObject *module);
+int rtpy_contours_exec(PyObject *module);
 
 #endif /* RELFTERRAIN_BINDING_H */

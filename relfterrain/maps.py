@@ -270,6 +270,15 @@ def contour_mask(z: np.ndarray, interval: float = 5.0, index_every: int = 5) -> 
     line are 8-connected. Every contour pixel is a corner of a cell that
     the contour crosses. Orientation as ``z`` (row 0 south).
     """
+    if z.dtype == np.float64 and z.ndim == 2 and np.isfinite(interval) and interval > 0:
+        # the same pixels, computed in C (csrc/contours.c) cell by cell
+        return _core.contour_mask(np.ascontiguousarray(z), float(interval), int(index_every),
+                                  _MAX_CROSSINGS)
+    return _contour_mask_numpy(z, interval, index_every)
+
+
+def _contour_mask_numpy(z: np.ndarray, interval: float, index_every: int) -> np.ndarray:
+    """:func:`contour_mask` in vectorised NumPy (the transcription the C follows)."""
     ny, nx = z.shape
     mask = np.zeros((ny, nx), np.uint8)
     rows, cols, k = contour_points(z, interval)

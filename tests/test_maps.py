@@ -456,3 +456,17 @@ def test_mines_map_colours_every_cell_by_its_mine():
         mines_map(m, xg0, yg0, 3, 3, scale=0)
     with pytest.raises(TypeError, match="^mines"):
         mines_map(t, xg0, yg0, 3, 3)
+
+
+@pytest.mark.parametrize("interval, index_every", [(5.0, 5), (2.5, 0), (10.0, 3), (0.7, 4)])
+def test_contour_mask_in_c_equals_the_numpy_transcription(interval, index_every):
+    from relfterrain.maps import _contour_mask_numpy, contour_mask
+
+    t = rt.Terrain()
+    rng = np.random.default_rng(5)
+    grids = [t.height_grid(23396, 5318, 200, 150), t.height_grid(23396.3, 5318.7, 90, 70, 0.37),
+             rng.normal(0, 20, (60, 70)), rng.integers(0, 30, (40, 50)).astype(float),
+             np.full((5, 5), 10.0), rng.normal(0, 3, (1, 9)), rng.normal(0, 3, (9, 1))]
+    for z in grids:
+        assert np.array_equal(contour_mask(z, interval, index_every),
+                              _contour_mask_numpy(z, interval, index_every))

@@ -1,0 +1,59 @@
+/*
+ * _core_contours.c - binding of the contour pixels (csrc/contours.c) for
+ * relfterrain/maps.py.
+ */
+#include "_binding.h"
+
+static PyObject *contours_mask(PyObject *module, PyObject *args, PyObject *kwds)
+{
+    (void)module;
+    static char *kwlist[] = {"z", "interval", "index_every", "max_crossings", NULL};
+    PyObject *z_obj;
+    double interval;
+    int index_every;
+    long long max_crossings;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OdiL", kwlist, &z_obj, &interval, &index_every,
+                                     &max_crossings))
+        return NULL;
+    PyArrayObject *z = rtpy_input(z_obj, "z", NPY_FLOAT64, 2, 2), *mask = NULL;
+    if (!z) return NULL;
+    npy_intp dims[2] = {PyArray_DIM(z, 0), PyArray_DIM(z, 1)};
+    mask = rtpy_output(Py_None, "mask", NPY_UINT8, 2, dims);
+    if (!mask) goto fail;
+    rt_status s = RT_OK;
+    int64_t crossings = 0;
+    if (dims[0] > 0 && dims[1] > 0) {
+        const double *zd = PyArray_DATA(z);
+        uint8_t *md = PyArray_DATA(mask);
+        Py_BEGIN_ALLOW_THREADS
+        s = rt_contour_mask(zd, dims[1], dims[0], interval, index_every, max_crossings, md,
+                            &crossings);
+        Py_END_ALLOW_THREADS
+    }
+    if (s != RT_OK) {
+        if (s == RT_ERR_SIZE)
+            PyErr_Format(PyExc_ValueError,
+                         "interval: too small for this map (more than %lld contour crossings), "
+                         "got %R", max_crossings, PyTuple_GET_ITEM(args, 1));
+        else
+            rtpy_raise(s, "z, interval, index_every");
+        goto fail;
+    }
+    Py_DECREF(z);
+    return (PyObject *)mask;
+fail:
+    Py_XDECREF(z);
+    Py_XDECREF(mask);
+    return NULL;
+}
+
+static PyMethodDef contours_methods[] = {
+    {"contour_mask", (PyCFunction)(void (*)(void))contours_mask, METH_VARARGS | METH_KEYWORDS,
+     "contour_mask(z, interval, index_every, max_crossings) -> uint8 (ny, nx)"},
+    {NULL, NULL, 0, NULL},
+};
+
+int rtpy_contours_exec(PyObject *module)
+{
+    return PyModule_AddFunctions(module, contours_methods);
+}
