@@ -165,3 +165,7 @@ def planet_points(params: tuple, lat: Any, lon: Any, *, terra: bool = ...,
 def planet_map(params: tuple, lat0: float, lon0: float, nx: int, ny: int, step: float, *,
                threads: int | None = ...) -> tuple[np.ndarray, np.ndarray, np.ndarray,
                                                    np.ndarray, np.ndarray]: ...
+
+# -- contours (relfterrain/_core_contours.c; use relfterrain.maps.contour_mask)
+def contour_mask(z: np.ndarray, interval: float, index_every: int,
+                 max_crossings: int) -> np.ndarray: ...
