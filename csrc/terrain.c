@@ -993,5 +993,16 @@ uint8_t rt__point_feature(const rt_terrain *t, double xr, double yr)
     double a = 0.0;
     for (uint32_t i = 0; i < t->directions; i++)
         a += P[(rt__u64((int64_t)A[i] * x + (int64_t)B[i] * y) >> 7) & mask];
-    return feature_of(t, a, xr * yr);
+    const double xryr = xr * yr; /* exact: |xr*yr| <= 2^52 */
+    /* A fast rejection, exact: for an integer a with |a*xryr| < 2^52 the
+     * seed's round_js(a*xryr/128) is floor((a*xryr + 64) / 128) of the exact
+     * integer product, so f is known without floating point; most points
+     * have none of the three feature values and are done here. */
+    if (a == rt__floor(a) && fabs(a) * fabs(xryr) < 4503599627370496.0) {
+        int64_t q = (int64_t)a * (int64_t)xryr + 64;
+        int64_t r = q >= 0 ? q / 128 : -((-q + 127) / 128); /* floor(q / 128) */
+        uint32_t f = (uint32_t)rt__u64(r) & t->feature_mask;
+        if (f != t->feature_point && f != t->feature_x && f != t->feature_cone) return RT_NONE;
+    }
+    return feature_of(t, a, xryr);
 }
