@@ -239,6 +239,14 @@ rt_status rt_terra_points(const rt_terrain *t, const double *x,
 /* Tree selector at the rounded points: toint32(round(PI10000*xr*yr)) & 3. */
 rt_status rt_tree_selector_points(const double *x, const double *y, int64_t n,
                                   uint8_t *out);
+/* The tree's offset within its 1 m ground tile at the rounded points (the
+ * seed: "a similar thing is done for the exact positions of trees within
+ * the square tiles"; it gives no formula, so this is the project's): with
+ * v = toint32(round(PI10000*xr*yr)) as for the selector (whose bits are
+ * v & 3), dx = (((v >> 2) & 15) + 0.5)/16 - 0.5 and dy = (((v >> 6) & 15) +
+ * 0.5)/16 - 0.5, in metres, within (-0.5, 0.5). */
+rt_status rt_tree_offsets_points(const double *x, const double *y, int64_t n, double *dx,
+                                 double *dy);
 /* 1 if a building stands with its centre at integer point (xr, yr): xr and
  * yr multiples of 16, the point TOWN, and toint32(PI10000*xr*yr) & 0xf < 8. */
 int rt_building_at(const rt_terrain *t, int64_t xr, int64_t yr);

@@ -941,6 +941,22 @@ rt_status rt_tree_selector_points(const double *x, const double *y, int64_t n, u
     return RT_OK;
 }
 
+rt_status rt_tree_offsets_points(const double *x, const double *y, int64_t n, double *dx,
+                                 double *dy)
+{
+    rt_status s = check_points(x, y, n);
+    if (s != RT_OK) return s;
+    if (n > 0 && (!dx || !dy)) return RT_ERR_NULL;
+    for (int64_t k = 0; k < n; k++) {
+        double v = RT_PI10000 * rt__round_js(x[k]) * rt__round_js(y[k]);
+        uint32_t bits = rt__low32(rt__round_js(v));
+        /* the bits above the selector's two: 4 for x, the next 4 for y */
+        dx[k] = ((double)((bits >> 2) & 0xfu) + 0.5) / 16.0 - 0.5;
+        dy[k] = ((double)((bits >> 6) & 0xfu) + 0.5) / 16.0 - 0.5;
+    }
+    return RT_OK;
+}
+
 int rt_building_at(const rt_terrain *t, int64_t xr, int64_t yr)
 {
     if (rt__terrain_check_shape(t, NULL) != RT_OK) return 0;

@@ -401,6 +401,39 @@ fail:
     return NULL;
 }
 
+static PyObject *TerrainCore_tree_offsets(TerrainCore *self, PyObject *args, PyObject *kwds)
+{
+    (void)self;
+    static char *kwlist[] = {"x", "y", NULL};
+    PyObject *xo, *yo;
+    PyArrayObject *x = NULL, *y = NULL, *dx = NULL, *dy = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO", kwlist, &xo, &yo)) return NULL;
+    if (get_xy(xo, yo, &x, &y) < 0) return NULL;
+    npy_intp n = PyArray_DIM(x, 0);
+    dx = rtpy_output(Py_None, "dx", NPY_FLOAT64, 1, &n);
+    dy = dx ? rtpy_output(Py_None, "dy", NPY_FLOAT64, 1, &n) : NULL;
+    if (!dy) goto fail;
+    rt_status s;
+    const double *xd = PyArray_DATA(x), *yd = PyArray_DATA(y);
+    double *dxd = PyArray_DATA(dx), *dyd = PyArray_DATA(dy);
+    Py_BEGIN_ALLOW_THREADS
+    s = rt_tree_offsets_points(xd, yd, (int64_t)n, dxd, dyd);
+    Py_END_ALLOW_THREADS
+    if (s != RT_OK) {
+        rtpy_raise(s, "x, y");
+        goto fail;
+    }
+    Py_DECREF(x);
+    Py_DECREF(y);
+    return Py_BuildValue("(NN)", dx, dy);
+fail:
+    Py_XDECREF(x);
+    Py_XDECREF(y);
+    Py_XDECREF(dx);
+    Py_XDECREF(dy);
+    return NULL;
+}
+
 /* Building centres (multiples of 16) in [x0, x0+nx) x [y0, y0+ny). */
 static PyObject *TerrainCore_buildings(TerrainCore *self, PyObject *args, PyObject *kwds)
 {
@@ -625,6 +658,8 @@ static PyMethodDef TerrainCore_methods[] = {
      METH_VARARGS | METH_KEYWORDS, "terra_points(x, y, *, outputs=None, threads=1)"},
     {"tree_selector", (PyCFunction)(void (*)(void))TerrainCore_tree_selector,
      METH_VARARGS | METH_KEYWORDS, "tree_selector(x, y)"},
+    {"tree_offsets", (PyCFunction)(void (*)(void))TerrainCore_tree_offsets,
+     METH_VARARGS | METH_KEYWORDS, "tree_offsets(x, y) -> (dx, dy) float64"},
     {"buildings", (PyCFunction)(void (*)(void))TerrainCore_buildings,
      METH_VARARGS | METH_KEYWORDS, "buildings(x0, y0, nx, ny) -> int64 (k, 2)"},
     {"place", (PyCFunction)TerrainCore_place, METH_VARARGS, "place(x, y, encoded_value)"},

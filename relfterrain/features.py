@@ -135,6 +135,22 @@ def tree_grid(t: Terrain, x0: float, y0: float, nx: int, ny: int, step: float = 
     return out
 
 
-# The seed (000, "Placing a mix of trees") says only that the in-tile
-# positions of trees are found "similarly" to the selector; it gives no
-# formula, so no offsets are computed here (see the README).
+def tree_offset_grid(t: Terrain, x0: float, y0: float, nx: int, ny: int, step: float = 1.0, *,
+                     offset: tuple[int, int] = (0, 0)) -> tuple[np.ndarray, np.ndarray]:
+    """The trees' offsets within their tiles on a grid; see :meth:`Terrain.tree_offset_grid`."""
+    from .terrain import _grid_args
+
+    x0, y0, nx, ny, step, r0, c0 = _grid_args(x0, y0, nx, ny, step, offset)
+    xs = _axis(x0, c0, nx, step)
+    dx = np.empty((ny, nx))
+    dy = np.empty((ny, nx))
+    rows = max(1, _CHUNK_POINTS // nx)
+    for r in range(0, ny, rows):
+        n = min(rows, ny - r)
+        ys = _axis(y0, r0 + r, n, step)
+        gx, gy = np.broadcast_arrays(xs[None, :], ys[:, None])
+        a, b = t._core.tree_offsets(np.ascontiguousarray(gx).ravel(),
+                                    np.ascontiguousarray(gy).ravel())
+        dx[r:r + n] = a.reshape(n, nx)
+        dy[r:r + n] = b.reshape(n, nx)
+    return dx, dy

@@ -913,6 +913,22 @@ waterhole_below, knoll_below, x_below, cone_below : int
         """
         return _features.tree_grid(self, x0, y0, nx, ny, step, offset=offset)
 
+    def tree_offset_grid(self, x0: float, y0: float, nx: int, ny: int, step: float = 1.0, *,
+                         offset: tuple[int, int] = (0, 0)) -> tuple[np.ndarray, np.ndarray]:
+        """Where each tree stands within its 1 m ground tile: ``(dx, dy)``, float64 ``(ny, nx)``.
+
+        The seed says the in-tile positions are found "similarly" to the tree
+        selector but gives no formula; the project's (documented) choice takes
+        the next bits of the selector's value ``v = toint32(round(PI10000*xr*yr))``:
+        ``dx = (((v >> 2) & 15) + 0.5)/16 - 0.5`` and ``dy = (((v >> 6) & 15) +
+        0.5)/16 - 0.5`` metres, within (-0.5, 0.5), the same every visit.
+
+        >>> dx, dy = Terrain().tree_offset_grid(23400, 5320, 3, 1)
+        >>> dx.tolist(), dy.tolist()
+        ([[-0.34375, -0.46875, 0.40625]], [[-0.03125, -0.46875, 0.03125]])
+        """
+        return _features.tree_offset_grid(self, x0, y0, nx, ny, step, offset=offset)
+
     # -- good sites (SPEC 12) ---------------------------------------------------
 
     def find_good_site(self, x: float, y: float, *, min_height: float = 10,

@@ -176,3 +176,26 @@ def test_tree_grid_chunks(monkeypatch):
 def test_grid_bad_input(method, args, exc, name):
     with pytest.raises(exc, match=name):
         getattr(rt.Terrain(), method)(*args)
+
+
+def _ref_offsets(x, y):
+    """The in-tile offsets of the project's documented rule, from the reference's
+    round_js and toint32 (SPEC 2) and the selector's product (SPEC 5)."""
+    xr, yr = R.round_js(x), R.round_js(y)
+    v = R.toint32(R.round_js(R.PI10000 * xr * yr))
+    return (((v >> 2) & 15) + 0.5) / 16 - 0.5, (((v >> 6) & 15) + 0.5) / 16 - 0.5
+
+
+@pytest.mark.parametrize("x0, y0, nx, ny, step", [(23400, 5320, 17, 9, 1.0),
+                                                  (-1234.5, 777.25, 11, 7, 0.7),
+                                                  (2.0**40, -(2.0**41), 5, 4, 1.0)])
+def test_tree_offset_grid_equals_the_rule(x0, y0, nx, ny, step):
+    t = rt.Terrain()
+    dx, dy = t.tree_offset_grid(x0, y0, nx, ny, step)
+    sel = t.tree_grid(x0, y0, nx, ny, step)
+    for r in range(ny):
+        for c in range(nx):
+            x, y = x0 + c * step, y0 + r * step
+            assert (dx[r, c], dy[r, c]) == _ref_offsets(x, y)
+            assert sel[r, c] == R.tree_selector(R.CLASSIC, x, y)
+    assert ((dx > -0.5) & (dx < 0.5) & (dy > -0.5) & (dy < 0.5)).all()
