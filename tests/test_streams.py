@@ -182,3 +182,16 @@ def test_bad_input_names_the_argument(call, error, names):
     with pytest.raises(error, match=f"^{names}"):
         call(t)
     assert len(t.placed) == 0
+
+
+@pytest.mark.parametrize("neighbourhood", ["square", "circle"])
+def test_marking_with_the_other_neighbourhoods_equals_the_reference(neighbourhood):
+    params = R.Params()
+    t = rt.Terrain()
+    area = (23300, 4900, 200, 200)
+    info = {}
+    want = S.mark_streams(params, *area, placed={}, margin=100, neighbourhood=neighbourhood,
+                          info=info)
+    result = t.mark_streams(*area, margin=100, neighbourhood=neighbourhood)
+    assert info["streams"] == len(result.streams) > 0
+    assert _placed_table(t) == want
