@@ -250,3 +250,24 @@ def test_outputs_sharing_memory_are_refused_before_any_work():
     with pytest.raises(ValueError, match="must not share memory"):
         t.grid(X0, Y0, 30, 20, out=(buf[:600].reshape(20, 30), buf[599:1199].reshape(20, 30),
                                    t8, np.zeros((20, 30), np.uint8)))
+
+
+OTHER_GENERATORS = {
+    "planet": (lambda: rt.Planet(10_000), lambda g: [g.map(45, 30, 60, 40).terrain,
+                                                     g.height_grid(-10, 5, 30, 20, 0.5)]),
+    "nebula": (lambda: rt.Nebula(400.0), lambda g: [g.grid(0, 0, 0, 12, 10, 8)]),
+    "mines": (lambda: rt.Mines(rt.Terrain(), variant="sincos", levels=2),
+              lambda g: [g.open_grid(23392, 5312, 20, 16, level=None),
+                         g.label(23392, 5312, 20, 16).labels]),
+    "caverns": (lambda: rt.Caverns(rt.Terrain(), scale=1.5),
+                lambda g: [g.space_grid(23396, 5318, 40, 30)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OTHER_GENERATORS))
+def test_the_other_generators_pickle_and_copy_to_the_same_bits(name):
+    make, outputs = OTHER_GENERATORS[name]
+    g = make()
+    for c in (pickle.loads(pickle.dumps(g)), copy.deepcopy(g)):
+        for a, b in zip(outputs(c), outputs(g)):
+            assert a.dtype == b.dtype and a.tobytes() == b.tobytes()
