@@ -274,7 +274,7 @@ def _netcdf_engine() -> str:
 
 
 def _check_grid(args: argparse.Namespace) -> tuple:
-    from .terrain import _grid_args
+    from ._validate import grid_args as _grid_args
 
     with checking():
         x0, y0, nx, ny, step, _, _ = _grid_args(args.x0, args.y0, args.nx, args.ny, args.step)
@@ -612,8 +612,8 @@ def _map(args: argparse.Namespace) -> int:
     _check_threads(args)
     t = _terrain(args)
     with checking():
+        from ._validate import grid_args as _grid_args
         from .maps import render
-        from .terrain import _grid_args
 
         _grid_args(x0, y0, nx, ny, args.step)
         if not args.interval > 0:

@@ -30,9 +30,10 @@ from typing import Any
 import numpy as np
 
 from . import _precision, _validate
+from ._validate import grid_args as _grid_args
 from .dataset import grid_coords, make_dataset
 from .galaxy import Galaxy, _block
-from .terrain import Terrain, _grid_args
+from .terrain import Terrain
 
 __all__ = ["DEFAULT_CHUNKS", "dataset", "grid", "height_grid", "star_census", "star_count"]
 

@@ -91,7 +91,7 @@ def _axis(o: float, first: int, n: int, step: float) -> np.ndarray:
 def building_grid(t: Terrain, x0: float, y0: float, nx: int, ny: int, step: float = 1.0, *,
                   offset: tuple[int, int] = (0, 0)) -> np.ndarray:
     """Building footprints on a grid; see :meth:`Terrain.building_grid`."""
-    from .terrain import _grid_args
+    from ._validate import grid_args as _grid_args
 
     x0, y0, nx, ny, step, r0, c0 = _grid_args(x0, y0, nx, ny, step, offset)
     xs, ys = _axis(x0, c0, nx, step), _axis(y0, r0, ny, step)
@@ -120,7 +120,7 @@ def building_grid(t: Terrain, x0: float, y0: float, nx: int, ny: int, step: floa
 def tree_grid(t: Terrain, x0: float, y0: float, nx: int, ny: int, step: float = 1.0, *,
               offset: tuple[int, int] = (0, 0)) -> np.ndarray:
     """The tree selector on a grid; see :meth:`Terrain.tree_grid`."""
-    from .terrain import _grid_args
+    from ._validate import grid_args as _grid_args
 
     x0, y0, nx, ny, step, r0, c0 = _grid_args(x0, y0, nx, ny, step, offset)
     xs = _axis(x0, c0, nx, step)
@@ -138,7 +138,7 @@ def tree_grid(t: Terrain, x0: float, y0: float, nx: int, ny: int, step: float = 
 def tree_offset_grid(t: Terrain, x0: float, y0: float, nx: int, ny: int, step: float = 1.0, *,
                      offset: tuple[int, int] = (0, 0)) -> tuple[np.ndarray, np.ndarray]:
     """The trees' offsets within their tiles on a grid; see :meth:`Terrain.tree_offset_grid`."""
-    from .terrain import _grid_args
+    from ._validate import grid_args as _grid_args
 
     x0, y0, nx, ny, step, r0, c0 = _grid_args(x0, y0, nx, ny, step, offset)
     xs = _axis(x0, c0, nx, step)

@@ -91,27 +91,7 @@ def _count(value: Any, name: str) -> int:
     return _validate.integer(value, name, 1)
 
 
-def _grid_args(x0: Any, y0: Any, nx: Any, ny: Any, step: Any, offset: Any = (0, 0)) -> tuple:
-    x0 = _finite(x0, "x0")
-    y0 = _finite(y0, "y0")
-    step = _finite(step, "step")
-    if step <= 0:
-        raise ValueError(f"step: must be a positive number, got {step!r}")
-    nx = _count(nx, "nx")
-    ny = _count(ny, "ny")
-    try:
-        r0, c0 = offset
-    except (TypeError, ValueError):
-        raise TypeError(f"offset: must be a pair (row, column) of ints, got {offset!r}") from None
-    r0 = _validate.integer(r0, "offset", 0)
-    c0 = _validate.integer(c0, "offset", 0)
-    # grid indices are converted to double exactly below 2**53
-    if r0 + ny > 2**53 or c0 + nx > 2**53:
-        raise ValueError("offset, nx, ny: grid indices must stay below 2**53")
-    for name, origin, first, n in (("x", x0, c0, nx), ("y", y0, r0, ny)):
-        if not math.isfinite(origin + float(first + n - 1) * step):
-            raise ValueError(f"{name}0, step: the grid's last {name} coordinate is not finite")
-    return x0, y0, nx, ny, step, r0, c0
+_grid_args = _validate.grid_args
 
 
 def _coords(v: ArrayLike, name: str) -> np.ndarray:

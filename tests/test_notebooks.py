@@ -33,7 +33,13 @@ def test_every_notebook_is_listed():
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_notebook_runs_and_shows_its_pictures(name, tmp_path):
+def test_notebook_runs_and_shows_its_pictures(name, tmp_path, monkeypatch):
+    # the kernel imports the package this process tests (installed, or built in place)
+    import relfterrain
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(relfterrain.__file__)))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
+        p for p in (root, os.environ.get("PYTHONPATH")) if p))
     nb = nbformat.read(os.path.join(NOTEBOOKS, name), as_version=4)
     client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
                                      resources={"metadata": {"path": str(tmp_path)}})
