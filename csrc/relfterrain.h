@@ -2,7 +2,7 @@
  * relfterrain.h - public interface of the relfterrain C core.
  *
  * The Relf Terrain Generator (Graham Relf, The Forest, 1983-) computed point
- * by point, exactly as the JavaScript original computes it (see SPEC.md in the
+ * by point, exactly as the JavaScript original computes it (see docs/SPEC.md in the
  * project's shared documents).  Plain C11, no Python headers.
  *
  * Conventions, for every function declared here:
