@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -34,6 +33,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from . import _core, _validate
+from ._files import atomic_write
 from ._types import Feature, TerrainGrid, TerrainType
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -622,33 +622,8 @@ def save_png(array: Any, path: str | os.PathLike) -> None:
     as it was. Needs Pillow (``pip install 'relfterrain[maps]'``).
     """
     data = png_bytes(array)
-    path = os.fspath(path)
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".png", dir=directory)
-    try:
-        # mkstemp makes the file private (0600): give it an ordinary file's mode
-        os.chmod(tmp, _file_mode(path))
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def _file_mode(path: str) -> int:
-    """The mode of the file being replaced, else 0666 less the umask."""
-    try:
-        return os.stat(path).st_mode & 0o7777
-    except OSError:
-        mask = os.umask(0o022)
-        os.umask(mask)
-        return 0o666 & ~mask
+    with atomic_write(path) as fh:
+        fh.write(data)
 
 
 def _grid_png(grid: TerrainGrid, limit: int = 1024) -> bytes | None:

@@ -21,13 +21,13 @@ from __future__ import annotations
 import json
 import operator
 import os
-import tempfile
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
 from . import _core, _validate
+from ._files import atomic_write
 from ._params import TerrainParams
 from ._types import Feature, TerrainType
 
@@ -318,35 +318,10 @@ def to_document(t: Terrain) -> dict[str, Any]:
 
 def save(t: Terrain, path: str | os.PathLike) -> None:
     """Write ``t`` to ``path`` as JSON, atomically; see :meth:`relfterrain.Terrain.save`."""
-    path = os.fspath(path)
     doc = to_document(t)
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp",
-                               dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(doc, f, allow_nan=False, separators=(",", ":"))
-            f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    try:  # make the rename itself durable (best effort: not every system allows it)
-        dfd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dfd)
-    except OSError:
-        pass
-    finally:
-        os.close(dfd)
+    with atomic_write(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f, allow_nan=False, separators=(",", ":"))
+        f.write("\n")
 
 
 class _Bad(Exception):

@@ -8,7 +8,10 @@ import pytest
 MODULES = ["relfterrain", "relfterrain.terrain", "relfterrain._types", "relfterrain.cli",
            "relfterrain.maps", "relfterrain.mines", "relfterrain.random_profile",
            "relfterrain.presets", "relfterrain.evolve", "relfterrain.nebula",
-           "relfterrain.planet"]
+           "relfterrain.planet", "relfterrain.streams", "relfterrain.sites",
+           "relfterrain.roads", "relfterrain.features", "relfterrain._params",
+           "relfterrain._files", "relfterrain.mathjs", "relfterrain.classic",
+           "relfterrain.galaxy"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,0 +1,60 @@
+"""Writing files atomically: what every saving function of the package uses.
+
+The content goes to a temporary file in the target's folder, is flushed to
+disk, and then replaces the target (``os.replace``), so a failed or
+interrupted write leaves any old file as it was and no partial file behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from typing import IO, Any
+
+
+def _file_mode(path: str) -> int:
+    """The mode of the file being replaced, else 0666 less the umask."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0o022)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
+@contextlib.contextmanager
+def atomic_write(path: str | os.PathLike, mode: str = "wb", **open_args: Any) -> Iterator[IO]:
+    """Open a temporary file beside ``path``; on success it replaces ``path``.
+
+    >>> import os, tempfile
+    >>> target = os.path.join(tempfile.mkdtemp(), "x.txt")
+    >>> with atomic_write(target, "w") as fh:
+    ...     _ = fh.write("hello")
+    >>> open(target).read()
+    'hello'
+    """
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp",
+                               dir=folder)
+    try:
+        # mkstemp makes the file private (0600): give it an ordinary file's mode
+        os.chmod(tmp, _file_mode(path))
+        with os.fdopen(fd, mode, **open_args) as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    # make the rename itself durable (best effort: not every system allows it)
+    with contextlib.suppress(OSError):
+        dfd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
