@@ -32,7 +32,8 @@ def atomic_write(path: str | os.PathLike, mode: str = "wb", **open_args: Any) ->
     >>> target = os.path.join(tempfile.mkdtemp(), "x.txt")
     >>> with atomic_write(target, "w") as fh:
     ...     _ = fh.write("hello")
-    >>> open(target).read()
+    >>> with open(target) as fh:
+    ...     fh.read()
     'hello'
     """
     path = os.fspath(path)
