@@ -546,8 +546,10 @@ static int32_t int_threshold(double T)
 static void tile_round(int64_t X, int64_t S, int m, int nk, int32_t *xr)
 {
     nk = (nk + 7) & ~7; /* the kernels may read up to there (values unused) */
-    if (m == 0) {
-        for (int k = 0; k < nk; k++) xr[k] = (int32_t)(X + k * S);
+    if (m == 0) { /* X + k*S, within int32 in the domain: an induction, mod 2^32 */
+        uint32_t x = (uint32_t)rt__u64(X);
+        const uint32_t s = (uint32_t)rt__u64(S);
+        for (int k = 0; k < nk; k++, x += s) xr[k] = (int32_t)x;
         return;
     }
     const uint64_t off = (uint64_t)1 << 62;
@@ -719,11 +721,13 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                     ca.fc_i = (int32_t)t->feature_cone;
                     ca.terrain = ot;
                     ca.feature = of;
-                    if (j->kern->classify_bytes(&ca))
-                        for (int q = 0; q < nk; q++) /* rare: feature candidates, exactly */
-                            if (of[q] == 0xff)
-                                of[q] = feature_of(t, (double)tb->fa[q],
-                                                   (double)tb->xr[q] * (double)rs.yr);
+                    if (j->kern->classify_bytes(&ca)) { /* rare: feature candidates, exactly */
+                        uint8_t *f = of, *end = of + nk;
+                        while ((f = memchr(f, 0xff, (size_t)(end - f))) != NULL) {
+                            const int q = (int)(f - of);
+                            *f++ = feature_of(t, (double)tb->fa[q], (double)tb->xr[q] * (double)rs.yr);
+                        }
+                    }
                     k += nk;
                     continue;
                 }
