@@ -501,13 +501,18 @@ static void cavern_rows(void *ctx, int64_t begin, int64_t end)
     for (int64_t i = begin; i < end; i++) {
         double *fl = j->fl + i * nx, *rf = j->rf + i * nx;
         /* the floor: this row of the grid, by the height grid path */
+        /* (a grid that cannot have its scratch: the point path, same bits) */
         rt_block fb = {b->x0, b->y0, b->step, b->c0, b->r0 + i, nx, 1};
-        rt_height_grid(j->t, &fb, fl, 1);
         double y = b->y0 + (double)(b->r0 + i) * b->step;
+        if (rt_height_grid(j->t, &fb, fl, 1) != RT_OK)
+            for (int64_t c = 0; c < nx; c++)
+                fl[c] = rt__height_point(j->t, b->x0 + (double)(b->c0 + c) * b->step, y);
         double yr = y * j->cv->scale + j->cv->dy;
         if (j->roof_grid) {
             rt_block rb = {j->xs[0], yr, j->roof_step, 0, 0, nx, 1};
-            rt_height_grid(j->t, &rb, rf, 1);
+            if (rt_height_grid(j->t, &rb, rf, 1) != RT_OK)
+                for (int64_t c = 0; c < nx; c++)
+                    rf[c] = rt__height_point(j->t, j->xs[c], yr);
         } else {
             for (int64_t c = 0; c < nx; c++) rf[c] = rt__height_point(j->t, j->xs[c], yr);
         }

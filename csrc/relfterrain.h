@@ -221,6 +221,11 @@ typedef struct rt_terra_out {
 /* threads: how many threads to split the rows (or points) across; 0 or 1
  * computes on the calling thread.  Results are identical for every count. */
 
+/* The grids allocate their scratch on the heap (about 33 KB a call, and
+ * 28 KB per thread for rt_terra_grid), never much on the stack: they run in
+ * threads with small stacks.  RT_ERR_NOMEM when it cannot be had, with
+ * nothing written. */
+
 /* Ground height (SPEC 4, with mountains when enabled) of a block. */
 rt_status rt_height_grid(const rt_terrain *t, const rt_block *b, double *out,
                          int threads);

@@ -16,6 +16,8 @@
  *    and decided by a branch-free pass; see "Tile passes" below.
  */
 #include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "relfterrain.h"
@@ -375,6 +377,22 @@ static int int_profile(const rt_terrain *t, int m, int32_t *out)
 /* Blocks                                                                   */
 /* ------------------------------------------------------------------------ */
 
+/* The tile buffers of one thread of a terra grid (about 28 KB: on the heap,
+ * so that a thread with a small stack can run the grids). */
+typedef struct tile_buf {
+    int32_t h[TILE], a1[TILE], a2[TILE], a3[TILE], fa[TILE];
+    int32_t xr[TILE], code[TILE];
+    double ht[TILE], oh[TILE], od[TILE];
+    uint8_t ot[TILE], of[TILE];
+} tile_buf;
+
+/* The scratch of one grid call, allocated once (grid_scratch_new). */
+typedef struct grid_scratch {
+    int32_t win[RT_WIN_ROWS * 8]; /* first: 64-byte aligned */
+    int32_t iprof[INT_PROFILE_MAX];
+    uint8_t bytes[256];
+} grid_scratch;
+
 typedef struct block_job {
     const rt_terrain *t;
     const rt_block *b;
@@ -388,6 +406,11 @@ typedef struct block_job {
     const int32_t *win;       /* rotated windows (rt__tile_windows), or NULL */
     uint32_t win_mask;
     double fa_max;            /* a bound on |a profile sum| */
+    /* terra grids: one tile_buf per thread that can run at once, each
+     * claimed by the chunk of rows using it (busy[k]) */
+    tile_buf *bufs;
+    atomic_int *busy;
+    int nbufs;
 } block_job;
 
 rt_status rt__check_block(const rt_block *b)
@@ -523,8 +546,10 @@ static int32_t int_threshold(double T)
 static void tile_round(int64_t X, int64_t S, int m, int nk, int32_t *xr)
 {
     nk = (nk + 7) & ~7; /* the kernels may read up to there (values unused) */
-    if (m == 0) {
-        for (int k = 0; k < nk; k++) xr[k] = (int32_t)(X + k * S);
+    if (m == 0) { /* X + k*S, within int32 in the domain: an induction, mod 2^32 */
+        uint32_t x = (uint32_t)rt__u64(X);
+        const uint32_t s = (uint32_t)rt__u64(S);
+        for (int k = 0; k < nk; k++, x += s) xr[k] = (int32_t)x;
         return;
     }
     const uint64_t off = (uint64_t)1 << 62;
@@ -622,7 +647,8 @@ static void height_rows(void *ctx, int64_t begin, int64_t end)
     if (j->kern->finish) j->kern->finish();
 }
 
-RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint32_t n)
+RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint32_t n,
+                            tile_buf *tb)
 {
     const rt_terrain tl = *j->t; /* local copies, as in height_rows_n */
     const rt_terrain *t = &tl;
@@ -631,12 +657,6 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
     row_state rs;
     terra_res res;
     rt_tile_args ta;
-    struct {
-        int32_t h[TILE], a1[TILE], a2[TILE], a3[TILE], fa[TILE];
-        int32_t xr[TILE], code[TILE];
-        double ht[TILE], oh[TILE], od[TILE];
-        uint8_t ot[TILE], of[TILE];
-    } tl_tile;
     /* the common case, decided by the classify pass */
     const uint32_t fmask = t->feature_mask;
     const int simple = !t->bleak && !t->snow && !t->with_paths && !t->wood_only &&
@@ -654,44 +674,44 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
         int64_t r = b->r0 + i;
         int64_t k = i * b->nx;
         point p = {0.0, b->y0 + (double)r * b->step, &rs, 0, 0, 0, 0, 0, 0, 0};
-        if (j->fast && j->iprof) {
+        if (tb) {
             row_setup(j, r, &rs);
             for (int64_t c = 0; c < b->nx; c += TILE) {
                 int nk = b->nx - c < TILE ? (int)(b->nx - c) : TILE;
                 int64_t X = j->X0 + (b->c0 + c) * j->S;
                 tile_pair(j, &rs, PAIR_H, X, nk, &ta);
-                j->kern->height(&ta, tl_tile.h);
+                j->kern->height(&ta, tb->h);
                 tile_pair(j, &rs, PAIR_1, X, nk, &ta);
-                j->kern->prof(&ta, tl_tile.a1);
+                j->kern->prof(&ta, tb->a1);
                 tile_pair(j, &rs, PAIR_2, X, nk, &ta);
-                j->kern->prof(&ta, tl_tile.a2);
+                j->kern->prof(&ta, tb->a2);
                 tile_pair(j, &rs, PAIR_3, X, nk, &ta);
-                j->kern->prof(&ta, tl_tile.a3);
-                tile_round(X, j->S, j->m, nk, tl_tile.xr);
+                j->kern->prof(&ta, tb->a3);
+                tile_round(X, j->S, j->m, nk, tb->xr);
                 tile_feature(j, &rs, nk, &ta);
-                j->kern->prof_at(&ta, (const uint32_t *)tl_tile.xr, tl_tile.fa);
-                const int near = simple && rt__placed_near(t->placed, tl_tile.xr[0],
-                                                           tl_tile.xr[nk - 1], rs.yr);
+                j->kern->prof_at(&ta, (const uint32_t *)tb->xr, tb->fa);
+                const int near = simple && rt__placed_near(t->placed, tb->xr[0],
+                                                           tb->xr[nk - 1], rs.yr);
                 if (simple && !near && int_classify && j->kern->classify_bytes &&
-                    feature_exact(j, tl_tile.xr[0], tl_tile.xr[nk - 1], rs.yr)) {
-                    uint8_t *ot = out.terrain ? out.terrain + k : tl_tile.ot;
-                    uint8_t *of = out.feature ? out.feature + k : tl_tile.of;
+                    feature_exact(j, tb->xr[0], tb->xr[nk - 1], rs.yr)) {
+                    uint8_t *ot = out.terrain ? out.terrain + k : tb->ot;
+                    uint8_t *of = out.feature ? out.feature + k : tb->of;
                     rt_classify_args ca = {0};
                     ca.nk = nk;
                     ca.lake_height = t->lake_height;
                     ca.yr = (double)rs.yr;
-                    ca.a1 = tl_tile.a1;
-                    ca.a2 = tl_tile.a2;
-                    ca.a3 = tl_tile.a3;
-                    ca.fa = tl_tile.fa;
-                    ca.xr = tl_tile.xr;
-                    ca.height = out.height ? out.height + k : tl_tile.oh;
-                    ca.depth = out.depth ? out.depth + k : tl_tile.od;
+                    ca.a1 = tb->a1;
+                    ca.a2 = tb->a2;
+                    ca.a3 = tb->a3;
+                    ca.fa = tb->fa;
+                    ca.xr = tb->xr;
+                    ca.height = out.height ? out.height + k : tb->oh;
+                    ca.depth = out.depth ? out.depth + k : tb->od;
                     ca.town_lt = veg_lt[0];
                     ca.grass_lt = veg_lt[1];
                     ca.open_lt = veg_lt[2];
                     ca.thicket_lt = veg_lt[3];
-                    ca.hnum = tl_tile.h;
+                    ca.hnum = tb->h;
                     ca.scale = rs.frac_scale;
                     ca.lake_lt = int_threshold(ldexp(t->lake_height, rs.shift));
                     ca.mud_lt = int_threshold(ldexp(t->lake_base, rs.shift));
@@ -701,54 +721,56 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                     ca.fc_i = (int32_t)t->feature_cone;
                     ca.terrain = ot;
                     ca.feature = of;
-                    if (j->kern->classify_bytes(&ca))
-                        for (int q = 0; q < nk; q++) /* rare: feature candidates, exactly */
-                            if (of[q] == 0xff)
-                                of[q] = feature_of(t, (double)tl_tile.fa[q],
-                                                   (double)tl_tile.xr[q] * (double)rs.yr);
+                    if (j->kern->classify_bytes(&ca)) { /* rare: feature candidates, exactly */
+                        uint8_t *f = of, *end = of + nk;
+                        while ((f = memchr(f, 0xff, (size_t)(end - f))) != NULL) {
+                            const int q = (int)(f - of);
+                            *f++ = feature_of(t, (double)tb->fa[q], (double)tb->xr[q] * (double)rs.yr);
+                        }
+                    }
                     k += nk;
                     continue;
                 }
                 if (simple && !near) {
                     for (int q = 0; q < nk; q++)
-                        tl_tile.ht[q] = mountain(t, (double)tl_tile.h[q] * rs.frac_scale);
+                        tb->ht[q] = mountain(t, (double)tb->h[q] * rs.frac_scale);
                     /* outputs written in place; scratch for those not wanted */
-                    uint8_t *ot = out.terrain ? out.terrain + k : tl_tile.ot;
-                    uint8_t *of = out.feature ? out.feature + k : tl_tile.of;
+                    uint8_t *ot = out.terrain ? out.terrain + k : tb->ot;
+                    uint8_t *of = out.feature ? out.feature + k : tb->of;
                     rt_classify_args ca = {nk, t->lake_height, t->lake_base, (double)rs.yr,
                                            fmod_m, 1.0 / fmod_m, (double)t->feature_point,
                                            (double)t->feature_x, (double)t->feature_cone,
-                                           tl_tile.ht, tl_tile.a1, tl_tile.a2, tl_tile.a3,
-                                           tl_tile.fa, tl_tile.xr,
-                                           out.height ? out.height + k : tl_tile.oh,
-                                           out.depth ? out.depth + k : tl_tile.od, tl_tile.code,
+                                           tb->ht, tb->a1, tb->a2, tb->a3,
+                                           tb->fa, tb->xr,
+                                           out.height ? out.height + k : tb->oh,
+                                           out.depth ? out.depth + k : tb->od, tb->code,
                                            veg_lt[0], veg_lt[1], veg_lt[2], veg_lt[3],
                                            NULL, 0.0, 0, 0, 0, 0, 0, 0, NULL, NULL,
                                            t->town_abs != 0};
                     j->kern->classify(&ca);
                     int any = 0;
                     for (int q = 0; q < nk; q++) {
-                        int32_t cd = tl_tile.code[q];
+                        int32_t cd = tb->code[q];
                         ot[q] = (uint8_t)(cd & 0xff);
                         of[q] = RT_NONE;
                         any |= cd >> 8;
                     }
                     for (int q = 0; any && q < nk; q++) /* rare: feature candidates, exactly */
-                        if (tl_tile.code[q] >> 8)
-                            of[q] = feature_of(t, (double)tl_tile.fa[q],
-                                               (double)tl_tile.xr[q] * (double)rs.yr);
+                        if (tb->code[q] >> 8)
+                            of[q] = feature_of(t, (double)tb->fa[q],
+                                               (double)tb->xr[q] * (double)rs.yr);
                     k += nk;
                     continue;
                 }
                 for (int q = 0; q < nk; q++, k++) {
                     p.x = b->x0 + (double)(b->c0 + c + q) * b->step;
                     p.X = X + q * j->S;
-                    p.ht = mountain(t, (double)tl_tile.h[q] * rs.frac_scale);
-                    p.a1 = tl_tile.a1[q];
-                    p.a2 = tl_tile.a2[q];
-                    p.a3 = tl_tile.a3[q];
-                    p.fa = tl_tile.fa[q];
-                    p.xr = (double)tl_tile.xr[q];
+                    p.ht = mountain(t, (double)tb->h[q] * rs.frac_scale);
+                    p.a1 = tb->a1[q];
+                    p.a2 = tb->a2[q];
+                    p.a3 = tb->a3[q];
+                    p.fa = tb->fa[q];
+                    p.xr = (double)tb->xr[q];
                     terra_at(t, &p, MODE_TILE, &res, n);
                     store(&out, k, &res);
                 }
@@ -774,10 +796,20 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
 static void terra_rows(void *ctx, int64_t begin, int64_t end)
 {
     const block_job *j = ctx;
+    /* the tile passes: a free tile_buf (no more chunks run at once than
+     * there are buffers, so one is always free) */
+    int slot = -1;
+    tile_buf *tb = NULL;
+    if (j->fast && j->iprof) {
+        for (int k = 0; slot < 0; k = k + 1 < j->nbufs ? k + 1 : 0)
+            if (atomic_exchange_explicit(&j->busy[k], 1, memory_order_acquire) == 0) slot = k;
+        tb = &j->bufs[slot];
+    }
     if (j->t->directions == 5)
-        terra_rows_n(j, begin, end, 5);
+        terra_rows_n(j, begin, end, 5, tb);
     else
-        terra_rows_n(j, begin, end, j->t->directions);
+        terra_rows_n(j, begin, end, j->t->directions, tb);
+    if (slot >= 0) atomic_store_explicit(&j->busy[slot], 0, memory_order_release);
 }
 
 /* The rotated windows of an integer profile (the tile passes of the block
@@ -804,24 +836,57 @@ static void prepare_windows(block_job *j, int32_t *iprof, int32_t *win)
     }
 }
 
+/* The threads rt_parallel_for runs on n rows. */
+static int thread_count(int threads, int64_t n)
+{
+    if (threads > RT_MAX_THREADS) threads = RT_MAX_THREADS;
+    if (threads > n) threads = (int)n;
+    return threads < 1 ? 1 : threads;
+}
+
+/* One heap block for a grid call: the scratch, 64-byte aligned, then
+ * `nbufs` tile buffers and their flags.  *raw gets what to free. */
+static grid_scratch *grid_scratch_new(int nbufs, void **raw, tile_buf **bufs, atomic_int **busy)
+{
+    size_t size = sizeof(grid_scratch) + (size_t)nbufs * (sizeof(tile_buf) + sizeof(atomic_int));
+    unsigned char *p = malloc(size + 64);
+    *raw = p;
+    if (!p) return NULL;
+    unsigned char *a = p + (64 - (uintptr_t)p % 64);
+    grid_scratch *g = (grid_scratch *)(void *)a;
+    *bufs = (tile_buf *)(void *)(a + sizeof(grid_scratch));
+    *busy = (atomic_int *)(void *)(a + sizeof(grid_scratch) + (size_t)nbufs * sizeof(tile_buf));
+    for (int k = 0; k < nbufs; k++) atomic_init(&(*busy)[k], 0);
+    return g;
+}
+
+/* Plans a grid call: the path, the integer profile, the kernels, the windows. */
+static void grid_plan(block_job *j, grid_scratch *g)
+{
+    plan_block(j);
+    if (j->fast && int_profile(j->t, j->m, g->iprof)) {
+        j->iprof = g->iprof;
+        if (byte_profile(j->t, g->iprof, g->bytes)) j->bytes = g->bytes;
+    }
+    j->kern = rt__tile_kernels(j->t->simd, j->bytes != NULL);
+    prepare_windows(j, g->iprof, g->win);
+}
+
 rt_status rt_height_grid(const rt_terrain *t, const rt_block *b, double *out, int threads)
 {
     rt_status s = rt__terrain_check_shape(t, NULL);
     if (s == RT_OK) s = rt__check_block(b);
     if (s != RT_OK) return s;
     if (!out) return RT_ERR_NULL;
-    int32_t iprof[INT_PROFILE_MAX];
-    uint8_t bytes[256];
-    block_job j = {t, b, 0, 0, 0, 0, 0, out, NULL, NULL, NULL, NULL, NULL, 0, 0.0};
-    plan_block(&j);
-    if (j.fast && int_profile(t, j.m, iprof)) {
-        j.iprof = iprof;
-        if (byte_profile(t, iprof, bytes)) j.bytes = bytes;
-    }
-    j.kern = rt__tile_kernels(t->simd, j.bytes != NULL);
-    _Alignas(32) int32_t win[RT_WIN_ROWS * 8];
-    prepare_windows(&j, iprof, win);
+    void *raw;
+    tile_buf *bufs;
+    atomic_int *busy;
+    grid_scratch *g = grid_scratch_new(0, &raw, &bufs, &busy);
+    if (!g) return RT_ERR_NOMEM;
+    block_job j = {t, b, 0, 0, 0, 0, 0, out, NULL, NULL, NULL, NULL, NULL, 0, 0.0, NULL, NULL, 0};
+    grid_plan(&j, g);
     rt_parallel_for(threads, b->ny, height_rows, &j);
+    free(raw);
     return RT_OK;
 }
 
@@ -832,18 +897,14 @@ rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b, const rt_terra_o
     if (s == RT_OK) s = rt__check_block(b);
     if (s != RT_OK) return s;
     if (!out) return RT_ERR_NULL;
-    int32_t iprof[INT_PROFILE_MAX];
-    uint8_t bytes[256];
-    block_job j = {t, b, 0, 0, 0, 0, 0, NULL, out, NULL, NULL, NULL, NULL, 0, 0.0};
-    plan_block(&j);
-    if (j.fast && int_profile(t, j.m, iprof)) {
-        j.iprof = iprof;
-        if (byte_profile(t, iprof, bytes)) j.bytes = bytes;
-    }
-    j.kern = rt__tile_kernels(t->simd, j.bytes != NULL);
-    _Alignas(32) int32_t win[RT_WIN_ROWS * 8];
-    prepare_windows(&j, iprof, win);
+    void *raw;
+    block_job j = {t, b, 0, 0, 0, 0, 0, NULL, out, NULL, NULL, NULL, NULL, 0, 0.0, NULL, NULL, 0};
+    j.nbufs = thread_count(threads, b->ny);
+    grid_scratch *g = grid_scratch_new(j.nbufs, &raw, &j.bufs, &j.busy);
+    if (!g) return RT_ERR_NOMEM;
+    grid_plan(&j, g);
     rt_parallel_for(threads, b->ny, terra_rows, &j);
+    free(raw);
     return RT_OK;
 }
 

@@ -37,7 +37,10 @@
 #undef RT_TILE_ATTR
 #define RT_TILE_SUFFIX avx512
 #define RT_TILE_ATTR __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl")))
+/* its gather passes serve the VBMI tails; its table is tile_kernels_avx512w */
+#define RT_TILE_TABLE_ATTR __attribute__((unused))
 #include "simd/terrain_tile.h"
+#undef RT_TILE_TABLE_ATTR
 #undef RT_TILE_SUFFIX
 #undef RT_TILE_ATTR
 #include "simd/terrain_avx2.h"
@@ -78,8 +81,8 @@ const rt_tile_kernels *rt__tile_kernels(int variant, int bytes)
     case RT_SIMD_NEON: return bytes ? &tile_kernels_neon : &tile_kernels_scalar;
 #endif
 #if RT_HAVE_X86_VARIANTS
-    case RT_SIMD_AVX512VBMI: return bytes ? &tile_kernels_vbmi : &tile_kernels_avx512;
-    case RT_SIMD_AVX512: return &tile_kernels_avx512;
+    case RT_SIMD_AVX512VBMI: return bytes ? &tile_kernels_vbmi : &tile_kernels_avx512w;
+    case RT_SIMD_AVX512: return &tile_kernels_avx512w;
     case RT_SIMD_AVX2: return &tile_kernels_avx2w;
 #endif
     default: return &tile_kernels_scalar;

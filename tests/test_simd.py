@@ -57,6 +57,10 @@ CONFIGS = {
     "thresholds": {"town_below": 150.5, "grass_below": 240.0, "open_below": 270.25,
                    "thicket_below": 180.0, "mine_below": 64, "x_below": 32, "cone_below": 24,
                    "lake_base": 210.5, "lake_height": 207.25},
+    # a one-bit feature mask and a point code of 1: every fa*xr*yr = 64 (mod
+    # 128) on dry ground decides between a point feature and none, so the
+    # rounding of the integer feature value (N + 64) >> 7 shows
+    "feature_bit": {"feature_mask": 1, "feature_point": 1, "feature_x": 2, "feature_cone": 2},
     # Pieces of Eight's rules (SPEC 16): the town test on |calcProf(A1)|
     "town_abs": {"profile": PROFILE64, "ah": [3, -7, 11], "bh": [5, 2, -9], "a1": [1, 2, 3],
                  "b1": [4, 5, 6], "a2": [-7, 8, 9], "b2": [10, -11, 12], "a3": [13, 14, -15],

@@ -8,6 +8,8 @@
  * table held in four registers, blended on the index's top bit: no memory
  * gathers.  The index is the low byte of V >> s, which is (V >> s) & 255.
  * The arithmetic is that of terrain_tile.h (exact integers), so the bits are.
+ * (The heights are the window kernels' of terrain_avx2.h: faster than two
+ * such lookups per term.)
  */
 #include <immintrin.h>
 
@@ -44,19 +46,6 @@ RT_VBMI_ATTR static inline __m512i vbmi_low_bytes(__m512i a, __m512i b, __m512i 
     return _mm512_inserti32x4(r, _mm512_cvtepi32_epi8(d), 3);
 }
 
-/* Byte q of a 64-byte vector widened to 16 int32 (q = 0..3). */
-RT_VBMI_ATTR static inline __m512i vbmi_widen(__m512i v, int q)
-{
-    __m128i part;
-    switch (q) {
-    case 0: part = _mm512_extracti32x4_epi32(v, 0); break;
-    case 1: part = _mm512_extracti32x4_epi32(v, 1); break;
-    case 2: part = _mm512_extracti32x4_epi32(v, 2); break;
-    default: part = _mm512_extracti32x4_epi32(v, 3); break;
-    }
-    return _mm512_cvtepu8_epi32(part);
-}
-
 /* Add 64 bytes into the uint16 sums lo (points 0..31) and hi (32..63). */
 RT_VBMI_ATTR static inline void vbmi_accumulate(__m512i *lo, __m512i *hi, __m512i bytes)
 {
@@ -88,45 +77,6 @@ RT_VBMI_ATTR static inline void vbmi_v(const rt_tile_args *ta, uint32_t i, int k
     v[1] = _mm512_add_epi32(v[0], step16);
     v[2] = _mm512_add_epi32(v[1], step16);
     v[3] = _mm512_add_epi32(v[2], step16);
-}
-
-/* height numerators, as tile_height_ */
-RT_VBMI_ATTR static void tile_height_vbmi(const rt_tile_args *ta, int32_t *restrict out)
-{
-    const vbmi_table tb = vbmi_load(ta->bytes);
-    const int nk = ta->nk;
-    const uint32_t s = ta->shift;
-    const __m512i lanes = _mm512_loadu_si512((const void *)VBMI_LANES);
-    const __m512i fm = _mm512_set1_epi32((int)((1u << s) - 1u));
-    const __m512i one = _mm512_set1_epi8(1);
-    const __m128i sh = _mm_cvtsi32_si128((int)s);
-    int k = 0;
-    for (; k + 64 <= nk; k += 64) {
-        __m512i acc[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(),
-                          _mm512_setzero_si512(), _mm512_setzero_si512()};
-        for (uint32_t i = 0; i < ta->n; i++) {
-            __m512i v[4];
-            vbmi_v(ta, i, k, lanes, v);
-            __m512i idx = vbmi_low_bytes(_mm512_srl_epi32(v[0], sh), _mm512_srl_epi32(v[1], sh),
-                                         _mm512_srl_epi32(v[2], sh), _mm512_srl_epi32(v[3], sh));
-            __m512i p0 = vbmi_lookup(&tb, idx);
-            __m512i p1 = vbmi_lookup(&tb, _mm512_add_epi8(idx, one)); /* (q + 1) & 255 */
-            for (int q = 0; q < 4; q++) {
-                __m512i a = vbmi_widen(p0, q), b = vbmi_widen(p1, q);
-                __m512i frac = _mm512_and_si512(v[q], fm);
-                __m512i term = _mm512_add_epi32(_mm512_sll_epi32(a, sh),
-                                                _mm512_mullo_epi32(frac, _mm512_sub_epi32(b, a)));
-                acc[q] = _mm512_add_epi32(acc[q], term);
-            }
-        }
-        for (int q = 0; q < 4; q++) _mm512_storeu_si512((void *)(out + k + 16 * q), acc[q]);
-    }
-    if (k < nk) { /* the tail: the portable pass on what is left */
-        rt_tile_args rest = *ta;
-        rest.nk = nk - k;
-        for (uint32_t i = 0; i < ta->n; i++) rest.v0[i] = ta->v0[i] + (uint32_t)k * ta->dv[i];
-        tile_height_avx512(&rest, out + k);
-    }
 }
 
 /* profile sums, as tile_prof_ */
@@ -188,8 +138,18 @@ RT_VBMI_ATTR static void tile_prof_at_vbmi(const rt_tile_args *ta, const uint32_
 
 /* (Streaming stores for the heights were measured at less than half the
  * speed of plain ones on the development VM, 128 MiB outputs included.) */
-/* (VBMI CPUs have AVX2: the classify and point-row passes of terrain_avx2.h) */
+/* VBMI CPUs have AVX2: the heights by the rotated windows of terrain_avx2.h
+ * (faster than two in-register lookups per term), the profile sums by the
+ * lookups here, classify and point-path rows from terrain_avx2.h too. */
 static const rt_tile_kernels tile_kernels_vbmi = {
-    tile_height_vbmi,          tile_prof_vbmi,    tile_prof_at_vbmi,
+    tile_height_avx2w,         tile_prof_vbmi,    tile_prof_at_vbmi,
     tile_classify_avx512,      tile_store_heights_avx512, NULL,
-    NULL,                      tile_classify_bytes_avx2w, height_row_avx2w};
+    tile_height_store_avx2w,   tile_classify_bytes_avx2w, height_row_avx2w};
+
+/* The AVX-512 variant without byte profiles (or without VBMI): the window
+ * kernels of terrain_avx2.h (their gather fallbacks are AVX2's), with
+ * AVX-512's classify and stores. */
+static const rt_tile_kernels tile_kernels_avx512w = {
+    tile_height_avx2w,         tile_prof_avx2w,   tile_prof_at_avx2w,
+    tile_classify_avx512,      tile_store_heights_avx512, NULL,
+    tile_height_store_avx2w,   tile_classify_bytes_avx2w, height_row_avx2w};

@@ -204,6 +204,18 @@ static void test_paths(void)
         compare_paths(&u, 1000.0, -2000.0, 0.25, 90, 20);
         compare_paths(&u, 1000.0, -2000.0, 0.37, 90, 20);
     }
+    {
+        /* the rounding of the integer feature value, (N + 64) >> 7: a mask of
+         * one bit and a point code of 1 make every N = 64 (mod 128) on dry
+         * ground decide between a point feature and none */
+        rt_terrain f;
+        rt_terrain_defaults(&f);
+        f.feature_mask = 1;
+        f.feature_point = 1;
+        f.feature_x = f.feature_cone = 2; /* never the value */
+        compare_paths(&f, 23396, 5318, 1.0, 203, 24);
+        compare_paths(&f, -777, 64, 1.0, 150, 3); /* yr = 64: N = 64 (mod 128) for odd fa*xr */
+    }
     rt_placed *p = rt_placed_new();
     CHECK(p != NULL);
     for (int k = 0; k < 200; k++)
