@@ -78,6 +78,7 @@ static int core_exec(PyObject *module)
     if (rtpy_evolve_exec(module) < 0) return -1;
     if (rtpy_nebula_exec(module) < 0) return -1;
     if (rtpy_planet_exec(module) < 0) return -1;
+    if (rtpy_limits_exec(module) < 0) return -1;
     return 0;
 }
 

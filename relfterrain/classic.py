@@ -75,9 +75,12 @@ _real = _validate.real
 
 
 def _roughness_h(h: Any) -> float:
-    if isinstance(h, bool) or not isinstance(h, numbers.Real):
+    if isinstance(h, (bool, np.bool_)) or not isinstance(h, numbers.Real):
         raise TypeError(f"h: must be a real number in [0, 1], got {h!r}")
-    v = float(h)
+    try:
+        v = float(h)
+    except OverflowError:
+        raise ValueError(f"h: must be a finite number in [0, 1], got {h!r:.60}") from None
     if not (math.isfinite(v) and 0.0 <= v <= 1.0):
         raise ValueError(f"h: must be a finite number in [0, 1], got {v!r}")
     return v
@@ -149,6 +152,8 @@ def midpoint_displacement(
             f"iterations: 2**{iterations} + 1 points cannot be allocated (at most {limit})"
         )
     n = (1 << iterations) + 1
+    # the uniforms and the line, both float64: the total against the memory
+    _core.check_alloc(2 * n * _F64, "iterations", f"2 x (2**{iterations} + 1) float64")
     g = _generator(rng)
     try:
         u = g.random(n)
@@ -266,6 +271,8 @@ def diamond_square(
             f"iterations: a (2**{iterations} + 1)**2 grid cannot be allocated (at most {limit})"
         )
     n = (1 << iterations) + 1
+    _core.check_alloc(2 * n * n * _F64, "iterations",
+                      f"2 x (2**{iterations} + 1)**2 float64 (uniforms, grid)")
     seed = None if seed_grid is None else _seed_grid(seed_grid, n, wrap)
     g = _generator(rng)
     try:
@@ -337,6 +344,9 @@ def _check_size(width: int, height: int, arrays: int) -> None:
         raise MemoryError(
             f"width, height: a {height} x {width} array cannot be allocated"
         )
+    # everything the call allocates, against the physical memory
+    _core.check_alloc(arrays * width * height * _F64, "width, height",
+                      f"{arrays} x {height} x {width} float64")
 
 
 def limited_random(
