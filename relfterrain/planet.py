@@ -233,6 +233,8 @@ class Planet:
             raise ValueError(f"step: must be a positive number of degrees, got {step!r}")
         if nlat * nlon > 2**34:
             raise ValueError(f"nlat, nlon: a {nlat} x {nlon} grid is too large")
+        # the coordinate grids, their x, y, z and the outputs: about 80 bytes a point
+        _core.check_alloc(nlat * nlon * 80, "nlat, nlon", f"a {nlat} x {nlon} grid")
         lat = lat0 + np.arange(nlat, dtype=np.float64) * step
         lon = lon0 + np.arange(nlon, dtype=np.float64) * step
         return lat, lon

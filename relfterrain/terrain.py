@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import math
 import numbers
@@ -62,7 +63,9 @@ def _simd_code(simd: str | None) -> int:
     if simd is None:
         simd = os.environ.get("RELFTERRAIN_SIMD", "auto") or "auto"
     table = _core.simd_variants()
-    if not isinstance(simd, str) or simd not in table:
+    if not isinstance(simd, str):
+        raise TypeError(f"simd: must be a str, one of {sorted(table)}, got {simd!r}")
+    if simd not in table:
         raise ValueError(f"simd: must be one of {sorted(table)}, got {simd!r}")
     code, ok, _ = table[simd]
     if not ok:
@@ -285,6 +288,10 @@ waterhole_below, knoll_below, x_below, cone_below : int
 
     def __init__(self, params: TerrainParams | None = None, *, simd: str | None = None,
                  **options: Any) -> None:
+        unknown = sorted(set(options) - {f.name for f in dataclasses.fields(TerrainParams)})
+        if unknown:
+            raise TypeError(f"{', '.join(unknown)}: not a parameter of the terrain (see "
+                            f"relfterrain.TerrainParams for the parameters)")
         if params is None:
             params = TerrainParams(**options)
         elif not isinstance(params, TerrainParams):
@@ -494,7 +501,8 @@ waterhole_below, knoll_below, x_below, cone_below : int
         Each building is a 12 m square centred on a point whose coordinates
         are multiples of 16, on TOWN ground (SPEC 5). Returns int64 ``(k, 2)``.
         """
-        return self._core.buildings(_validate.integer(x0, "x0"), _validate.integer(y0, "y0"),
+        return self._core.buildings(_validate.integer(x0, "x0", int64=True),
+                                    _validate.integer(y0, "y0", int64=True),
                                     _count(nx, "nx"), _count(ny, "ny"))
 
     # -- grids --------------------------------------------------------------
