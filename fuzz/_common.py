@@ -9,6 +9,7 @@ finding.
 
 from __future__ import annotations
 
+import operator
 import os
 import sys
 
@@ -82,6 +83,25 @@ def small_int(fdp, lo: int = -4, hi: int = SMALL):
     if fdp.ConsumeIntInRange(0, 7) == 0:
         return value(fdp)
     return fdp.ConsumeIntInRange(lo, hi)
+
+
+def bounded(sizes, limit, refused_above):
+    """Sizes whose product is at most ``limit``, or above ``refused_above``
+    (which the library must refuse up front): anything in between would be
+    a legitimate long or large computation, so it is cut down to 40 a side.
+    Values that are not positive integers are left for the library to refuse."""
+    try:
+        ints = [operator.index(s) for s in sizes]
+    except TypeError:
+        return sizes
+    if any(isinstance(s, (bool, np.bool_)) for s in sizes) or any(n < 1 for n in ints):
+        return sizes
+    total = 1
+    for n in ints:
+        total *= n
+    if limit < total <= refused_above:
+        return [min(n, 40) for n in ints]
+    return sizes
 
 
 def coordinate(fdp):

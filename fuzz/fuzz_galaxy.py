@@ -5,7 +5,7 @@ import sys
 import atheris
 
 with atheris.instrument_imports():
-    from _common import EXPECTED, setup, value
+    from _common import EXPECTED, bounded, setup, value
 
     import relfterrain as rt
 
@@ -34,9 +34,7 @@ def one(data: bytes) -> None:
         k = fdp.ConsumeIntInRange(0, 9)
         sizes.append(value(fdp) if k == 0 else fdp.ConsumeIntInRange(-2, 40))
     # keep an accepted scan short: at most 2**16 points unless it must be refused
-    if all(isinstance(s, int) and not isinstance(s, bool) and 0 < s for s in sizes):
-        if sizes[0] * sizes[1] * sizes[2] > 2**16 and sizes[0] * sizes[1] * sizes[2] <= 2**44:
-            sizes = [min(s, 40) for s in sizes]
+    sizes = bounded(sizes, 2**16, rt.MAX_BLOCK_POINTS)
     method = fdp.PickValueInList(["stars", "census", "count", "planet_counts", "star"])
     try:
         if method == "star":

@@ -6,9 +6,10 @@ import atheris
 
 with atheris.instrument_imports():
     import numpy as np
-    from _common import EXPECTED, coordinate, same, setup, small_int, snapshot, value
+    from _common import EXPECTED, bounded, coordinate, same, setup, small_int, snapshot, value
 
     import relfterrain as rt
+    from relfterrain import _core
 
 OPTIONS = ["profile", "ah", "bh", "a1", "b1", "a2", "b2", "a3", "b3", "lake_base",
            "lake_height", "feature_mask", "feature_point", "feature_x", "feature_cone",
@@ -43,7 +44,8 @@ def one(data: bytes) -> None:
     finally:
         for k, v in options.items():
             assert same(kept[k], v), f"Terrain() modified {k}"
-    args = [coordinate(fdp), coordinate(fdp), small_int(fdp), small_int(fdp)]
+    args = [coordinate(fdp), coordinate(fdp),
+            *bounded([small_int(fdp), small_int(fdp)], 2**16, _core.physical_memory())]
     kw = {}
     if fdp.ConsumeBool():
         args.append(fdp.PickValueInList([1.0, 0.5, 0.3, 7.0, -1.0, 0.0, float("nan"),

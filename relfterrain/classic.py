@@ -165,7 +165,7 @@ def midpoint_displacement(
 def _seed_grid(seed_grid: ArrayLike, n: int, wrap: bool) -> np.ndarray:
     try:
         s = np.asarray(seed_grid, dtype=np.float64)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise TypeError(
             f"seed_grid: must be a square array-like of numbers (NaN = unset), got {seed_grid!r}"
         ) from None
@@ -322,10 +322,7 @@ def clouds(
     >>> float(c.min()), float(c.max())
     (0.0, 1.0)
     """
-    try:
-        a = np.asarray(heights, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"heights: must be an array-like of numbers, got {heights!r}") from None
+    a = _validate.real_array(heights, "heights", "an array-like of numbers")
     defaults = clear is None or cloudy is None
     if defaults and not np.isfinite(a).any():
         raise ValueError("heights: need at least one finite value for the default clear/cloudy")
@@ -530,10 +527,7 @@ def roughness(heights: ArrayLike, scales: Sequence[int] | None = None) -> np.nda
     >>> classic.roughness([0.0, 1.0, 0.0, 1.0, 0.0], scales=[1, 2])
     array([1., 0.])
     """
-    try:
-        a = np.asarray(heights, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"heights: must be an array-like of numbers, got {heights!r}") from None
+    a = _validate.real_array(heights, "heights", "an array-like of numbers")
     if a.ndim not in (1, 2) or min(a.shape) < 2:
         raise ValueError(f"heights: must be 1-D or 2-D with every side >= 2, got shape {a.shape}")
     side = min(a.shape)

@@ -626,7 +626,7 @@ def nearest_star(galaxy: Galaxy | None = None, block: BlockLike = INITIAL_VIEW,
     b = _as_block(block)
     try:
         ox, oy, oz = (_int(v, "observer") for v in observer)
-    except (TypeError, ValueError) as e:
+    except (TypeError, ValueError, OverflowError) as e:
         raise type(e)(f"observer: must be three ints (x, y, z): {e}") from None
     cat = g.stars(*b, threads=threads, allow_huge=allow_huge)
     if len(cat) == 0:

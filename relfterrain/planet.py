@@ -98,11 +98,8 @@ class PlanetMap(NamedTuple):
 def _latlon(lat: Any, lon: Any) -> tuple[np.ndarray, np.ndarray, tuple]:
     arrays = []
     for name, v in (("lat", lat), ("lon", lon)):
-        try:
-            arrays.append(np.asarray(v, dtype=np.float64))
-        except (TypeError, ValueError):
-            raise TypeError(f"{name}: must be a number or an array-like of numbers (degrees), "
-                            f"got {v!r}") from None
+        arrays.append(_validate.real_array(
+            v, name, "a number or an array-like of numbers (degrees)"))
     try:
         a, b = np.broadcast_arrays(*arrays)
     except ValueError:

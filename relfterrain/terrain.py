@@ -104,7 +104,7 @@ def _grid_args(x0: Any, y0: Any, nx: Any, ny: Any, step: Any, offset: Any = (0, 
     ny = _count(ny, "ny")
     try:
         r0, c0 = offset
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise TypeError(f"offset: must be a pair (row, column) of ints, got {offset!r}") from None
     r0 = _validate.integer(r0, "offset", 0)
     c0 = _validate.integer(c0, "offset", 0)
@@ -127,7 +127,7 @@ def _coords(v: ArrayLike, name: str) -> np.ndarray:
             pass
         elif raw.dtype.kind not in "iuf":
             raise TypeError
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise TypeError(f"{name}: must be a real number or an array-like of real numbers, "
                         f"got {v!r:.80}") from None
     try:

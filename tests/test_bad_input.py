@@ -417,3 +417,28 @@ def test_load_corrupt(tmp_path, text):
     with pytest.raises(ValueError) as info:
         rt.load(p)
     assert str(info.value).startswith(str(p))
+
+
+# -- values that are not real numbers are refused, never converted ----------------------------
+NOT_REAL = [("str", "1.5"), ("bool", True), ("complex", 1 + 2j), ("huge", 2**1024),
+            ("str-list", ["1", "2"])]
+
+
+@pytest.mark.parametrize("label, bad", NOT_REAL, ids=[n for n, _ in NOT_REAL])
+@pytest.mark.parametrize("where", ["Nebula.density", "Planet.height", "classic.clouds",
+                                   "classic.roughness", "evolve"])
+def test_not_real(where, label, bad):
+    if where == "Nebula.density":
+        fn, name = (lambda: N.density(bad, 0.0, 0.0)), "x"
+    elif where == "Planet.height":
+        fn, name = (lambda: P.height(0.0, bad)), "lon"
+    elif where.startswith("classic."):
+        # (NumPy makes a list mixing bools and floats float64: a bool array here)
+        grid = np.ones((2, 2), bool) if label == "bool" else [[bad, 1.0], [1.0, 1.0]]
+        fn, name = (lambda: getattr(classic, where[8:])(grid)), "heights"
+    else:
+        t = rt.Terrain(time_vector=True)
+        fn, name = (lambda: t.height(0.0, 0.0, bad)), "t"
+    exc = ValueError if label == "huge" else TypeError
+    with pytest.raises(exc, match=f"^{name}"):
+        fn()
