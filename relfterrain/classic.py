@@ -478,11 +478,9 @@ def circle_hill(
     width = _int(width, "width", 1)
     height = _int(height, "height", 1)
     n_circles = _int(n_circles, "n_circles", 0)
-    if isinstance(radius, bool) or not isinstance(radius, numbers.Real):
-        raise TypeError(f"radius: must be a real number, got {radius!r}")
-    if not (math.isfinite(float(radius)) and float(radius) > 0):
+    radius = _real(radius, "radius")
+    if not radius > 0:
         raise ValueError(f"radius: must be a positive finite number, got {radius!r}")
-    radius = float(radius)
     hill_height = _real(hill_height, "hill_height")
     maximum = _real(maximum, "maximum")
     base = _real(base, "base")
