@@ -64,7 +64,8 @@ def one(data: bytes) -> None:
             classic.limited_random(*sizes(fdp), arg(fdp, "real"),
                                    arg(fdp, "real"), arg(fdp, "real"), arg(fdp, "rng"))
         elif which == 4:
-            classic.circle_hill(*sizes(fdp), arg(fdp, "size"), arg(fdp, "real"),
+            n_circles = bounded([arg(fdp, "size")], 10000, _core.physical_memory() // 16)[0]
+            classic.circle_hill(*sizes(fdp), n_circles, arg(fdp, "real"),
                                 arg(fdp, "real"), arg(fdp, "real"), rng=arg(fdp, "rng"))
         else:
             heights = value(fdp) if fdp.ConsumeBool() else np.frombuffer(

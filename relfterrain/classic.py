@@ -487,6 +487,8 @@ def circle_hill(
     _check_size(width, height, 1)
     if n_circles > sys.maxsize // (2 * _F64):
         raise MemoryError(f"n_circles: {n_circles} circles' random numbers cannot be allocated")
+    _core.check_alloc((width * height + 2 * n_circles) * _F64, "width, height, n_circles",
+                      f"a {height} x {width} array and {n_circles} circles' random numbers")
     g = _generator(rng)
     try:
         u = g.random(2 * n_circles)
