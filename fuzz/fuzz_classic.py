@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """Fuzz: the classic generators (seed 001..005) with odd arguments."""
 
 import operator

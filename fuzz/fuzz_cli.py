@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """Fuzz: the command line's argument parsing, relfterrain.cli.main([...]), in a temp dir.
 
 Exit status 0/2 or argparse's SystemExit are fine; grids stay small (a huge

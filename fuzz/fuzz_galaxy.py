@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """Fuzz: Galaxy construction and block scans (stars, census, count, planet_counts)."""
 
 import sys

@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """Fuzz: relfterrain.load (the JSON terrain/roads loader) on arbitrary file bytes.
 
 Seeds: the files Terrain.save writes; the fuzzer mutates them.  Only

@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """Fuzz: Terrain construction from odd keyword values, then a grid (maybe into out=)."""
 
 import sys

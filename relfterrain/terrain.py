@@ -543,13 +543,28 @@ waterhole_below, knoll_below, x_below, cone_below : int
             differently for a step such as 0.3).
         out : ndarray, optional
             A C-contiguous writeable float64 ``(ny, nx)`` array to fill and
-            return (not touched if the call fails).
+            return (not touched if the call fails or is interrupted: see
+            Notes).
         threads : int, optional
             Threads to split the rows across; default all cores. The result
             is the same for every count.
         t : float, optional
             The time (seconds) of a terrain made with ``time_vector`` (SPEC 14);
             at ``t=0`` the static heights, bit for bit.
+
+        Notes
+        -----
+        Every grid function (this one, :meth:`terrain_grid`,
+        :meth:`feature_grid`, :meth:`grid`) checks the bytes it will allocate
+        in all against the physical memory first (MemoryError naming
+        ``nx, ny``), and computes a grid of more than 2**22 points in row
+        blocks, one C call each with the GIL released: Ctrl-C raises
+        KeyboardInterrupt between blocks (within a fraction of a second).
+        Given ``out=`` arrays are then filled from a private scratch copy at
+        the end, so an interrupted call leaves them untouched (only if that
+        scratch would not fit in the physical memory are the rows written in
+        place, and an interrupt leaves the rows computed so far). The result
+        is the same bits as one call.
 
         >>> Terrain().height_grid(0, 0, 3, 2).shape
         (2, 3)

@@ -29,23 +29,31 @@ pytestmark = pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="POS
 
 
 def interrupted_after(fn, delay=0.3):
-    """Run fn, SIGINT after `delay`; the seconds from the signal to KeyboardInterrupt."""
+    """Run fn, SIGINT after `delay`; the seconds from the signal to KeyboardInterrupt.
+
+    Should the first signal be missed, more follow every 2 s (so a failure
+    shows as a long time, never as a test that hangs for hours)."""
     main = threading.main_thread().ident
-    sent = []
+    sent: list[float] = []
+    done = threading.Event()
 
     def fire():
-        sent.append(time.monotonic())
-        signal.pthread_kill(main, signal.SIGINT)
+        if done.wait(delay):
+            return
+        while not done.is_set() and len(sent) < 30:
+            sent.append(time.monotonic())
+            signal.pthread_kill(main, signal.SIGINT)
+            done.wait(2.0)
 
-    timer = threading.Timer(delay, fire)
-    timer.start()
+    sender = threading.Thread(target=fire)
+    sender.start()
     try:
         with pytest.raises(KeyboardInterrupt):
             fn()
         return time.monotonic() - sent[0]
     finally:
-        timer.cancel()
-        timer.join()
+        done.set()
+        sender.join()
 
 
 BIG = 12000  # 1.44e8 points: several seconds, more than the 0.3 s before the signal
