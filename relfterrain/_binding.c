@@ -7,6 +7,8 @@
  */
 #include "_binding.h"
 
+#include <unistd.h>
+
 PyObject *rtpy_raise(rt_status status, const char *what)
 {
     const char *msg = rt_strerror(status);
@@ -28,6 +30,66 @@ PyObject *rtpy_raise(rt_status status, const char *what)
         break;
     }
     return NULL;
+}
+
+unsigned long long rtpy_physical_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || size <= 0) return 0; /* unknown: no limit */
+    if ((unsigned long long)pages > ULLONG_MAX / (unsigned long long)size) return ULLONG_MAX;
+    return (unsigned long long)pages * (unsigned long long)size;
+}
+
+static double gib(unsigned long long bytes)
+{
+    return (double)bytes / (1024.0 * 1024.0 * 1024.0);
+}
+
+int rtpy_check_alloc_for(unsigned long long bytes, const char *what, const char *detail)
+{
+    unsigned long long phys = rtpy_physical_memory();
+    if (bytes > (unsigned long long)PY_SSIZE_T_MAX || (phys > 0 && bytes > phys)) {
+        char need[96], have[48];
+        if (bytes == ULLONG_MAX)
+            PyOS_snprintf(need, sizeof need, "more than 2**64 bytes");
+        else
+            PyOS_snprintf(need, sizeof need, "%llu bytes (%.1f GiB) in all", bytes, gib(bytes));
+        if (phys > 0)
+            PyOS_snprintf(have, sizeof have, "%.1f GiB", gib(phys));
+        else
+            PyOS_snprintf(have, sizeof have, "unknown");
+        PyErr_Format(PyExc_MemoryError,
+                     "%s: the call needs %s%s%s, more than this machine's physical memory "
+                     "(%s); nothing was allocated",
+                     what, need, detail ? " for " : "", detail ? detail : "", have);
+        return -1;
+    }
+    return 0;
+}
+
+int rtpy_check_alloc(unsigned long long bytes, const char *what)
+{
+    return rtpy_check_alloc_for(bytes, what, NULL);
+}
+
+static size_t itemsize_of(int typenum)
+{
+    PyArray_Descr *d = PyArray_DescrFromType(typenum);
+    size_t n = d ? (size_t)PyDataType_ELSIZE(d) : 8;
+    Py_XDECREF(d);
+    return n;
+}
+
+/* nbytes of an array of `ndim` dims and itemsize, or ULLONG_MAX on overflow */
+static unsigned long long array_bytes(int ndim, const npy_intp *dims, size_t itemsize)
+{
+    unsigned long long n = itemsize;
+    for (int k = 0; k < ndim; k++) {
+        if (dims[k] < 0) return ULLONG_MAX;
+        if (dims[k] != 0 && n > ULLONG_MAX / (unsigned long long)dims[k]) return ULLONG_MAX;
+        n *= (unsigned long long)dims[k];
+    }
+    return n;
 }
 
 int rtpy_threads(PyObject *obj, int *out)
@@ -67,13 +129,15 @@ int rtpy_check_block(long long nx, long long ny, long long c0, long long r0, siz
                      "nx, ny: a %lld x %lld grid is too large to allocate", ny, nx);
         return -1;
     }
-    return 0;
+    return rtpy_check_alloc((unsigned long long)nx * (unsigned long long)ny * itemsize, "nx, ny");
 }
 
 PyArrayObject *rtpy_output(PyObject *obj, const char *name, int typenum, int ndim,
                            const npy_intp *dims)
 {
     if (obj == NULL || obj == Py_None) {
+        size_t itemsize = itemsize_of(typenum);
+        if (rtpy_check_alloc(array_bytes(ndim, dims, itemsize), name) < 0) return NULL;
         PyArrayObject *a = (PyArrayObject *)PyArray_EMPTY(ndim, (npy_intp *)dims, typenum, 0);
         return a; /* NULL with MemoryError if it cannot be allocated */
     }
@@ -183,6 +247,13 @@ static int overlap(PyArrayObject *a, PyArrayObject *b)
 int rtpy_outputs(PyObject *outputs, int count, const char *const *names, const int *types,
                  int ndim, const npy_intp *dims, PyArrayObject **arrays, void **data)
 {
+    return rtpy_outputs_sized(outputs, count, names, types, ndim, dims, arrays, data, NULL);
+}
+
+int rtpy_outputs_sized(PyObject *outputs, int count, const char *const *names, const int *types,
+                       int ndim, const npy_intp *dims, PyArrayObject **arrays, void **data,
+                       const char *sizes)
+{
     for (int k = 0; k < count; k++) arrays[k] = NULL, data[k] = NULL;
     PyObject *seq = PySequence_Fast(outputs, "out: must be a sequence of arrays");
     if (!seq) return -1;
@@ -190,6 +261,24 @@ int rtpy_outputs(PyObject *outputs, int count, const char *const *names, const i
         PyErr_Format(PyExc_ValueError, "out: must hold %d items, got %zd", count,
                      PySequence_Fast_GET_SIZE(seq));
         goto fail;
+    }
+    /* the total of what is to be allocated, checked before allocating any */
+    {
+        unsigned long long total = 0;
+        char what[256] = "";
+        size_t used = 0;
+        for (int k = 0; k < count; k++) {
+            if (PySequence_Fast_GET_ITEM(seq, k) != Py_True) continue;
+            size_t itemsize = itemsize_of(types[k]);
+            unsigned long long b = array_bytes(ndim, dims, itemsize);
+            total = (b == ULLONG_MAX || total > ULLONG_MAX - b) ? ULLONG_MAX : total + b;
+            int w = PyOS_snprintf(what + used, sizeof what - used, "%s%s", used ? ", " : "",
+                                  names[k]);
+            if (w > 0 && (size_t)w < sizeof what - used) used += (size_t)w;
+        }
+        if (total > 0 && (sizes ? rtpy_check_alloc_for(total, sizes, what)
+                                : rtpy_check_alloc(total, what)) < 0)
+            goto fail;
     }
     for (int k = 0; k < count; k++) {
         PyObject *item = PySequence_Fast_GET_ITEM(seq, k);
@@ -212,6 +301,70 @@ fail:
     for (int k = 0; k < count; k++) Py_CLEAR(arrays[k]);
     Py_DECREF(seq);
     return -1;
+}
+
+int rtpy_rows(rtpy_rows_fn fn, void *ctx, int64_t nx, int64_t ny, int count,
+              PyArrayObject *const *arrays, const int *given, rt_status *status)
+{
+    void *base[RTPY_ROWS_MAX_OUTPUTS], *scratch[RTPY_ROWS_MAX_OUTPUTS];
+    size_t rowbytes[RTPY_ROWS_MAX_OUTPUTS];
+    *status = RT_OK;
+    if (count > RTPY_ROWS_MAX_OUTPUTS) {
+        PyErr_SetString(PyExc_SystemError, "rtpy_rows: too many outputs");
+        return -1;
+    }
+    int64_t rows = nx >= RTPY_ROWS_POINTS ? 1 : RTPY_ROWS_POINTS / nx;
+    int chunked = rows < ny;
+    unsigned long long need = 0;
+    for (int k = 0; k < count; k++) {
+        base[k] = arrays[k] ? PyArray_DATA(arrays[k]) : NULL;
+        rowbytes[k] = arrays[k] ? (size_t)nx * (size_t)PyArray_ITEMSIZE(arrays[k]) : 0;
+        scratch[k] = NULL;
+        if (chunked && arrays[k] && given[k]) need += (unsigned long long)PyArray_NBYTES(arrays[k]);
+    }
+    if (need > 0) {
+        int ok = rtpy_check_alloc(need, "out") == 0;
+        if (!ok) PyErr_Clear(); /* no room for a scratch: written in place */
+        for (int k = 0; ok && k < count; k++) {
+            if (!(arrays[k] && given[k])) continue;
+            scratch[k] = PyMem_RawMalloc((size_t)PyArray_NBYTES(arrays[k]));
+            if (!scratch[k]) ok = 0;
+        }
+        for (int k = 0; k < count; k++) {
+            if (!ok) {
+                PyMem_RawFree(scratch[k]);
+                scratch[k] = NULL;
+            } else if (scratch[k]) {
+                base[k] = scratch[k];
+            }
+        }
+    }
+    int rc = 0;
+    for (int64_t r = 0; r < ny; r += rows) {
+        int64_t n = rows < ny - r ? rows : ny - r;
+        void *d[RTPY_ROWS_MAX_OUTPUTS];
+        for (int k = 0; k < count; k++)
+            d[k] = base[k] ? (char *)base[k] + (size_t)r * rowbytes[k] : NULL;
+        rt_status s;
+        Py_BEGIN_ALLOW_THREADS
+        s = fn(ctx, r, n, d);
+        Py_END_ALLOW_THREADS
+        if (s != RT_OK) {
+            *status = s;
+            rc = -1;
+            break;
+        }
+        if (r + n < ny && PyErr_CheckSignals() < 0) {
+            rc = -1;
+            break;
+        }
+    }
+    for (int k = 0; k < count; k++) {
+        if (scratch[k] && rc == 0) memcpy(PyArray_DATA(arrays[k]), scratch[k],
+                                          (size_t)PyArray_NBYTES(arrays[k]));
+        PyMem_RawFree(scratch[k]);
+    }
+    return rc;
 }
 
 PyObject *rtpy_outputs_tuple(int count, PyArrayObject **arrays)

@@ -45,11 +45,24 @@ PyArrayObject *rtpy_input(PyObject *obj, const char *name, int typenum, int min_
  * TypeError/ValueError/MemoryError naming "profile". */
 int rtpy_profile_copy(PyObject *obj, double **buf, uint32_t *len);
 
+/* This machine's physical memory in bytes (sysconf _SC_PHYS_PAGES times the
+ * page size), 0 if unknown. */
+unsigned long long rtpy_physical_memory(void);
+/* Check that a call may allocate `bytes` in all (the sum over everything it
+ * will allocate) before allocating any of it: 0, or -1 with a MemoryError
+ * naming `what` (the argument(s) the size comes from) and the sizes when
+ * bytes exceeds the physical memory (or PY_SSIZE_T_MAX).  rtpy_output and
+ * rtpy_outputs call it for the arrays they allocate. */
+int rtpy_check_alloc(unsigned long long bytes, const char *what);
+/* The same, the message adding " for <detail>" (e.g. the outputs' names). */
+int rtpy_check_alloc_for(unsigned long long bytes, const char *what, const char *detail);
+
 /* Parse a `threads` value (>= 1) into *out; -1 with ValueError otherwise. */
 int rtpy_threads(PyObject *obj, int *out);
 
 /* Check a grid block request before allocating: nx, ny >= 1, c0, r0 >= 0
- * and nx*ny*itemsize addressable.  -1 with ValueError/MemoryError. */
+ * and nx*ny*itemsize addressable and within the physical memory
+ * (rtpy_check_alloc).  -1 with ValueError/MemoryError. */
 int rtpy_check_block(long long nx, long long ny, long long c0, long long r0,
                      size_t itemsize);
 
@@ -60,6 +73,31 @@ int rtpy_check_block(long long nx, long long ny, long long c0, long long r0,
  * data[k] (their buffers or NULL); -1 with an exception and nothing held. */
 int rtpy_outputs(PyObject *outputs, int count, const char *const *names, const int *types,
                  int ndim, const npy_intp *dims, PyArrayObject **arrays, void **data);
+/* The same; a refusal for memory names `sizes` (the size arguments, e.g.
+ * "nx, ny") first, then the outputs to allocate. */
+int rtpy_outputs_sized(PyObject *outputs, int count, const char *const *names, const int *types,
+                       int ndim, const npy_intp *dims, PyArrayObject **arrays, void **data,
+                       const char *sizes);
+/* A grid computed in row blocks of about RTPY_ROWS_POINTS points, one core
+ * call each with the GIL released, so that Ctrl-C is honoured within a
+ * fraction of a second: between blocks PyErr_CheckSignals runs (the signal
+ * handlers, KeyboardInterrupt) and other Python threads may run.
+ * fn(ctx, row0, nrows, data) computes rows row0 .. row0+nrows-1 into
+ * data[k] (each output's first such row, NULL where not wanted).  Outputs the
+ * caller gave (given[k]) are computed into private scratch copies and copied
+ * at the end, so an interrupted or failed call leaves them untouched (if the
+ * scratch does not fit in the memory they are written in place).  A grid of
+ * at most RTPY_ROWS_POINTS points is one call.  0; or -1 with *status the
+ * core's error (no exception set: map it with rtpy_raise), or -1 with
+ * *status == RT_OK and an exception set (KeyboardInterrupt, MemoryError). */
+/* 2^24: a 4096 x 4096 grid is one call (into out=, no scratch copy), and a
+ * block takes well under a second on every path */
+#define RTPY_ROWS_POINTS ((int64_t)1 << 24)
+#define RTPY_ROWS_MAX_OUTPUTS 8
+typedef rt_status (*rtpy_rows_fn)(void *ctx, int64_t row0, int64_t nrows, void *const *data);
+int rtpy_rows(rtpy_rows_fn fn, void *ctx, int64_t nx, int64_t ny, int count,
+              PyArrayObject *const *arrays, const int *given, rt_status *status);
+
 /* A tuple of the outputs (None where not wanted); steals the references. */
 PyObject *rtpy_outputs_tuple(int count, PyArrayObject **arrays);
 
@@ -114,5 +152,6 @@ int rtpy_evolve_exec(PyObject *module);
 int rtpy_nebula_exec(PyObject *module);
 int rtpy_planet_exec(PyObject *module);
 int rtpy_contours_exec(PyObject *module);
+int rtpy_limits_exec(PyObject *module);
 
 #endif /* RELFTERRAIN_BINDING_H */

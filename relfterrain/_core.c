@@ -79,6 +79,7 @@ static int core_exec(PyObject *module)
     if (rtpy_nebula_exec(module) < 0) return -1;
     if (rtpy_planet_exec(module) < 0) return -1;
     if (rtpy_contours_exec(module) < 0) return -1;
+    if (rtpy_limits_exec(module) < 0) return -1;
     return 0;
 }
 

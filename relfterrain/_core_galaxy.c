@@ -212,6 +212,13 @@ static PyObject *GalaxyCore_stars(GalaxyCore *self, PyObject *args, PyObject *kw
     const int64_t maxcap = (int64_t)(PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(rt_star));
     if (cap > maxcap) cap = maxcap;
     for (int attempt = 0; attempt < 2; attempt++) {
+        /* the second attempt's size is the count the first one reported
+         * (snprintf-style): checked against the memory before allocating */
+        char detail[64];
+        PyOS_snprintf(detail, sizeof detail, "a catalogue of %lld stars", (long long)cap);
+        if (rtpy_check_alloc_for((unsigned long long)cap * sizeof(rt_star), "nx, ny, nz",
+                                 attempt ? detail : NULL) < 0)
+            return NULL;
         npy_intp dims[2] = {(npy_intp)cap, (npy_intp)sizeof(rt_star)};
         PyArrayObject *buf = (PyArrayObject *)PyArray_EMPTY(2, dims, NPY_UINT8, 0);
         if (!buf) return NULL;

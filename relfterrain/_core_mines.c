@@ -332,7 +332,8 @@ static PyObject *caverns_grid(PyObject *module, PyObject *args, PyObject *kwds)
         outputs = all = Py_BuildValue("(OOO)", Py_True, Py_True, Py_True);
         if (!all) return NULL;
     }
-    int bad = rtpy_outputs(outputs, 3, CAVERN_NAMES, CAVERN_TYPES, 2, dims, arrays, data);
+    int bad = rtpy_outputs_sized(outputs, 3, CAVERN_NAMES, CAVERN_TYPES, 2, dims, arrays, data,
+                                 "nx, ny");
     Py_XDECREF(all);
     if (bad) return NULL;
     rt_block b = {x0, y0, step, c0, r0, nx, ny};

@@ -118,7 +118,8 @@ static PyObject *nebula_grid(PyObject *module, PyObject *args, PyObject *kwds)
     npy_intp dims[3] = {(npy_intp)nz, (npy_intp)ny, (npy_intp)nx};
     static const char *const names[3] = {"out", "out32", "gas"};
     static const int types[3] = {NPY_FLOAT64, NPY_FLOAT32, NPY_BOOL};
-    if (rtpy_outputs(outputs, 3, names, types, 3, dims, arrays, data) < 0) goto fail;
+    if (rtpy_outputs_sized(outputs, 3, names, types, 3, dims, arrays, data, "nx, ny, nz") < 0)
+        goto fail;
     double amount = 0.0;
     rt_nebula_out o = {data[0], data[1], data[2], want_amount ? &amount : NULL};
     rt_grid3 g = {x0, y0, z0, step, nx, ny, nz};

@@ -195,6 +195,38 @@ fail:
 /* Grids                                                                    */
 /* ------------------------------------------------------------------------ */
 
+/* A grid in row blocks (rtpy_rows): the block, the parameters and the
+ * placed table's snapshot taken once, so every block sees the same state. */
+typedef struct grid_rows {
+    const rt_block *b;
+    rtpy_placed_box *box;
+    int threads;
+    rt_terrain p;
+} grid_rows;
+
+static rt_block rows_block(const rt_block *b, int64_t row0, int64_t nrows)
+{
+    rt_block r = *b;
+    r.r0 = b->r0 + row0;
+    r.ny = nrows;
+    return r;
+}
+
+static rt_status height_rows(void *vctx, int64_t row0, int64_t nrows, void *const *data)
+{
+    grid_rows *c = vctx;
+    rt_block r = rows_block(c->b, row0, nrows);
+    return rt_height_grid(&c->p, &r, data[0], c->threads);
+}
+
+static rt_status terra_rows(void *vctx, int64_t row0, int64_t nrows, void *const *data)
+{
+    grid_rows *c = vctx;
+    rt_block r = rows_block(c->b, row0, nrows);
+    rt_terra_out o = {data[0], data[1], data[2], data[3]};
+    return rt_terra_grid(&c->p, &r, &o, c->threads);
+}
+
 static PyObject *TerrainCore_height_grid(TerrainCore *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"x0", "y0", "nx", "ny", "step", "c0", "r0", "out", "threads", NULL};
@@ -210,17 +242,16 @@ static PyObject *TerrainCore_height_grid(TerrainCore *self, PyObject *args, PyOb
     npy_intp dims[2] = {(npy_intp)ny, (npy_intp)nx};
     PyArrayObject *out = rtpy_output(out_obj, "out", NPY_FLOAT64, 2, dims);
     if (!out) return NULL;
+    int given = out_obj != Py_None;
     rt_block b = {x0, y0, step, c0, r0, nx, ny};
-    rt_terrain p;
-    rtpy_placed_box *box = rtpy_terrain_snapshot(self, &p);
+    grid_rows ctx = {&b, NULL, threads, {0}};
     rt_status s;
-    double *data = PyArray_DATA(out);
-    Py_BEGIN_ALLOW_THREADS
-    s = rt_height_grid(&p, &b, data, threads);
-    Py_END_ALLOW_THREADS
-    rtpy_box_release(box);
-    if (s != RT_OK) {
+    ctx.box = rtpy_terrain_snapshot(self, &ctx.p);
+    int rc = rtpy_rows(height_rows, &ctx, nx, ny, 1, &out, &given, &s);
+    rtpy_box_release(ctx.box);
+    if (rc < 0) {
         Py_DECREF(out);
+        if (s == RT_OK) return NULL; /* interrupted */
         return rtpy_raise(s, s == RT_ERR_COORD ? "x0, y0, step" : "nx, ny");
     }
     return (PyObject *)out;
@@ -240,7 +271,8 @@ static int terra_outputs(PyObject *outputs, int ndim, const npy_intp *dims,
         outputs = all = Py_BuildValue("(OOOO)", Py_True, Py_True, Py_True, Py_True);
         if (!all) return -1;
     }
-    int bad = rtpy_outputs(outputs, 4, TERRA_OUT_NAMES, TERRA_OUT_TYPES, ndim, dims, arrays, data);
+    int bad = rtpy_outputs_sized(outputs, 4, TERRA_OUT_NAMES, TERRA_OUT_TYPES, ndim, dims, arrays,
+                                 data, ndim == 2 ? "nx, ny" : "x, y");
     Py_XDECREF(all);
     if (bad) return -1;
     *o = (rt_terra_out){data[0], data[1], data[2], data[3]};
@@ -259,21 +291,30 @@ static PyObject *TerrainCore_terra_grid(TerrainCore *self, PyObject *args, PyObj
                                      &step, &c0, &r0, &outputs, &threads_obj))
         return NULL;
     if (threads_obj && rtpy_threads(threads_obj, &threads) < 0) return NULL;
-    if (rtpy_check_block(nx, ny, c0, r0, sizeof(double)) < 0) return NULL;
+    /* itemsize 1: terra_outputs checks the total of the outputs asked for */
+    if (rtpy_check_block(nx, ny, c0, r0, 1) < 0) return NULL;
     npy_intp dims[2] = {(npy_intp)ny, (npy_intp)nx};
     PyArrayObject *arrays[4];
     rt_terra_out o;
     if (terra_outputs(outputs, 2, dims, arrays, &o) < 0) return NULL;
+    (void)o;
+    /* which outputs the caller gave (True or absent: allocated here) */
+    int given[4] = {0, 0, 0, 0};
+    for (int k = 0; outputs && k < 4; k++) {
+        PyObject *item = PySequence_GetItem(outputs, k); /* a sequence: checked */
+        given[k] = item && item != Py_None && item != Py_True;
+        Py_XDECREF(item);
+    }
+    PyErr_Clear();
     rt_block b = {x0, y0, step, c0, r0, nx, ny};
-    rt_terrain p;
-    rtpy_placed_box *box = rtpy_terrain_snapshot(self, &p);
+    grid_rows ctx = {&b, NULL, threads, {0}};
     rt_status s;
-    Py_BEGIN_ALLOW_THREADS
-    s = rt_terra_grid(&p, &b, &o, threads);
-    Py_END_ALLOW_THREADS
-    rtpy_box_release(box);
-    if (s != RT_OK) {
+    ctx.box = rtpy_terrain_snapshot(self, &ctx.p);
+    int rc = rtpy_rows(terra_rows, &ctx, nx, ny, 4, arrays, given, &s);
+    rtpy_box_release(ctx.box);
+    if (rc < 0) {
         for (int k = 0; k < 4; k++) Py_CLEAR(arrays[k]);
+        if (s == RT_OK) return NULL; /* interrupted */
         return rtpy_raise(s, s == RT_ERR_COORD ? "x0, y0, step" : "nx, ny");
     }
     return rtpy_outputs_tuple(4, arrays);

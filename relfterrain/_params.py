@@ -62,7 +62,7 @@ def _time_vector(value: Any, n: int) -> tuple[float, ...] | None:
         raise TypeError(f"time_vector: must be None, True or a sequence of numbers, got {value!r}")
     try:
         a = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise TypeError(
             f"time_vector: must be None, True or a sequence of numbers, got {value!r}") from None
     if a.ndim != 1 or a.size != n:

@@ -36,7 +36,7 @@ def height_dtype(dtype: Any, out: Any = None, out_name: str = "out") -> np.dtype
     if dt not in _HEIGHT_DTYPES:
         raise ValueError(f"dtype: must be float32 or float64, got {dtype!r}")
     if isinstance(out, np.ndarray) and out.dtype != dt:
-        raise ValueError(f"{out_name}: dtype must be {dt} (the dtype asked for), got {out.dtype}")
+        raise TypeError(f"{out_name}: dtype must be {dt} (the dtype asked for), got {out.dtype}")
     return dt
 
 

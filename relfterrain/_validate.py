@@ -45,13 +45,34 @@ def integer(value: Any, name: str, minimum: int | None = None, *, int64: bool = 
     return n
 
 
+def real_array(value: Any, name: str, what: str = "a number or an array-like of numbers"
+               ) -> np.ndarray:
+    """A float64 array of real numbers: strings, bools, complex and other
+    objects are refused (TypeError naming ``name``), never converted; values
+    beyond float64 (huge Python ints) are a ValueError."""
+    try:
+        raw = np.asarray(value)
+    except (TypeError, ValueError, OverflowError):
+        raise TypeError(f"{name}: must be {what}, got {value!r:.80}") from None
+    if raw.dtype.kind == "O" and raw.size and all(
+            isinstance(e, numbers.Real) and not isinstance(e, (bool, np.bool_))
+            for e in raw.flat):
+        try:
+            return np.asarray(raw, dtype=np.float64)
+        except OverflowError:
+            raise ValueError(f"{name}: values must fit in a float64, got {value!r:.80}") from None
+    if raw.dtype.kind not in "iuf":
+        raise TypeError(f"{name}: must be {what} (real), got dtype {raw.dtype} ({value!r:.80})")
+    return np.asarray(raw, dtype=np.float64)
+
+
 def profile(value: Any, default: np.ndarray) -> np.ndarray:
     """A profile: 1-D float64, finite, length a power of two (1 .. 2**24)."""
     if value is None:
         return np.asarray(default)
     try:
         raw = np.asarray(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise TypeError(f"profile: must be an array-like of numbers, got {value!r}") from None
     # real numbers only: no strings, bools, complex or objects silently converted
     if raw.dtype.kind not in "iuf":
@@ -75,7 +96,7 @@ def vector(value: Any, name: str) -> np.ndarray:
         a = np.asarray(value)
         if a.dtype == object or a.dtype.kind not in "iuf":
             raise TypeError
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise TypeError(f"{name}: must be a sequence of integers, got {value!r}") from None
     if a.ndim != 1:
         raise ValueError(f"{name}: must be one-dimensional, got shape {a.shape}")
@@ -142,7 +163,7 @@ def grid_args(x0: Any, y0: Any, nx: Any, ny: Any, step: Any, offset: Any = (0, 0
     ny = integer(ny, "ny", 1)
     try:
         r0, c0 = offset
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise TypeError(f"offset: must be a pair (row, column) of ints, got {offset!r}") from None
     r0 = integer(r0, "offset", 0)
     c0 = integer(c0, "offset", 0)

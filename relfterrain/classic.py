@@ -75,9 +75,12 @@ _real = _validate.real
 
 
 def _roughness_h(h: Any) -> float:
-    if isinstance(h, bool) or not isinstance(h, numbers.Real):
+    if isinstance(h, (bool, np.bool_)) or not isinstance(h, numbers.Real):
         raise TypeError(f"h: must be a real number in [0, 1], got {h!r}")
-    v = float(h)
+    try:
+        v = float(h)
+    except OverflowError:
+        raise ValueError(f"h: must be a finite number in [0, 1], got {h!r:.60}") from None
     if not (math.isfinite(v) and 0.0 <= v <= 1.0):
         raise ValueError(f"h: must be a finite number in [0, 1], got {v!r}")
     return v
@@ -149,6 +152,8 @@ def midpoint_displacement(
             f"iterations: 2**{iterations} + 1 points cannot be allocated (at most {limit})"
         )
     n = (1 << iterations) + 1
+    # the uniforms and the line, both float64: the total against the memory
+    _core.check_alloc(2 * n * _F64, "iterations", f"2 x (2**{iterations} + 1) float64")
     g = _generator(rng)
     try:
         u = g.random(n)
@@ -160,7 +165,7 @@ def midpoint_displacement(
 def _seed_grid(seed_grid: ArrayLike, n: int, wrap: bool) -> np.ndarray:
     try:
         s = np.asarray(seed_grid, dtype=np.float64)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise TypeError(
             f"seed_grid: must be a square array-like of numbers (NaN = unset), got {seed_grid!r}"
         ) from None
@@ -266,6 +271,8 @@ def diamond_square(
             f"iterations: a (2**{iterations} + 1)**2 grid cannot be allocated (at most {limit})"
         )
     n = (1 << iterations) + 1
+    _core.check_alloc(2 * n * n * _F64, "iterations",
+                      f"2 x (2**{iterations} + 1)**2 float64 (uniforms, grid)")
     seed = None if seed_grid is None else _seed_grid(seed_grid, n, wrap)
     g = _generator(rng)
     try:
@@ -315,10 +322,7 @@ def clouds(
     >>> float(c.min()), float(c.max())
     (0.0, 1.0)
     """
-    try:
-        a = np.asarray(heights, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"heights: must be an array-like of numbers, got {heights!r}") from None
+    a = _validate.real_array(heights, "heights", "an array-like of numbers")
     defaults = clear is None or cloudy is None
     if defaults and not np.isfinite(a).any():
         raise ValueError("heights: need at least one finite value for the default clear/cloudy")
@@ -337,6 +341,9 @@ def _check_size(width: int, height: int, arrays: int) -> None:
         raise MemoryError(
             f"width, height: a {height} x {width} array cannot be allocated"
         )
+    # everything the call allocates, against the physical memory
+    _core.check_alloc(arrays * width * height * _F64, "width, height",
+                      f"{arrays} x {height} x {width} float64")
 
 
 def limited_random(
@@ -471,17 +478,17 @@ def circle_hill(
     width = _int(width, "width", 1)
     height = _int(height, "height", 1)
     n_circles = _int(n_circles, "n_circles", 0)
-    if isinstance(radius, bool) or not isinstance(radius, numbers.Real):
-        raise TypeError(f"radius: must be a real number, got {radius!r}")
-    if not (math.isfinite(float(radius)) and float(radius) > 0):
+    radius = _real(radius, "radius")
+    if not radius > 0:
         raise ValueError(f"radius: must be a positive finite number, got {radius!r}")
-    radius = float(radius)
     hill_height = _real(hill_height, "hill_height")
     maximum = _real(maximum, "maximum")
     base = _real(base, "base")
     _check_size(width, height, 1)
     if n_circles > sys.maxsize // (2 * _F64):
         raise MemoryError(f"n_circles: {n_circles} circles' random numbers cannot be allocated")
+    _core.check_alloc((width * height + 2 * n_circles) * _F64, "width, height, n_circles",
+                      f"a {height} x {width} array and {n_circles} circles' random numbers")
     g = _generator(rng)
     try:
         u = g.random(2 * n_circles)
@@ -520,10 +527,7 @@ def roughness(heights: ArrayLike, scales: Sequence[int] | None = None) -> np.nda
     >>> classic.roughness([0.0, 1.0, 0.0, 1.0, 0.0], scales=[1, 2])
     array([1., 0.])
     """
-    try:
-        a = np.asarray(heights, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"heights: must be an array-like of numbers, got {heights!r}") from None
+    a = _validate.real_array(heights, "heights", "an array-like of numbers")
     if a.ndim not in (1, 2) or min(a.shape) < 2:
         raise ValueError(f"heights: must be 1-D or 2-D with every side >= 2, got shape {a.shape}")
     side = min(a.shape)

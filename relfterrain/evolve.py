@@ -41,11 +41,7 @@ def height(terrain: Any, x: Any, y: Any, t: Any, *, threads: int | None = 1) -> 
     """
     arrays = []
     for name, v in (("x", x), ("y", y), ("t", t)):
-        try:
-            arrays.append(np.asarray(v, dtype=np.float64))
-        except (TypeError, ValueError):
-            raise TypeError(f"{name}: must be a number or an array-like of numbers, "
-                            f"got {v!r}") from None
+        arrays.append(_validate.real_array(v, name))
     try:
         xb, yb, tb = np.broadcast_arrays(*arrays)
     except ValueError:

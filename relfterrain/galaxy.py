@@ -10,7 +10,8 @@ blocks of space in the C core and answers the seed's four exercises.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -112,8 +113,16 @@ GALAXY_VECTORS: dict[str, tuple[int, ...]] = dict(zip("stu", _core.GALAXY_VECTOR
 GALAXY_DOMAIN: float = _core.GALAXY_DOMAIN
 
 _INT64 = (-(2**63), 2**63 - 1)
-# Points per C call when a progress bar is shown.
-_POINTS_PER_CALL = 1 << 28
+#: Blocks of more points than this (about 1.8e13) are refused by the block
+#: scans unless ``allow_huge=True``: at the seed's far coordinates a scan runs
+#: at about 1e7 points per second and core, so such a block takes hours.
+MAX_BLOCK_POINTS: int = 1 << 44
+# The scans run in pieces of about this many seconds each (one C call each,
+# the GIL released inside): between pieces Ctrl-C (KeyboardInterrupt) is
+# honoured, other Python threads run and the progress bar moves.
+_SECONDS_PER_CALL = 0.1
+_FIRST_CALL_POINTS = 1 << 18
+_MAX_CALL_POINTS = 1 << 36
 
 
 def _int(value: Any, name: str) -> int:
@@ -133,6 +142,39 @@ def _block(x0: Any, y0: Any, z0: Any, nx: Any, ny: Any, nz: Any) -> Block:
             f"nx, ny, nz: a {sizes[0]} x {sizes[1]} x {sizes[2]} block has more than 2**63 points"
         )
     return Block(*origin, *sizes)
+
+
+def _pieces(block: Block, max_planes: int, budget: Callable[[], int]
+            ) -> Iterator[tuple[tuple[int, int, int, int, int, int], int]]:
+    """The block as sub-blocks of at most budget() points each (at least one
+    z run), in (x, y, z) order: whole x planes (at most max_planes), else
+    whole y rows of one plane, else z runs of one row.  Yields (sub-block,
+    x planes completed by it)."""
+    x0, y0, z0, nx, ny, nz = block
+    plane = ny * nz
+    x = y = z = 0
+    while x < nx:
+        b = max(1, budget())
+        if y == 0 and z == 0 and plane <= b:
+            n = min(b // plane, nx - x, max_planes)
+            yield (x0 + x, y0, z0, n, ny, nz), n
+            x += n
+        elif z == 0 and nz <= b:
+            n = min(b // nz, ny - y)
+            y += n
+            done = y == ny
+            yield (x0 + x, y0 + y - n, z0, 1, n, nz), int(done)
+            if done:
+                x, y = x + 1, 0
+        else:
+            n = min(b, nz - z)
+            z += n
+            done = z == nz and y + 1 == ny
+            yield (x0 + x, y0 + y, z0 + z - n, 1, 1, n), int(done)
+            if z == nz:
+                z, y = 0, y + 1
+                if y == ny:
+                    x, y = x + 1, 0
 
 
 def _tqdm() -> Any:
@@ -328,12 +370,17 @@ class Galaxy:
     # -- blocks -------------------------------------------------------------
 
     def _scan(self, method: str, block: Block, threads: int | None, progress: bool,
-              planes_per_call: int | None) -> list:
+              planes_per_call: int | None, allow_huge: bool = False) -> list:
         nthreads = _threads(threads)
+        allow_huge = _validate.flag(allow_huge, "allow_huge")
+        if block.volume > MAX_BLOCK_POINTS and not allow_huge:
+            raise ValueError(
+                f"nx, ny, nz: a {block.nx} x {block.ny} x {block.nz} block has {block.volume} "
+                f"points, more than MAX_BLOCK_POINTS = 2**44 (hours of work, or years); "
+                f"pass allow_huge=True to scan it anyway (Ctrl-C stops it)")
         call = getattr(self._core, method)
-        plane = block.ny * block.nz
         if planes_per_call is None:
-            step = max(1, _POINTS_PER_CALL // plane) if progress else block.nx
+            step = block.nx
         else:
             step = _int(planes_per_call, "planes_per_call")
             if step < 1:
@@ -342,13 +389,26 @@ class Galaxy:
         if progress:
             bar = _tqdm()(total=block.nx, unit="plane", desc=method, leave=False)
         out = []
+        budget = [_FIRST_CALL_POINTS]  # points per piece, adapted as the scan goes
+        found = 0  # stars so far (stars): their total is checked against the memory
         try:
-            for i in range(0, block.nx, step):
-                n = min(step, block.nx - i)
-                out.append(call(block.x0 + i, block.y0, block.z0, n, block.ny, block.nz,
-                                threads=nthreads))
-                if bar is not None:
-                    bar.update(n)
+            for piece, planes_done in _pieces(block, step, lambda: budget[0]):
+                start = time.perf_counter()
+                part = call(*piece, threads=nthreads)
+                elapsed = time.perf_counter() - start
+                # aim at _SECONDS_PER_CALL per piece, whatever the coordinates' cost
+                if elapsed < _SECONDS_PER_CALL / 2 and budget[0] < _MAX_CALL_POINTS:
+                    budget[0] *= 2
+                elif elapsed > _SECONDS_PER_CALL * 2 and budget[0] > 1:
+                    budget[0] //= 2
+                if method == "stars" and len(part):
+                    found += len(part)
+                    # the parts so far and their concatenation
+                    _core.check_alloc(2 * found * STAR_DTYPE.itemsize, "nx, ny, nz",
+                                      f"a catalogue of {found} stars or more")
+                out.append(part)
+                if bar is not None and planes_done:
+                    bar.update(planes_done)
         finally:
             if bar is not None:
                 bar.close()
@@ -356,7 +416,7 @@ class Galaxy:
 
     def stars(self, x0: int, y0: int, z0: int, nx: int, ny: int, nz: int, *,
               threads: int | None = None, progress: bool = False,
-              planes_per_call: int | None = None) -> np.ndarray:
+              planes_per_call: int | None = None, allow_huge: bool = False) -> np.ndarray:
         """Every star in a block, sorted by ``(x, y, z)``.
 
         Parameters
@@ -370,8 +430,20 @@ class Galaxy:
             Show a tqdm progress bar (needs ``pip install tqdm``), scanning
             in slabs of x planes.
         planes_per_call : int, optional
-            Scan in slabs of this many x planes, one C call each (with the GIL
-            released); the result does not depend on it.
+            Scan in slabs of at most this many x planes per C call; the
+            result does not depend on it.
+        allow_huge : bool
+            Scan a block of more than :data:`MAX_BLOCK_POINTS` (2**44) points
+            (refused with ValueError otherwise: at far coordinates such a
+            scan takes hours).
+
+        Notes
+        -----
+        The scan runs in pieces of about 0.1 s each (one C call each, with
+        the GIL released): between pieces Ctrl-C raises KeyboardInterrupt
+        (nothing is returned; the galaxy has no state to leave half-done),
+        other Python threads run, and the catalogue's size so far is checked
+        against the physical memory (MemoryError naming ``nx, ny, nz``).
 
         Returns
         -------
@@ -386,13 +458,13 @@ class Galaxy:
         (26, 15)
         """
         block = _block(x0, y0, z0, nx, ny, nz)
-        parts = self._scan("stars", block, threads, progress, planes_per_call)
+        parts = self._scan("stars", block, threads, progress, planes_per_call, allow_huge)
         raw = parts[0] if len(parts) == 1 else np.concatenate(parts)
         return raw.reshape(-1).view(STAR_DTYPE)
 
     def census(self, x0: int, y0: int, z0: int, nx: int, ny: int, nz: int, *,
                threads: int | None = None, progress: bool = False,
-               planes_per_call: int | None = None) -> np.ndarray:
+               planes_per_call: int | None = None, allow_huge: bool = False) -> np.ndarray:
         """Star counts by planets and colour, without building the catalogue.
 
         Returns an int64 array of shape (16, 16): ``[planets, colour]``.
@@ -403,12 +475,12 @@ class Galaxy:
         26
         """
         block = _block(x0, y0, z0, nx, ny, nz)
-        parts = self._scan("census", block, threads, progress, planes_per_call)
+        parts = self._scan("census", block, threads, progress, planes_per_call, allow_huge)
         return np.asarray(np.sum(parts, axis=0, dtype=np.int64))
 
     def count(self, x0: int, y0: int, z0: int, nx: int, ny: int, nz: int, *,
               threads: int | None = None, progress: bool = False,
-              planes_per_call: int | None = None) -> int:
+              planes_per_call: int | None = None, allow_huge: bool = False) -> int:
         """The number of stars in a block (arguments as :meth:`stars`).
 
         >>> import relfterrain as rt
@@ -416,11 +488,12 @@ class Galaxy:
         26
         """
         return int(self.census(x0, y0, z0, nx, ny, nz, threads=threads, progress=progress,
-                               planes_per_call=planes_per_call).sum())
+                               planes_per_call=planes_per_call, allow_huge=allow_huge).sum())
 
     def planet_counts(self, x0: int, y0: int, z0: int, nx: int, ny: int, nz: int, *,
                       threads: int | None = None, progress: bool = False,
-                      planes_per_call: int | None = None) -> np.ndarray:
+                      planes_per_call: int | None = None, allow_huge: bool = False
+                      ) -> np.ndarray:
         """Element k: the number of stars with k planets, k = 0 .. 15 (int64).
 
         Arguments as :meth:`stars`.
@@ -430,7 +503,7 @@ class Galaxy:
         26
         """
         return self.census(x0, y0, z0, nx, ny, nz, threads=threads, progress=progress,
-                           planes_per_call=planes_per_call).sum(axis=1)
+                           planes_per_call=planes_per_call, allow_huge=allow_huge).sum(axis=1)
 
 
 # ---------------------------------------------------------------------------
@@ -522,7 +595,8 @@ def _as_block(block: BlockLike) -> Block:
 
 
 def density(galaxy: Galaxy | None = None, block: BlockLike = INITIAL_VIEW, *,
-            threads: int | None = None, progress: bool = False) -> Density:
+            threads: int | None = None, progress: bool = False,
+            allow_huge: bool = False) -> Density:
     """Exercise 1: the average density of stars in a block.
 
     >>> import relfterrain as rt
@@ -531,13 +605,13 @@ def density(galaxy: Galaxy | None = None, block: BlockLike = INITIAL_VIEW, *,
     (26, 144000000, '1.81e-07')
     """
     b = _as_block(block)
-    n = _galaxy(galaxy).count(*b, threads=threads, progress=progress)
+    n = _galaxy(galaxy).count(*b, threads=threads, progress=progress, allow_huge=allow_huge)
     return Density(n, b.volume, n / b.volume)
 
 
 def nearest_star(galaxy: Galaxy | None = None, block: BlockLike = INITIAL_VIEW,
-                 observer: Sequence[int] = OBSERVER, *, threads: int | None = None
-                 ) -> NearestStar | None:
+                 observer: Sequence[int] = OBSERVER, *, threads: int | None = None,
+                 allow_huge: bool = False) -> NearestStar | None:
     """Exercise 2: the star of a block nearest the observer, or ``None``.
 
     Ties go to the smallest ``(x, y, z)``. Distances are compared exactly (as
@@ -552,9 +626,9 @@ def nearest_star(galaxy: Galaxy | None = None, block: BlockLike = INITIAL_VIEW,
     b = _as_block(block)
     try:
         ox, oy, oz = (_int(v, "observer") for v in observer)
-    except (TypeError, ValueError) as e:
+    except (TypeError, ValueError, OverflowError) as e:
         raise type(e)(f"observer: must be three ints (x, y, z): {e}") from None
-    cat = g.stars(*b, threads=threads)
+    cat = g.stars(*b, threads=threads, allow_huge=allow_huge)
     if len(cat) == 0:
         return None
     # exact squared distances as Python ints: no overflow, no rounding
@@ -568,7 +642,8 @@ def nearest_star(galaxy: Galaxy | None = None, block: BlockLike = INITIAL_VIEW,
 
 
 def planet_table(galaxy: Galaxy | None = None, block: BlockLike = INITIAL_VIEW, *,
-                 threads: int | None = None, progress: bool = False) -> PlanetTable:
+                 threads: int | None = None, progress: bool = False,
+                 allow_huge: bool = False) -> PlanetTable:
     """Exercise 3: the number of stars for each number of planets (0 .. 15).
 
     >>> import relfterrain as rt
@@ -577,7 +652,7 @@ def planet_table(galaxy: Galaxy | None = None, block: BlockLike = INITIAL_VIEW, 
     26
     """
     counts = _galaxy(galaxy).planet_counts(*_as_block(block), threads=threads,
-                                           progress=progress)
+                                           progress=progress, allow_huge=allow_huge)
     return PlanetTable(np.arange(16), counts)
 
 
@@ -602,6 +677,7 @@ def colour_planet_independence(
     table: ArrayLike | None = None,
     threads: int | None = None,
     progress: bool = False,
+    allow_huge: bool = False,
 ) -> Independence:
     """Exercise 4: the colour-planets correlation and a chi-square test.
 
@@ -631,11 +707,17 @@ def colour_planet_independence(
         t = np.asarray(table)
         if t.shape != (16, 16) or t.dtype.kind not in "iu" or (t < 0).any():
             raise ValueError("table: must be a (16, 16) array of non-negative integer counts")
+        # the total in Python ints: it must fit the int64 table and counts
+        total = sum(int(v) for v in t.ravel().tolist())
+        if total > _INT64[1]:
+            raise ValueError(
+                f"table: the counts must sum to at most 2**63 - 1 (int64), got {total}")
         t = t.astype(np.int64)
     elif stars is not None:
         t = _table_from_stars(stars)
     else:
-        t = _galaxy(galaxy).census(*_as_block(block), threads=threads, progress=progress)
+        t = _galaxy(galaxy).census(*_as_block(block), threads=threads, progress=progress,
+                                   allow_huge=allow_huge)
     n = int(t.sum())
     tf = t.astype(np.float64)
     k = np.arange(16, dtype=np.float64)

@@ -30,6 +30,12 @@ Real = Union[float, int, np.floating, np.integer]  # noqa: UP007 (a runtime alia
 
 
 def _apply(fn: Any, x: Any) -> Any:
+    try:
+        kind = np.asarray(x).dtype.kind
+    except (TypeError, ValueError, OverflowError):
+        kind = "O"
+    if kind not in "iuf":
+        raise TypeError(f"x: must be a real number or an array-like of real numbers, got {x!r:.80}")
     out = fn(x)
     if out.ndim == 0 and not isinstance(x, np.ndarray):
         return float(out)

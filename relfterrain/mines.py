@@ -187,6 +187,9 @@ class Mines:
         if block[2] * block[3] * self.levels > 2**62:
             raise MemoryError(f"ncx, ncy: a {block[3]} x {block[2]} block of {self.levels} "
                               "level(s) is too large to allocate")
+        # the open cells of every level, the shafts above and labels (int32)
+        _core.check_alloc(block[2] * block[3] * (self.levels + 5), "ncx, ncy",
+                          f"a {block[3]} x {block[2]} block of {self.levels} level(s)")
         return block
 
     # -- single cells -------------------------------------------------------
@@ -262,6 +265,8 @@ class Mines:
         if out is not None:
             if not isinstance(out, np.ndarray) or out.dtype != np.bool_ or out.shape != res.shape:
                 raise ValueError(f"out: must be a bool array of shape {res.shape}")
+            if not out.flags.writeable:
+                raise ValueError("out: must be writeable")
             out[...] = res
             return out
         return res

@@ -36,11 +36,7 @@ DEFAULT_C = (11, -21, 25, -14, 19)
 def _coords(values: dict[str, Any]) -> tuple[list[np.ndarray], tuple]:
     arrays = []
     for name, v in values.items():
-        try:
-            arrays.append(np.asarray(v, dtype=np.float64))
-        except (TypeError, ValueError):
-            raise TypeError(f"{name}: must be a number or an array-like of numbers, "
-                            f"got {v!r}") from None
+        arrays.append(_validate.real_array(v, name))
     names = ", ".join(values)
     try:
         b = np.broadcast_arrays(*arrays)

@@ -98,11 +98,8 @@ class PlanetMap(NamedTuple):
 def _latlon(lat: Any, lon: Any) -> tuple[np.ndarray, np.ndarray, tuple]:
     arrays = []
     for name, v in (("lat", lat), ("lon", lon)):
-        try:
-            arrays.append(np.asarray(v, dtype=np.float64))
-        except (TypeError, ValueError):
-            raise TypeError(f"{name}: must be a number or an array-like of numbers (degrees), "
-                            f"got {v!r}") from None
+        arrays.append(_validate.real_array(
+            v, name, "a number or an array-like of numbers (degrees)"))
     try:
         a, b = np.broadcast_arrays(*arrays)
     except ValueError:
@@ -233,6 +230,8 @@ class Planet:
             raise ValueError(f"step: must be a positive number of degrees, got {step!r}")
         if nlat * nlon > 2**34:
             raise ValueError(f"nlat, nlon: a {nlat} x {nlon} grid is too large")
+        # the coordinate grids, their x, y, z and the outputs: about 80 bytes a point
+        _core.check_alloc(nlat * nlon * 80, "nlat, nlon", f"a {nlat} x {nlon} grid")
         lat = lat0 + np.arange(nlat, dtype=np.float64) * step
         lon = lon0 + np.arange(nlon, dtype=np.float64) * step
         return lat, lon

@@ -141,7 +141,7 @@ def road_points(points: Any, name: str = "points") -> np.ndarray:
 def _pair(p: Any, name: str) -> tuple[int, int]:
     try:
         x, y = p
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise TypeError(f"{name}: each point must be a pair (x, y), got {p!r}") from None
     return _validate.integer(x, name), _validate.integer(y, name)
 
@@ -369,7 +369,7 @@ def _roads_from(doc: Any, what: str) -> list[tuple[np.ndarray, int]]:
         w = _int(item.get("half_width", DEFAULT_HALF_WIDTH), f"{what}[{i}].half_width")
         try:
             out.append((road_points(pts, f"{what}[{i}].path"), _half_width(w)))
-        except (TypeError, ValueError) as e:
+        except (TypeError, ValueError, OverflowError) as e:
             raise _Bad(str(e)) from None
     return out
 
@@ -416,7 +416,7 @@ def _from_document(doc: Any, simd: str | None) -> Terrain:
                    f"(this one reads version {FORMAT_VERSION})")
     try:
         params = TerrainParams.from_dict(doc.get("params", {}))
-    except (TypeError, ValueError) as e:
+    except (TypeError, ValueError, OverflowError) as e:
         raise _Bad(f"params: {e}") from None
     road_list = _roads_from(doc.get("roads", []), "roads")
     cells, codes = _entries(doc.get("placed", []), "placed")

@@ -375,7 +375,7 @@ def find_good_sites(terrain: Terrain, x: Any, y: Any, *, min_height: float = 10,
 def _coordinates(value: Any, name: str) -> np.ndarray:
     try:
         a = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise TypeError(f"{name}: must be an array-like of numbers, got {value!r}") from None
     bad = ~(np.abs(a) <= _MAX_COORD)
     if np.any(bad):

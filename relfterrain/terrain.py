@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import math
 import numbers
@@ -62,7 +63,9 @@ def _simd_code(simd: str | None) -> int:
     if simd is None:
         simd = os.environ.get("RELFTERRAIN_SIMD", "auto") or "auto"
     table = _core.simd_variants()
-    if not isinstance(simd, str) or simd not in table:
+    if not isinstance(simd, str):
+        raise TypeError(f"simd: must be a str, one of {sorted(table)}, got {simd!r}")
+    if simd not in table:
         raise ValueError(f"simd: must be one of {sorted(table)}, got {simd!r}")
     code, ok, _ = table[simd]
     if not ok:
@@ -104,7 +107,7 @@ def _coords(v: ArrayLike, name: str) -> np.ndarray:
             pass
         elif raw.dtype.kind not in "iuf":
             raise TypeError
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise TypeError(f"{name}: must be a real number or an array-like of real numbers, "
                         f"got {v!r:.80}") from None
     try:
@@ -265,6 +268,10 @@ waterhole_below, knoll_below, x_below, cone_below : int
 
     def __init__(self, params: TerrainParams | None = None, *, simd: str | None = None,
                  **options: Any) -> None:
+        unknown = sorted(set(options) - {f.name for f in dataclasses.fields(TerrainParams)})
+        if unknown:
+            raise TypeError(f"{', '.join(unknown)}: not a parameter of the terrain (see "
+                            f"relfterrain.TerrainParams for the parameters)")
         if params is None:
             params = TerrainParams(**options)
         elif not isinstance(params, TerrainParams):
@@ -474,7 +481,8 @@ waterhole_below, knoll_below, x_below, cone_below : int
         Each building is a 12 m square centred on a point whose coordinates
         are multiples of 16, on TOWN ground (SPEC 5). Returns int64 ``(k, 2)``.
         """
-        return self._core.buildings(_validate.integer(x0, "x0"), _validate.integer(y0, "y0"),
+        return self._core.buildings(_validate.integer(x0, "x0", int64=True),
+                                    _validate.integer(y0, "y0", int64=True),
                                     _count(nx, "nx"), _count(ny, "ny"))
 
     # -- grids --------------------------------------------------------------
@@ -516,7 +524,8 @@ waterhole_below, knoll_below, x_below, cone_below : int
             differently for a step such as 0.3).
         out : ndarray, optional
             A C-contiguous writeable ``(ny, nx)`` array of the dtype to fill
-            and return (not touched if the call fails).
+            and return (not touched if the call fails or is interrupted: see
+            Notes).
         threads : int, optional
             Threads to split the rows across; default all cores. The result
             is the same for every count.
@@ -528,6 +537,20 @@ waterhole_below, knoll_below, x_below, cone_below : int
             core always computes doubles; float32 is the exact double result
             rounded to nearest, converted in bands of rows (the extra memory
             is one band of about 8 MiB, not a full-size double array).
+
+        Notes
+        -----
+        Every grid function (this one, :meth:`terrain_grid`,
+        :meth:`feature_grid`, :meth:`grid`) checks the bytes it will allocate
+        in all against the physical memory first (MemoryError naming
+        ``nx, ny``), and computes a grid of more than 2**24 points in row
+        blocks, one C call each with the GIL released: Ctrl-C raises
+        KeyboardInterrupt between blocks (within a fraction of a second).
+        Given ``out=`` arrays are then filled from a private scratch copy at
+        the end, so an interrupted call leaves them untouched (only if that
+        scratch would not fit in the physical memory are the rows written in
+        place, and an interrupt leaves the rows computed so far). The result
+        is the same bits as one call.
 
         >>> Terrain().height_grid(0, 0, 3, 2).shape
         (2, 3)
