@@ -9,7 +9,6 @@ behaviour checks with a generous bound, not timings of speed.)
 
 from __future__ import annotations
 
-import os
 import signal
 import threading
 import time
@@ -21,18 +20,16 @@ import relfterrain as rt
 from relfterrain import _core
 from relfterrain import galaxy as galaxy_module
 
-# tools/asan_pytest.sh runs a sanitized -O1 build, several times slower: it
-# sets RELFTERRAIN_TIME_SLACK (a factor on the bound below).
-LIMIT = 1.0 * float(os.environ.get("RELFTERRAIN_TIME_SLACK", "1"))
-
 pytestmark = pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="POSIX only")
 
 
 def interrupted_after(fn, delay=0.3):
-    """Run fn, SIGINT after `delay`; the seconds from the signal to KeyboardInterrupt.
+    """Run fn, SIGINT after `delay`; how many signals it took to stop it.
 
-    Should the first signal be missed, more follow every 2 s (so a failure
-    shows as a long time, never as a test that hangs for hours)."""
+    The work would take far longer than the test (minutes to hours). Should
+    the first signal be missed, more follow every 5 s, so a failure shows as
+    more than one signal, never as a test that hangs; no speed is asserted,
+    only that the first Ctrl-C stops the call."""
     main = threading.main_thread().ident
     sent: list[float] = []
     done = threading.Event()
@@ -43,14 +40,14 @@ def interrupted_after(fn, delay=0.3):
         while not done.is_set() and len(sent) < 30:
             sent.append(time.monotonic())
             signal.pthread_kill(main, signal.SIGINT)
-            done.wait(2.0)
+            done.wait(5.0)
 
     sender = threading.Thread(target=fire)
     sender.start()
     try:
         with pytest.raises(KeyboardInterrupt):
             fn()
-        return time.monotonic() - sent[0]
+        return len(sent)
     finally:
         done.set()
         sender.join()
@@ -61,13 +58,13 @@ BIG = 12000  # 1.44e8 points: several seconds, more than the 0.3 s before the si
 
 def test_grid_interrupted():
     t = rt.Terrain()
-    assert interrupted_after(lambda: t.grid(0, 0, BIG, BIG, threads=2)) < LIMIT
+    assert interrupted_after(lambda: t.grid(0, 0, BIG, BIG, threads=2)) == 1
 
 
 def test_height_grid_out_untouched_when_interrupted():
     t = rt.Terrain()
     out = np.full((BIG, BIG), 7.0)
-    assert interrupted_after(lambda: t.height_grid(0, 0, BIG, BIG, out=out)) < LIMIT
+    assert interrupted_after(lambda: t.height_grid(0, 0, BIG, BIG, out=out)) == 1
     assert (out == 7.0).all()
 
 
@@ -76,7 +73,7 @@ def test_grid_out_untouched_when_interrupted():
     n = 8000
     out = [np.full((n, n), 5.0), np.full((n, n), 6.0), np.full((n, n), 7, np.uint8),
            np.full((n, n), 8, np.uint8)]
-    assert interrupted_after(lambda: t.grid(0, 0, n, n, out=out)) < LIMIT
+    assert interrupted_after(lambda: t.grid(0, 0, n, n, out=out)) == 1
     for a, v in zip(out, (5, 6, 7, 8)):
         assert (a == v).all()
 
@@ -85,22 +82,20 @@ def test_galaxy_count_interrupted():
     # far coordinates: about 1e7 points per second and core, so hours
     g = rt.Galaxy()
     assert interrupted_after(
-        lambda: g.count(10**9, 10**9, 10**9, 2**14, 2**14, 2**14, allow_huge=False)) < LIMIT
+        lambda: g.count(10**9, 10**9, 10**9, 2**14, 2**14, 2**14, allow_huge=False)) == 1
 
 
 def test_galaxy_stars_interrupted_mid_plane():
     # one x plane of 2**40 points: the pieces cut it into rows and runs
     g = rt.Galaxy()
     assert interrupted_after(
-        lambda: g.stars(10**9, 10**9, 10**9, 1, 2**20, 2**20)) < LIMIT
+        lambda: g.stars(10**9, 10**9, 10**9, 1, 2**20, 2**20)) == 1
 
 
 def test_galaxy_huge_refused_at_once():
     g = rt.Galaxy()
-    start = time.monotonic()
     with pytest.raises(ValueError, match=r"^nx, ny, nz: .*allow_huge=True"):
-        g.count(0, 0, 0, 2**21, 2**21, 2**20)
-    assert time.monotonic() - start < 1.0
+        g.count(0, 0, 0, 2**21, 2**21, 2**20)  # refused before any work (else: hours)
     with pytest.raises(ValueError, match=r"^nx, ny, nz"):
         g.census(1, 1, 1, 2**15, 2**15, 2**15)  # 2**45 > MAX_BLOCK_POINTS
     assert rt.MAX_BLOCK_POINTS == 2**44
