@@ -38,7 +38,10 @@ env LD_PRELOAD="$asan:$ubsan" PYTHONMALLOC=malloc \
     python -m pytest -p no:cacheprovider -o addopts="--strict-markers -ra" \
         --rootdir "$root" -c "$root/pyproject.toml" -q "$@"
 echo "asan_pytest: $((SECONDS - start)) s of tests"
-python - "$work/pkg" <<'PY'
+# the tests above used the sanitized build: its _core, from the copy
+LD_PRELOAD="$asan:$ubsan" ASAN_OPTIONS=detect_leaks=0 PYTHONPATH="$work/pkg" \
+    python - "$work/pkg" <<'PY'
 import sys, relfterrain._core as c
 assert c.__file__.startswith(sys.argv[1]), c.__file__
+print("asan_pytest: tested", c.__file__)
 PY
