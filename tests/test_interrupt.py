@@ -9,7 +9,6 @@ behaviour checks with a generous bound, not timings of speed.)
 
 from __future__ import annotations
 
-import os
 import signal
 import threading
 import time
@@ -20,7 +19,6 @@ import pytest
 import relfterrain as rt
 from relfterrain import _core
 from relfterrain import galaxy as galaxy_module
-
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="POSIX only")
 
