@@ -34,7 +34,7 @@ start=$SECONDS
 env LD_PRELOAD="$asan:$ubsan" PYTHONMALLOC=malloc \
     ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:halt_on_error=1:allocator_may_return_null=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    PYTHONPATH="$work/pkg" \
+    PYTHONPATH="$work/pkg" RELFTERRAIN_SANITIZED=1 \
     python -m pytest -p no:cacheprovider -o addopts="--strict-markers -ra" \
         --rootdir "$root" -c "$root/pyproject.toml" -q "$@"
 echo "asan_pytest: $((SECONDS - start)) s of tests"
