@@ -322,9 +322,10 @@ waterhole_below, knoll_below, x_below, cone_below : int
         except ValueError:  # a variant this machine lacks: the bits are the same
             t = cls(params)
         xs, ys, codes = state["placed"]
-        for x, y, code in zip(np.asarray(xs).tolist(), np.asarray(ys).tolist(),
-                              np.asarray(codes).tolist()):
-            t._core.place(x, y, code)
+        # the whole table in one call (all or nothing), not one place() per entry
+        _core.placed_set_many(t._core, np.stack([np.asarray(xs, np.int64),
+                                                 np.asarray(ys, np.int64)], axis=1),
+                              np.asarray(codes, np.uint8))
         _roads.restore_world_state(t, state)  # roads (SPEC 13)
         return t
 
