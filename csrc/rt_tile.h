@@ -14,7 +14,7 @@
 
 #include "relfterrain.h"
 
-#define TILE 512
+#define TILE 2048
 #define INT_PROFILE_MAX 4096 /* longest profile the integer passes take */
 
 typedef struct rt_tile_args {
@@ -27,6 +27,14 @@ typedef struct rt_tile_args {
      * the packed entries b .. b+7 with entry e in lane e & 7 */
     const int32_t *win;
     uint32_t win_mask;       /* rows - 1 */
+    /* rotated byte windows (rt__tile_windows8), or NULL: row b holds the
+     * entries b .. b+15 less win8_base, entry e in byte e & 15 */
+    const uint8_t *win8;
+    uint32_t win8_mask;      /* rows - 1 */
+    int32_t win8_base;       /* the smallest profile value */
+    /* height_store only: nonzero when the output is large enough that
+     * streaming stores pay (used where aligned for them; `finish` orders them) */
+    int stream;
 } rt_tile_args;
 
 /* Rotated windows: at most RT_WIN_ROWS rows of 8 packed entries,
@@ -37,6 +45,14 @@ typedef struct rt_tile_args {
 /* Fills win (RT_WIN_ROWS * 8 entries); returns the row count - 1 (the mask
  * to apply to a window base), or -1 when the profile does not fit. */
 int rt__tile_windows(const int32_t *iprof, uint32_t len, int32_t *win);
+
+/* Rotated byte windows, for the profile-sum passes (16 or 32 columns a
+ * lookup): at most RT_WIN8_ROWS rows of 16 bytes, row b holding
+ * P[e & mask] - base for e in [b, b+16) in byte e & 15, base = min P.  Fills
+ * win8 and *base; returns the row count - 1, or -1 when the profile spans
+ * more than 255 or is longer than RT_WIN8_ROWS. */
+#define RT_WIN8_ROWS 512
+int rt__tile_windows8(const int32_t *iprof, uint32_t len, uint8_t *win8, int32_t *base);
 
 /* A row of a height grid by the point path's double arithmetic (any step):
  * x = x0 + (double)(c0 + c) * step for c in [0, nx), y fixed. */
@@ -73,6 +89,14 @@ typedef struct rt_classify_args {
     int32_t fp_i, fx_i, fc_i;   /* the feature codes */
     uint8_t *terrain, *feature; /* outputs; 0xff in feature marks a candidate */
     int32_t town_abs;           /* nonzero: the town test is on |a1| */
+    /* classify_bytes only: nonzero when the outputs are large enough that
+     * streaming (non-temporal) stores pay; the kernel uses them where the
+     * pointers are aligned for them, and `finish` orders them */
+    int stream;
+    /* classify_bytes only: bit k & 7 of cmask[k >> 3] set when column k is
+     * a feature candidate (every group of the tile written), so that the
+     * caller need not read the outputs back */
+    uint8_t *cmask;
 } rt_classify_args;
 
 typedef struct rt_tile_kernels {

@@ -384,11 +384,13 @@ typedef struct tile_buf {
     int32_t xr[TILE], code[TILE];
     double ht[TILE], oh[TILE], od[TILE];
     uint8_t ot[TILE], of[TILE];
+    uint8_t cmask[TILE / 8]; /* classify_bytes: the feature candidates */
 } tile_buf;
 
 /* The scratch of one grid call, allocated once (grid_scratch_new). */
 typedef struct grid_scratch {
     int32_t win[RT_WIN_ROWS * 8]; /* first: 64-byte aligned */
+    uint8_t win8[RT_WIN8_ROWS * 16];
     int32_t iprof[INT_PROFILE_MAX];
     uint8_t bytes[256];
 } grid_scratch;
@@ -405,13 +407,22 @@ typedef struct block_job {
     const rt_tile_kernels *kern;
     const int32_t *win;       /* rotated windows (rt__tile_windows), or NULL */
     uint32_t win_mask;
+    const uint8_t *win8;      /* rotated byte windows (rt__tile_windows8), or NULL */
+    uint32_t win8_mask;
+    int32_t win8_base;
     double fa_max;            /* a bound on |a profile sum| */
     /* terra grids: one tile_buf per thread that can run at once, each
      * claimed by the chunk of rows using it (busy[k]) */
     tile_buf *bufs;
     atomic_int *busy;
     int nbufs;
+    int stream;               /* outputs far larger than the caches: streaming stores */
 } block_job;
+
+/* Outputs beyond this many bytes are written with streaming stores where a
+ * kernel has them: they would only evict the caches (and each written line
+ * costs a read for ownership); smaller outputs stay in cache for the caller. */
+#define RT_STREAM_BYTES ((int64_t)64 << 20)
 
 rt_status rt__check_block(const rt_block *b)
 {
@@ -505,6 +516,9 @@ static void tile_pair(const block_job *j, const row_state *rs, int pair, int64_t
     ta->nk = nk;
     ta->win = j->win;
     ta->win_mask = j->win_mask;
+    ta->win8 = j->win8;
+    ta->win8_mask = j->win8_mask;
+    ta->win8_base = j->win8_base;
     for (uint32_t i = 0; i < t->directions; i++) {
         int64_t A = t->vec[PAIR_A[pair]][i];
         ta->v0[i] = (uint32_t)rt__u64(A * X + rs->by[pair][i]);
@@ -512,8 +526,13 @@ static void tile_pair(const block_job *j, const row_state *rs, int pair, int64_t
     }
 }
 
-/* The tile arguments of calcProf(B2, xr, A3, yr): a_i in dv, A3*yr in v0. */
-static void tile_feature(const block_job *j, const row_state *rs, int nk, rt_tile_args *ta)
+/* The tile arguments of calcProf(B2, xr, A3, yr): a_i in dv, A3*yr in v0
+ * (for tile_prof_at, which takes xr itself).  With m = 0 the rounded x of
+ * the tile are X + k*S exactly, so V_i(k) = B2_i*X + A3_i*yr + k*B2_i*S is a
+ * linear sequence like the pairs': `linear` gives the arguments of the plain
+ * profile-sum pass instead (v0 at column 0, dv per column). */
+static void tile_feature(const block_job *j, const row_state *rs, int nk, int linear, int64_t X,
+                         rt_tile_args *ta)
 {
     const rt_terrain *t = j->t;
     ta->profile = j->iprof;
@@ -524,9 +543,13 @@ static void tile_feature(const block_job *j, const row_state *rs, int nk, rt_til
     ta->nk = nk;
     ta->win = j->win;
     ta->win_mask = j->win_mask;
+    ta->win8 = j->win8;
+    ta->win8_mask = j->win8_mask;
+    ta->win8_base = j->win8_base;
     for (uint32_t i = 0; i < t->directions; i++) {
-        ta->dv[i] = (uint32_t)rt__u64((int64_t)t->vec[RT_B2][i]);
-        ta->v0[i] = (uint32_t)rt__u64(rs->feat_by[i]);
+        const int64_t a = t->vec[RT_B2][i];
+        ta->dv[i] = (uint32_t)rt__u64(linear ? a * j->S : a);
+        ta->v0[i] = (uint32_t)rt__u64(linear ? a * X + rs->feat_by[i] : rs->feat_by[i]);
     }
 }
 
@@ -591,7 +614,7 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
     const rt_terrain *t = &tl;
     const rt_block *b = j->b;
     row_state rs;
-    rt_tile_args ta;
+    rt_tile_args ta = {0};
     int32_t hs[TILE];
     for (int64_t i = begin; i < end; i++) {
         int64_t r = b->r0 + i;
@@ -603,6 +626,7 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
                 int nk = b->nx - c < TILE ? (int)(b->nx - c) : TILE;
                 tile_pair(j, &rs, PAIR_H, j->X0 + (b->c0 + c) * j->S, nk, &ta);
                 if (!t->mountains && j->kern->height_store) {
+                    ta.stream = j->stream;
                     j->kern->height_store(&ta, rs.frac_scale, out + c);
                     continue;
                 }
@@ -656,7 +680,7 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
     const rt_block *b = j->b;
     row_state rs;
     terra_res res;
-    rt_tile_args ta;
+    rt_tile_args ta = {0};
     /* the common case, decided by the classify pass */
     const uint32_t fmask = t->feature_mask;
     const int simple = !t->bleak && !t->snow && !t->with_paths && !t->wood_only &&
@@ -688,8 +712,13 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                 tile_pair(j, &rs, PAIR_3, X, nk, &ta);
                 j->kern->prof(&ta, tb->a3);
                 tile_round(X, j->S, j->m, nk, tb->xr);
-                tile_feature(j, &rs, nk, &ta);
-                j->kern->prof_at(&ta, (const uint32_t *)tb->xr, tb->fa);
+                if (j->m == 0) { /* x integer: a linear sequence of indices */
+                    tile_feature(j, &rs, nk, 1, X, &ta);
+                    j->kern->prof(&ta, tb->fa);
+                } else {
+                    tile_feature(j, &rs, nk, 0, X, &ta);
+                    j->kern->prof_at(&ta, (const uint32_t *)tb->xr, tb->fa);
+                }
                 const int near = simple && rt__placed_near(t->placed, tb->xr[0],
                                                            tb->xr[nk - 1], rs.yr);
                 if (simple && !near && int_classify && j->kern->classify_bytes &&
@@ -721,13 +750,14 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                     ca.fc_i = (int32_t)t->feature_cone;
                     ca.terrain = ot;
                     ca.feature = of;
-                    if (j->kern->classify_bytes(&ca)) { /* rare: feature candidates, exactly */
-                        uint8_t *f = of, *end = of + nk;
-                        while ((f = memchr(f, 0xff, (size_t)(end - f))) != NULL) {
-                            const int q = (int)(f - of);
-                            *f++ = feature_of(t, (double)tb->fa[q], (double)tb->xr[q] * (double)rs.yr);
-                        }
-                    }
+                    ca.stream = j->stream && out.height && out.depth && out.terrain && out.feature;
+                    ca.cmask = tb->cmask;
+                    if (j->kern->classify_bytes(&ca)) /* rare: feature candidates, exactly */
+                        for (int g = 0; g < (nk + 7) / 8; g++)
+                            for (int q = g * 8; tb->cmask[g] && q < g * 8 + 8; q++)
+                                if (tb->cmask[g] >> (q & 7) & 1)
+                                    of[q] = feature_of(t, (double)tb->fa[q],
+                                                       (double)tb->xr[q] * (double)rs.yr);
                     k += nk;
                     continue;
                 }
@@ -746,7 +776,7 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                                            out.depth ? out.depth + k : tb->od, tb->code,
                                            veg_lt[0], veg_lt[1], veg_lt[2], veg_lt[3],
                                            NULL, 0.0, 0, 0, 0, 0, 0, 0, NULL, NULL,
-                                           t->town_abs != 0};
+                                           t->town_abs != 0, 0, NULL};
                     j->kern->classify(&ca);
                     int any = 0;
                     for (int q = 0; q < nk; q++) {
@@ -810,11 +840,12 @@ static void terra_rows(void *ctx, int64_t begin, int64_t end)
     else
         terra_rows_n(j, begin, end, j->t->directions, tb);
     if (slot >= 0) atomic_store_explicit(&j->busy[slot], 0, memory_order_release);
+    if (j->kern->finish) j->kern->finish(); /* see height_rows */
 }
 
 /* The rotated windows of an integer profile (the tile passes of the block
  * path, and the point-path rows of any step). */
-static void prepare_windows(block_job *j, int32_t *iprof, int32_t *win)
+static void prepare_windows(block_job *j, int32_t *iprof, int32_t *win, uint8_t *win8)
 {
     const rt_terrain *t = j->t;
     if (!j->iprof) { /* the point path: an integer profile still has windows */
@@ -833,6 +864,13 @@ static void prepare_windows(block_job *j, int32_t *iprof, int32_t *win)
     if (wm > 0) {
         j->win = win;
         j->win_mask = (uint32_t)wm;
+    }
+    int32_t base = 0;
+    int wm8 = rt__tile_windows8(iprof, t->profile_len, win8, &base);
+    if (wm8 > 0) {
+        j->win8 = win8;
+        j->win8_mask = (uint32_t)wm8;
+        j->win8_base = base;
     }
 }
 
@@ -869,7 +907,7 @@ static void grid_plan(block_job *j, grid_scratch *g)
         if (byte_profile(j->t, g->iprof, g->bytes)) j->bytes = g->bytes;
     }
     j->kern = rt__tile_kernels(j->t->simd, j->bytes != NULL);
-    prepare_windows(j, g->iprof, g->win);
+    prepare_windows(j, g->iprof, g->win, g->win8);
 }
 
 rt_status rt_height_grid(const rt_terrain *t, const rt_block *b, double *out, int threads)
@@ -883,7 +921,8 @@ rt_status rt_height_grid(const rt_terrain *t, const rt_block *b, double *out, in
     atomic_int *busy;
     grid_scratch *g = grid_scratch_new(0, &raw, &bufs, &busy);
     if (!g) return RT_ERR_NOMEM;
-    block_job j = {t, b, 0, 0, 0, 0, 0, out, NULL, NULL, NULL, NULL, NULL, 0, 0.0, NULL, NULL, 0};
+    block_job j = {.t = t, .b = b, .height_out = out};
+    j.stream = b->nx * b->ny > RT_STREAM_BYTES / 8;
     grid_plan(&j, g);
     rt_parallel_for(threads, b->ny, height_rows, &j);
     free(raw);
@@ -898,8 +937,9 @@ rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b, const rt_terra_o
     if (s != RT_OK) return s;
     if (!out) return RT_ERR_NULL;
     void *raw;
-    block_job j = {t, b, 0, 0, 0, 0, 0, NULL, out, NULL, NULL, NULL, NULL, 0, 0.0, NULL, NULL, 0};
+    block_job j = {.t = t, .b = b, .out = out};
     j.nbufs = thread_count(threads, b->ny);
+    j.stream = b->nx * b->ny > RT_STREAM_BYTES / 18; /* height, depth, terrain, feature */
     grid_scratch *g = grid_scratch_new(j.nbufs, &raw, &j.bufs, &j.busy);
     if (!g) return RT_ERR_NOMEM;
     grid_plan(&j, g);

@@ -73,6 +73,25 @@ int rt__tile_windows(const int32_t *iprof, uint32_t len, int32_t *win)
     return (int)(rows - 1);
 }
 
+int rt__tile_windows8(const int32_t *iprof, uint32_t len, uint8_t *win8, int32_t *base)
+{
+    const uint32_t mask = len - 1, rows = len < 16 ? 16 : len;
+    if (rows > RT_WIN8_ROWS) return -1;
+    int32_t lo = iprof[0], hi = iprof[0];
+    for (uint32_t k = 1; k < len; k++) {
+        if (iprof[k] < lo) lo = iprof[k];
+        if (iprof[k] > hi) hi = iprof[k];
+    }
+    if ((int64_t)hi - lo > 255) return -1;
+    for (uint32_t b = 0; b < rows; b++)
+        for (uint32_t j = 0; j < 16; j++) {
+            uint32_t e = b + ((j - b) & 15u);
+            win8[b * 16 + j] = (uint8_t)(iprof[e & mask] - lo);
+        }
+    *base = lo;
+    return (int)(rows - 1);
+}
+
 const rt_tile_kernels *rt__tile_kernels(int variant, int bytes)
 {
     (void)bytes; /* only the x86-64 and NEON variants use it */

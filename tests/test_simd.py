@@ -20,6 +20,10 @@ GRIDS = [
     (23396, 5318, 131, 37, 1.0),
     (-1000.5, -20.25, 203, 19, 0.25),
     (24000, 5500, 70, 50, 0.0625),
+    # the finest dyadic steps the 16-bit byte-window sums take (s = 12) and
+    # the first they leave to the 32-bit windows (s = 13)
+    (24000.5, 5500.25, 97, 9, 1 / 32),
+    (-24000.5, 5500.25, 97, 9, 1 / 64),
     (23396.3, 5318.7, 65, 33, 0.3),
     (2**26 - 300, -(2**26), 300, 8, 1.0),
     (-5, -5, 11, 11, 1.0),  # the axes: xr*yr = 0
@@ -54,6 +58,10 @@ CONFIGS = {
     "profile_big": {"profile": [float((k * 7919) % 60001 - 30000) for k in range(64)]},
     "profile1024": {"profile": [float((k * 131) % 255) for k in range(1024)]},
     "profile4": {"profile": [0.0, 50.0, 100.0, 150.0]},
+    # byte windows: a span of exactly 255 (taken) and of 256 (left to the
+    # 32-bit windows), negative values, length 256
+    "span255": {"profile": [float((k * 97) % 256) - 100.0 for k in range(256)]},
+    "span256": {"profile": [float((k * 97) % 256) - 100.0 for k in range(255)] + [156.0]},
     "thresholds": {"town_below": 150.5, "grass_below": 240.0, "open_below": 270.25,
                    "thicket_below": 180.0, "mine_below": 64, "x_below": 32, "cone_below": 24,
                    "lake_base": 210.5, "lake_height": 207.25},

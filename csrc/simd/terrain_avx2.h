@@ -67,7 +67,33 @@ static int aw_plan_make(const rt_tile_args *ta, int height, aw_plan *pl)
     return 1;
 }
 
-enum { AW_INT = 0, AW_DOUBLE = 1, AW_PROF = 2 };
+/* Stores of a classify group: plain, or streaming where aligned (mode
+ * AW_ST_PLAIN, AW_ST_NT16: the doubles 16-byte aligned, AW_ST_NT32: 32-byte). */
+enum { AW_ST_PLAIN = 0, AW_ST_NT16 = 1, AW_ST_NT32 = 2 };
+
+AW_INLINE void aw_store_pd(double *p, __m256d v, const int mode)
+{
+    if (mode == AW_ST_NT32) {
+        _mm256_stream_pd(p, v);
+    } else if (mode == AW_ST_NT16) {
+        _mm_stream_pd(p, _mm256_castpd256_pd128(v));
+        _mm_stream_pd(p + 2, _mm256_extractf128_pd(v, 1));
+    } else {
+        _mm256_storeu_pd(p, v);
+    }
+}
+
+AW_INLINE void aw_store_8bytes(uint8_t *p, __m128i v, const int mode)
+{
+    if (mode != AW_ST_PLAIN)
+        _mm_stream_si64((long long *)(void *)p, _mm_cvtsi128_si64(v));
+    else
+        _mm_storel_epi64((__m128i *)(void *)p, v);
+}
+
+/* what aw_run computes and stores: int32 height numerators, doubles (plain
+ * or streaming stores, see aw_store_pd), or profile sums */
+enum { AW_INT = 0, AW_DOUBLE = 1, AW_PROF = 2, AW_DOUBLE_NT16 = 3, AW_DOUBLE_NT32 = 4 };
 
 /* Columns [k0, k1) of the tile, k1 - k0 a multiple of 8: mode AW_INT and
  * AW_PROF store int32 sums into iout, AW_DOUBLE stores sum * scale into dout. */
@@ -106,13 +132,13 @@ AW_INLINE void aw_run(const aw_plan *pl, const int na, const int mode, const rt_
             V[i] = _mm256_add_epi32(V[i], step[i]);
             B[i] += dB[i];
         }
-        if (mode == AW_DOUBLE) {
+        if (mode == AW_DOUBLE || mode == AW_DOUBLE_NT16 || mode == AW_DOUBLE_NT32) {
+            const int st = mode == AW_DOUBLE_NT32 ? AW_ST_NT32
+                                                  : mode == AW_DOUBLE_NT16 ? AW_ST_NT16 : AW_ST_PLAIN;
             __m256d lo = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(acc)), vs);
             __m256d up = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(acc, 1)), vs);
-            /* plain stores: on the development VM streaming stores ran at
-             * less than half the speed of these, even for 128 MiB outputs */
-            _mm256_storeu_pd(dout + k, lo);
-            _mm256_storeu_pd(dout + k + 4, up);
+            aw_store_pd(dout + k, lo, st);
+            aw_store_pd(dout + k + 4, up, st);
         } else {
             _mm256_storeu_si256((__m256i *)(iout + k), acc);
         }
@@ -120,29 +146,105 @@ AW_INLINE void aw_run(const aw_plan *pl, const int na, const int mode, const rt_
 }
 
 /* aw_run with the direction count a constant for the common counts. */
+#define AW_MODES(N)                                                                          \
+    switch (mode) {                                                                          \
+    case AW_INT: aw_run(pl, N, AW_INT, ta, k0, k1, iout, dout, scale); break;                \
+    case AW_PROF: aw_run(pl, N, AW_PROF, ta, k0, k1, iout, dout, scale); break;              \
+    case AW_DOUBLE_NT16: aw_run(pl, N, AW_DOUBLE_NT16, ta, k0, k1, iout, dout, scale); break; \
+    case AW_DOUBLE_NT32: aw_run(pl, N, AW_DOUBLE_NT32, ta, k0, k1, iout, dout, scale); break; \
+    default: aw_run(pl, N, AW_DOUBLE, ta, k0, k1, iout, dout, scale);                        \
+    }
 static AW_ATTR void aw_dispatch(const aw_plan *pl, int mode, const rt_tile_args *ta, int k0,
                                 int k1, int32_t *iout, double *dout, double scale)
 {
-#define AW_CASE(N)                                                                         \
-    case N:                                                                                \
-        if (mode == AW_INT) aw_run(pl, N, AW_INT, ta, k0, k1, iout, dout, scale);  \
-        else if (mode == AW_PROF) aw_run(pl, N, AW_PROF, ta, k0, k1, iout, dout, scale); \
-        else aw_run(pl, N, AW_DOUBLE, ta, k0, k1, iout, dout, scale);              \
-        break;
     switch (pl->na) {
-        AW_CASE(0)
-        AW_CASE(1)
-        AW_CASE(2)
-        AW_CASE(3)
-        AW_CASE(4)
-        AW_CASE(5)
-        AW_CASE(6)
-    default:
-        if (mode == AW_INT) aw_run(pl, pl->na, AW_INT, ta, k0, k1, iout, dout, scale);
-        else if (mode == AW_PROF) aw_run(pl, pl->na, AW_PROF, ta, k0, k1, iout, dout, scale);
-        else aw_run(pl, pl->na, AW_DOUBLE, ta, k0, k1, iout, dout, scale);
+    case 0: AW_MODES(0) break;
+    case 1: AW_MODES(1) break;
+    case 2: AW_MODES(2) break;
+    case 3: AW_MODES(3) break;
+    case 4: AW_MODES(4) break;
+    case 5: AW_MODES(5) break;
+    case 6: AW_MODES(6) break;
+    default: AW_MODES(pl->na)
     }
-#undef AW_CASE
+}
+#undef AW_MODES
+
+/* Profile sums with byte windows, 32 columns a step, columns [k0, k1) of
+ * the tile (k1 - k0 a multiple of 32).  Each 128-bit lane takes 16
+ * consecutive columns, whose indices lie in a window [b, b+16) when every
+ * moving |dv| <= 2^s; a vpshufb by q & 15 picks P[q] - base from the rotated
+ * byte window of b (rt__tile_windows8).  q & 15 needs only V modulo 2^(s+4):
+ * W = V << (12 - s) modulo 2^16 (s <= 12) keeps it in bits 12..15 of 16-bit
+ * lanes, W_a for the columns 0-7 | 16-23 of the step and W_a + 8 dv for
+ * 8-15 | 24-31, so that one vpackuswb puts them in column order.  The byte
+ * sums (at most 64 * 255) are exact in 16 bits; the constant part, plus
+ * base for every moving direction, is added in 32 bits. */
+AW_INLINE void aw_prof8_dir(const rt_tile_args *ta, uint32_t v, uint32_t dv, int k0, int k1,
+                            __m256i *acc, const int first)
+{
+    const uint32_t s = ta->shift, wm = ta->win8_mask, up = 12u - s;
+    const uint8_t *win = ta->win8;
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i cols = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+    const uint16_t dw = (uint16_t)(dv << up);
+    __m256i W = _mm256_add_epi16(_mm256_set1_epi16((short)(uint16_t)(v << up)),
+                                 _mm256_mullo_epi16(cols, _mm256_set1_epi16((short)dw)));
+    __m256i W8 = _mm256_add_epi16(W, _mm256_set1_epi16((short)(uint16_t)(8u * dw)));
+    const __m256i step = _mm256_set1_epi16((short)(uint16_t)(32u * dw));
+    /* V at the lane's column with the smallest index */
+    uint32_t B = (int32_t)dv >= 0 ? v : v + 15u * dv;
+    const uint32_t dB = 32u * dv, dL = 16u * dv;
+    for (int k = k0; k < k1; k += 32, acc += 2) {
+        const __m256i q = _mm256_packus_epi16(_mm256_srli_epi16(W, 12), _mm256_srli_epi16(W8, 12));
+        const uint32_t r0 = (B >> s) & wm, r1 = ((B + dL) >> s) & wm;
+        const __m256i w = _mm256_inserti128_si256(
+            _mm256_castsi128_si256(_mm_load_si128((const __m128i *)(const void *)(win + r0 * 16))),
+            _mm_load_si128((const __m128i *)(const void *)(win + r1 * 16)), 1);
+        const __m256i p = _mm256_shuffle_epi8(w, q);
+        const __m256i lo = _mm256_unpacklo_epi8(p, zero), hi = _mm256_unpackhi_epi8(p, zero);
+        if (first) {
+            acc[0] = lo;
+            acc[1] = hi;
+        } else {
+            acc[0] = _mm256_add_epi16(acc[0], lo);
+            acc[1] = _mm256_add_epi16(acc[1], hi);
+        }
+        W = _mm256_add_epi16(W, step);
+        W8 = _mm256_add_epi16(W8, step);
+        B += dB;
+    }
+}
+
+static AW_ATTR void aw_prof8_run(const aw_plan *pl, const rt_tile_args *ta, int k0, int k1,
+                                 int32_t *out)
+{
+    /* the 16-bit sums of the tile, direction after direction (few
+     * registers live, the sums in L1): columns 0-7 | 16-23 of each step of
+     * 32, then 8-15 | 24-31 */
+    __m256i acc[TILE / 16];
+    const int na = pl->na;
+    if (na == 0) {
+        for (int k = k0; k < k1; k++) out[k] = pl->cst;
+        return;
+    }
+    aw_prof8_dir(ta, pl->v[0] + (uint32_t)k0 * pl->dv[0], pl->dv[0], k0, k1, acc, 1);
+    for (int i = 1; i < na; i++)
+        aw_prof8_dir(ta, pl->v[i] + (uint32_t)k0 * pl->dv[i], pl->dv[i], k0, k1, acc, 0);
+    const __m256i cst = _mm256_set1_epi32(
+        (int32_t)((uint32_t)pl->cst + (uint32_t)na * (uint32_t)ta->win8_base));
+    const __m256i *a = acc;
+    for (int k = k0; k < k1; k += 32, a += 2) {
+        const __m256i lo = a[0], hi = a[1];
+        _mm256_storeu_si256((__m256i *)(out + k),
+                            _mm256_add_epi32(cst, _mm256_cvtepu16_epi32(_mm256_castsi256_si128(lo))));
+        _mm256_storeu_si256((__m256i *)(out + k + 8),
+                            _mm256_add_epi32(cst, _mm256_cvtepu16_epi32(_mm256_castsi256_si128(hi))));
+        _mm256_storeu_si256((__m256i *)(out + k + 16),
+                            _mm256_add_epi32(cst, _mm256_cvtepu16_epi32(_mm256_extracti128_si256(lo, 1))));
+        _mm256_storeu_si256((__m256i *)(out + k + 24),
+                            _mm256_add_epi32(cst, _mm256_cvtepu16_epi32(_mm256_extracti128_si256(hi, 1))));
+    }
 }
 
 /* One column's sum by the portable arithmetic (tails). */
@@ -175,8 +277,11 @@ static AW_ATTR void tile_prof_avx2w(const rt_tile_args *ta, int32_t *restrict ou
         tile_prof_avx2(ta, out);
         return;
     }
+    /* aw_plan_make has checked every moving |dv| <= 2^s */
+    const int k32 = ta->win8 && ta->shift <= 12 ? ta->nk & ~31 : 0;
+    if (k32) aw_prof8_run(&pl, ta, 0, k32, out);
     const int k1 = ta->nk & ~7;
-    aw_dispatch(&pl, AW_PROF, ta, 0, k1, out, NULL, 0.0);
+    aw_dispatch(&pl, AW_PROF, ta, k32, k1, out, NULL, 0.0);
     for (int k = k1; k < ta->nk; k++) out[k] = aw_column(ta, k, 0);
 }
 
@@ -193,7 +298,10 @@ static AW_ATTR void tile_height_store_avx2w(const rt_tile_args *ta, double scale
         return;
     }
     const int k1 = nk & ~7;
-    aw_dispatch(&pl, AW_DOUBLE, ta, 0, k1, NULL, out, scale);
+    const int mode = !ta->stream ? AW_DOUBLE
+                     : (uintptr_t)out % 32 == 0 ? AW_DOUBLE_NT32
+                     : (uintptr_t)out % 16 == 0 ? AW_DOUBLE_NT16 : AW_DOUBLE;
+    aw_dispatch(&pl, mode, ta, 0, k1, NULL, out, scale);
     for (int k = k1; k < nk; k++) out[k] = (double)aw_column(ta, k, 1) * scale;
 }
 
@@ -270,7 +378,7 @@ static int aw_classify_one(const rt_classify_args *ca, int k, uint32_t yr)
 /* classify straight into the outputs, integer feature values:
  * round_js(fa*xr*yr / 128) = (N + 64) >> 7 for the exact integer N = fa*xr*yr,
  * and only its low bits (mod 2^32) reach the mask. */
-static AW_ATTR int tile_classify_bytes_avx2w(const rt_classify_args *ca)
+AW_INLINE int aw_classify_bytes(const rt_classify_args *ca, const int mode)
 {
     const int nk = ca->nk, k1 = nk & ~7;
     const uint32_t yr = (uint32_t)(int32_t)(int64_t)ca->yr;
@@ -313,13 +421,15 @@ static AW_ATTR int tile_classify_bytes_avx2w(const rt_classify_args *ca)
         __m256i cand = _mm256_or_si256(_mm256_cmpeq_epi32(f, fp),
                                        _mm256_or_si256(_mm256_cmpeq_epi32(f, fx), _mm256_cmpeq_epi32(f, fc)));
         cand = _mm256_andnot_si256(_mm256_or_si256(lake, _mm256_or_si256(mud, town)), cand);
-        any |= _mm256_movemask_epi8(cand);
+        const int cm = _mm256_movemask_ps(_mm256_castsi256_ps(cand));
+        ca->cmask[k >> 3] = (uint8_t)cm;
+        any |= cm;
         const __m256i code = _mm256_shuffle_epi8(
             _mm256_or_si256(ter, _mm256_and_si256(cand, candbyte)), pick);
         const __m128i bytes = _mm_unpacklo_epi32(_mm256_castsi256_si128(code),
                                                  _mm256_extracti128_si256(code, 1));
-        _mm_storel_epi64((__m128i *)(ca->terrain + k), bytes);
-        _mm_storel_epi64((__m128i *)(ca->feature + k), _mm_unpackhi_epi64(bytes, bytes));
+        aw_store_8bytes(ca->terrain + k, bytes, mode);
+        aw_store_8bytes(ca->feature + k, _mm_unpackhi_epi64(bytes, bytes), mode);
         /* height and depth in doubles */
         const __m256d h0 = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(h)), vs);
         const __m256d h1 = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(h, 1)), vs);
@@ -327,13 +437,36 @@ static AW_ATTR int tile_classify_bytes_avx2w(const rt_classify_args *ca)
         const __m256d o0 = _mm256_blendv_pd(h0, lh, l0), o1 = _mm256_blendv_pd(h1, lh, l1);
         const __m256d d0 = _mm256_and_pd(l0, _mm256_sub_pd(lh, h0));
         const __m256d d1 = _mm256_and_pd(l1, _mm256_sub_pd(lh, h1));
-        _mm256_storeu_pd(height + k, o0);
-        _mm256_storeu_pd(height + k + 4, o1);
-        _mm256_storeu_pd(depth + k, d0);
-        _mm256_storeu_pd(depth + k + 4, d1);
+        aw_store_pd(height + k, o0, mode);
+        aw_store_pd(height + k + 4, o1, mode);
+        aw_store_pd(depth + k, d0, mode);
+        aw_store_pd(depth + k + 4, d1, mode);
     }
-    for (int k = k1; k < nk; k++) any |= aw_classify_one(ca, k, yr);
+    if (k1 < nk) ca->cmask[k1 >> 3] = 0;
+    for (int k = k1; k < nk; k++) {
+        const int c = aw_classify_one(ca, k, yr);
+        ca->cmask[k >> 3] = (uint8_t)(ca->cmask[k >> 3] | c << (k & 7));
+        any |= c;
+    }
     return any != 0;
+}
+
+static AW_ATTR int tile_classify_bytes_avx2w(const rt_classify_args *ca)
+{
+    if (ca->stream) {
+        const uintptr_t a = (uintptr_t)ca->height | (uintptr_t)ca->depth;
+        const uintptr_t b = (uintptr_t)ca->terrain | (uintptr_t)ca->feature;
+        if (a % 32 == 0 && b % 8 == 0) return aw_classify_bytes(ca, AW_ST_NT32);
+        if (a % 16 == 0 && b % 8 == 0) return aw_classify_bytes(ca, AW_ST_NT16);
+    }
+    return aw_classify_bytes(ca, AW_ST_PLAIN);
+}
+
+/* streaming stores are weakly ordered: fence them before the rows are
+ * handed back */
+static AW_ATTR void tile_finish_avx2w(void)
+{
+    _mm_sfence();
 }
 
 /* One point of a height row by the seed's arithmetic (as height_xy). */
@@ -411,7 +544,7 @@ static AW_ATTR void height_row_avx2w(const rt_point_row *r)
 
 static const rt_tile_kernels tile_kernels_avx2w = {
     tile_height_avx2w,       tile_prof_avx2w,         tile_prof_at_avx2w,
-    tile_classify_avx2,      tile_store_heights_avx2, NULL,
+    tile_classify_avx2,      tile_store_heights_avx2, tile_finish_avx2w,
     tile_height_store_avx2w, tile_classify_bytes_avx2w, height_row_avx2w};
 
 #undef AW_ATTR
