@@ -97,6 +97,8 @@ typedef struct rt_classify_args {
      * a feature candidate (every group of the tile written), so that the
      * caller need not read the outputs back */
     uint8_t *cmask;
+    /* classify_bytes with xr NULL: xr[k] * yr = xy0 + k * dxy (mod 2^32) */
+    uint32_t xy0, dxy;
 } rt_classify_args;
 
 typedef struct rt_tile_kernels {

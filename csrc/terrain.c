@@ -711,18 +711,26 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                 j->kern->prof(&ta, tb->a2);
                 tile_pair(j, &rs, PAIR_3, X, nk, &ta);
                 j->kern->prof(&ta, tb->a3);
-                tile_round(X, j->S, j->m, nk, tb->xr);
-                if (j->m == 0) { /* x integer: a linear sequence of indices */
+                /* the rounded x of the tile: with m = 0 they are X + q*S
+                 * (tile_round), computed from that where the classify_bytes
+                 * path takes the tile, else in tb->xr */
+                const int lin = j->m == 0;
+                int32_t xa, xb;
+                if (lin) { /* x integer: a linear sequence of indices */
+                    xa = (int32_t)(uint32_t)rt__u64(X);
+                    xb = (int32_t)(uint32_t)rt__u64(X + (nk - 1) * j->S);
                     tile_feature(j, &rs, nk, 1, X, &ta);
                     j->kern->prof(&ta, tb->fa);
                 } else {
+                    tile_round(X, j->S, j->m, nk, tb->xr);
+                    xa = tb->xr[0];
+                    xb = tb->xr[nk - 1];
                     tile_feature(j, &rs, nk, 0, X, &ta);
                     j->kern->prof_at(&ta, (const uint32_t *)tb->xr, tb->fa);
                 }
-                const int near = simple && rt__placed_near(t->placed, tb->xr[0],
-                                                           tb->xr[nk - 1], rs.yr);
+                const int near = simple && rt__placed_near(t->placed, xa, xb, rs.yr);
                 if (simple && !near && int_classify && j->kern->classify_bytes &&
-                    feature_exact(j, tb->xr[0], tb->xr[nk - 1], rs.yr)) {
+                    feature_exact(j, xa, xb, rs.yr)) {
                     uint8_t *ot = out.terrain ? out.terrain + k : tb->ot;
                     uint8_t *of = out.feature ? out.feature + k : tb->of;
                     rt_classify_args ca = {0};
@@ -733,7 +741,9 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                     ca.a2 = tb->a2;
                     ca.a3 = tb->a3;
                     ca.fa = tb->fa;
-                    ca.xr = tb->xr;
+                    ca.xr = lin ? NULL : tb->xr;
+                    ca.xy0 = (uint32_t)xa * (uint32_t)rs.yr;
+                    ca.dxy = (uint32_t)rt__u64(j->S) * (uint32_t)rs.yr;
                     ca.height = out.height ? out.height + k : tb->oh;
                     ca.depth = out.depth ? out.depth + k : tb->od;
                     ca.town_lt = veg_lt[0];
@@ -755,12 +765,16 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                     if (j->kern->classify_bytes(&ca)) /* rare: feature candidates, exactly */
                         for (int g = 0; g < (nk + 7) / 8; g++)
                             for (int q = g * 8; tb->cmask[g] && q < g * 8 + 8; q++)
-                                if (tb->cmask[g] >> (q & 7) & 1)
-                                    of[q] = feature_of(t, (double)tb->fa[q],
-                                                       (double)tb->xr[q] * (double)rs.yr);
+                                if (tb->cmask[g] >> (q & 7) & 1) {
+                                    const int32_t x = lin ? (int32_t)((uint32_t)xa +
+                                                                      (uint32_t)q * (uint32_t)rt__u64(j->S))
+                                                          : tb->xr[q];
+                                    of[q] = feature_of(t, (double)tb->fa[q], (double)x * (double)rs.yr);
+                                }
                     k += nk;
                     continue;
                 }
+                if (lin) tile_round(X, j->S, j->m, nk, tb->xr); /* the other paths need them */
                 if (simple && !near) {
                     for (int q = 0; q < nk; q++)
                         tb->ht[q] = mountain(t, (double)tb->h[q] * rs.frac_scale);
@@ -776,7 +790,7 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                                            out.depth ? out.depth + k : tb->od, tb->code,
                                            veg_lt[0], veg_lt[1], veg_lt[2], veg_lt[3],
                                            NULL, 0.0, 0, 0, 0, 0, 0, 0, NULL, NULL,
-                                           t->town_abs != 0, 0, NULL};
+                                           t->town_abs != 0, 0, NULL, 0, 0};
                     j->kern->classify(&ca);
                     int any = 0;
                     for (int q = 0; q < nk; q++) {

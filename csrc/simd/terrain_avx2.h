@@ -367,7 +367,8 @@ static int aw_classify_one(const rt_classify_args *ca, int k, uint32_t yr)
     ter = town ? RT_TOWN : ter;
     ter = mud ? RT_MUD : ter;
     ter = lake ? RT_LAKE : ter;
-    const uint32_t N = (uint32_t)ca->fa[k] * ((uint32_t)ca->xr[k] * yr);
+    const uint32_t xy = ca->xr ? (uint32_t)ca->xr[k] * yr : ca->xy0 + (uint32_t)k * ca->dxy;
+    const uint32_t N = (uint32_t)ca->fa[k] * xy;
     const int32_t f = (int32_t)(((N + 64u) >> 7) & ca->fmask);
     const int cand = (f == ca->fp_i || f == ca->fx_i || f == ca->fc_i) && !(lake | mud | town);
     ca->terrain[k] = (uint8_t)ter;
@@ -378,7 +379,7 @@ static int aw_classify_one(const rt_classify_args *ca, int k, uint32_t yr)
 /* classify straight into the outputs, integer feature values:
  * round_js(fa*xr*yr / 128) = (N + 64) >> 7 for the exact integer N = fa*xr*yr,
  * and only its low bits (mod 2^32) reach the mask. */
-AW_INLINE int aw_classify_bytes(const rt_classify_args *ca, const int mode)
+AW_INLINE int aw_classify_bytes(const rt_classify_args *ca, const int mode, const int lin)
 {
     const int nk = ca->nk, k1 = nk & ~7;
     const uint32_t yr = (uint32_t)(int32_t)(int64_t)ca->yr;
@@ -399,6 +400,11 @@ AW_INLINE int aw_classify_bytes(const rt_classify_args *ca, const int mode)
                                           0, 4, 8, 12, 1, 5, 9, 13, -1, -1, -1, -1, -1, -1, -1, -1);
     const __m256d lh = _mm256_set1_pd(ca->lake_height), vs = _mm256_set1_pd(ca->scale);
     double *height = ca->height, *depth = ca->depth;
+    /* lin: xr * yr along the tile, 8 columns a step */
+    __m256i vxy = _mm256_add_epi32(_mm256_set1_epi32((int)ca->xy0),
+                                   _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+                                                      _mm256_set1_epi32((int)ca->dxy)));
+    const __m256i dxy8 = _mm256_set1_epi32((int)(8u * ca->dxy));
     int any = 0;
     for (int k = 0; k < k1; k += 8) {
         const __m256i h = _mm256_loadu_si256((const __m256i *)(ca->hnum + k));
@@ -406,7 +412,13 @@ AW_INLINE int aw_classify_bytes(const rt_classify_args *ca, const int mode)
         const __m256i a2 = _mm256_loadu_si256((const __m256i *)(ca->a2 + k));
         const __m256i a3 = _mm256_loadu_si256((const __m256i *)(ca->a3 + k));
         const __m256i fa = _mm256_loadu_si256((const __m256i *)(ca->fa + k));
-        const __m256i xr = _mm256_loadu_si256((const __m256i *)(ca->xr + k));
+        __m256i xy;
+        if (lin) {
+            xy = vxy;
+            vxy = _mm256_add_epi32(vxy, dxy8);
+        } else {
+            xy = _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)(ca->xr + k)), vyr);
+        }
         const __m256i lake = _mm256_cmpgt_epi32(lake_lt, h), mud = _mm256_cmpgt_epi32(mud_lt, h);
         const __m256i town = _mm256_cmpgt_epi32(town_lt, a1);
         const __m256i open = _mm256_cmpgt_epi32(grass_lt, a2);
@@ -416,7 +428,7 @@ AW_INLINE int aw_classify_bytes(const rt_classify_args *ca, const int mode)
         ter = _mm256_blendv_epi8(ter, c_town, town);
         ter = _mm256_blendv_epi8(ter, c_mud, mud);
         ter = _mm256_blendv_epi8(ter, c_lake, lake);
-        const __m256i N = _mm256_mullo_epi32(fa, _mm256_mullo_epi32(xr, vyr));
+        const __m256i N = _mm256_mullo_epi32(fa, xy);
         const __m256i f = _mm256_and_si256(_mm256_srli_epi32(_mm256_add_epi32(N, c64), 7), fmask);
         __m256i cand = _mm256_or_si256(_mm256_cmpeq_epi32(f, fp),
                                        _mm256_or_si256(_mm256_cmpeq_epi32(f, fx), _mm256_cmpeq_epi32(f, fc)));
@@ -456,10 +468,12 @@ static AW_ATTR int tile_classify_bytes_avx2w(const rt_classify_args *ca)
     if (ca->stream) {
         const uintptr_t a = (uintptr_t)ca->height | (uintptr_t)ca->depth;
         const uintptr_t b = (uintptr_t)ca->terrain | (uintptr_t)ca->feature;
-        if (a % 32 == 0 && b % 8 == 0) return aw_classify_bytes(ca, AW_ST_NT32);
-        if (a % 16 == 0 && b % 8 == 0) return aw_classify_bytes(ca, AW_ST_NT16);
+        if (a % 32 == 0 && b % 8 == 0)
+            return ca->xr ? aw_classify_bytes(ca, AW_ST_NT32, 0) : aw_classify_bytes(ca, AW_ST_NT32, 1);
+        if (a % 16 == 0 && b % 8 == 0)
+            return ca->xr ? aw_classify_bytes(ca, AW_ST_NT16, 0) : aw_classify_bytes(ca, AW_ST_NT16, 1);
     }
-    return aw_classify_bytes(ca, AW_ST_PLAIN);
+    return ca->xr ? aw_classify_bytes(ca, AW_ST_PLAIN, 0) : aw_classify_bytes(ca, AW_ST_PLAIN, 1);
 }
 
 /* streaming stores are weakly ordered: fence them before the rows are
