@@ -176,42 +176,47 @@ static AW_ATTR void aw_dispatch(const aw_plan *pl, int mode, const rt_tile_args 
  * moving |dv| <= 2^s; a vpshufb by q & 15 picks P[q] - base from the rotated
  * byte window of b (rt__tile_windows8).  q & 15 needs only V modulo 2^(s+4):
  * W = V << (12 - s) modulo 2^16 (s <= 12) keeps it in bits 12..15 of 16-bit
- * lanes, W_a for the columns 0-7 | 16-23 of the step and W_a + 8 dv for
- * 8-15 | 24-31, so that one vpackuswb puts them in column order.  The byte
- * sums (at most 64 * 255) are exact in 16 bits; the constant part, plus
- * base for every moving direction, is added in 32 bits. */
+ * lanes, one vector for the even columns and one (+ dv) for the odd ones, so
+ * the control bytes come by shifts and masks, and the picked bytes widen by
+ * masks and shifts too (only the vpshufb is a shuffle).  The byte sums (at
+ * most 64 * 255) are exact in 16 bits; the constant part, plus base for
+ * every moving direction, is added in 32 bits. */
 AW_INLINE void aw_prof8_dir(const rt_tile_args *ta, uint32_t v, uint32_t dv, int k0, int k1,
                             __m256i *acc, const int first)
 {
     const uint32_t s = ta->shift, wm = ta->win8_mask, up = 12u - s;
     const uint8_t *win = ta->win8;
-    const __m256i zero = _mm256_setzero_si256();
-    const __m256i cols = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+    const __m256i lowbyte = _mm256_set1_epi16(0x00ff), nib1 = _mm256_set1_epi16(0x0f00);
+    const __m256i cols = _mm256_setr_epi16(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
     const uint16_t dw = (uint16_t)(dv << up);
-    __m256i W = _mm256_add_epi16(_mm256_set1_epi16((short)(uint16_t)(v << up)),
-                                 _mm256_mullo_epi16(cols, _mm256_set1_epi16((short)dw)));
-    __m256i W8 = _mm256_add_epi16(W, _mm256_set1_epi16((short)(uint16_t)(8u * dw)));
+    /* W of the even columns; the odd ones are W + dw */
+    __m256i We = _mm256_add_epi16(_mm256_set1_epi16((short)(uint16_t)(v << up)),
+                                  _mm256_mullo_epi16(cols, _mm256_set1_epi16((short)dw)));
+    __m256i Wo = _mm256_add_epi16(We, _mm256_set1_epi16((short)dw));
     const __m256i step = _mm256_set1_epi16((short)(uint16_t)(32u * dw));
     /* V at the lane's column with the smallest index */
     uint32_t B = (int32_t)dv >= 0 ? v : v + 15u * dv;
     const uint32_t dB = 32u * dv, dL = 16u * dv;
     for (int k = k0; k < k1; k += 32, acc += 2) {
-        const __m256i q = _mm256_packus_epi16(_mm256_srli_epi16(W, 12), _mm256_srli_epi16(W8, 12));
+        /* q & 15 of column 2j in byte 2j, of column 2j+1 in byte 2j+1 */
+        const __m256i q = _mm256_or_si256(_mm256_srli_epi16(We, 12),
+                                          _mm256_and_si256(_mm256_srli_epi16(Wo, 4), nib1));
         const uint32_t r0 = (B >> s) & wm, r1 = ((B + dL) >> s) & wm;
-        const __m256i w = _mm256_inserti128_si256(
-            _mm256_castsi128_si256(_mm_load_si128((const __m128i *)(const void *)(win + r0 * 16))),
-            _mm_load_si128((const __m128i *)(const void *)(win + r1 * 16)), 1);
+        const __m256i w = _mm256_blend_epi32(
+            _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)(const void *)(win + r0 * 16))),
+            _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)(const void *)(win + r1 * 16))),
+            0xf0);
         const __m256i p = _mm256_shuffle_epi8(w, q);
-        const __m256i lo = _mm256_unpacklo_epi8(p, zero), hi = _mm256_unpackhi_epi8(p, zero);
+        const __m256i even = _mm256_and_si256(p, lowbyte), odd = _mm256_srli_epi16(p, 8);
         if (first) {
-            acc[0] = lo;
-            acc[1] = hi;
+            acc[0] = even;
+            acc[1] = odd;
         } else {
-            acc[0] = _mm256_add_epi16(acc[0], lo);
-            acc[1] = _mm256_add_epi16(acc[1], hi);
+            acc[0] = _mm256_add_epi16(acc[0], even);
+            acc[1] = _mm256_add_epi16(acc[1], odd);
         }
-        W = _mm256_add_epi16(W, step);
-        W8 = _mm256_add_epi16(W8, step);
+        We = _mm256_add_epi16(We, step);
+        Wo = _mm256_add_epi16(Wo, step);
         B += dB;
     }
 }
@@ -220,8 +225,8 @@ static AW_ATTR void aw_prof8_run(const aw_plan *pl, const rt_tile_args *ta, int 
                                  int32_t *out)
 {
     /* the 16-bit sums of the tile, direction after direction (few
-     * registers live, the sums in L1): columns 0-7 | 16-23 of each step of
-     * 32, then 8-15 | 24-31 */
+     * registers live, the sums in L1): the even columns of each step of 32,
+     * then the odd ones */
     __m256i acc[TILE / 16];
     const int na = pl->na;
     if (na == 0) {
@@ -235,7 +240,8 @@ static AW_ATTR void aw_prof8_run(const aw_plan *pl, const rt_tile_args *ta, int 
         (int32_t)((uint32_t)pl->cst + (uint32_t)na * (uint32_t)ta->win8_base));
     const __m256i *a = acc;
     for (int k = k0; k < k1; k += 32, a += 2) {
-        const __m256i lo = a[0], hi = a[1];
+        /* columns 0-7 | 16-23, then 8-15 | 24-31 */
+        const __m256i lo = _mm256_unpacklo_epi16(a[0], a[1]), hi = _mm256_unpackhi_epi16(a[0], a[1]);
         _mm256_storeu_si256((__m256i *)(out + k),
                             _mm256_add_epi32(cst, _mm256_cvtepu16_epi32(_mm256_castsi256_si128(lo))));
         _mm256_storeu_si256((__m256i *)(out + k + 8),
