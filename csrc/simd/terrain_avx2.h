@@ -405,7 +405,12 @@ AW_INLINE int aw_classify_bytes(const rt_classify_args *ca, const int mode, cons
     const __m256i pick = _mm256_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, -1, -1, -1, -1, -1, -1, -1, -1,
                                           0, 4, 8, 12, 1, 5, 9, 13, -1, -1, -1, -1, -1, -1, -1, -1);
     const __m256d lh = _mm256_set1_pd(ca->lake_height), vs = _mm256_set1_pd(ca->scale);
-    double *height = ca->height, *depth = ca->depth;
+    /* local copies: the byte stores could alias *ca, which would make the
+     * compiler reload these every step */
+    double *const height = ca->height, *const depth = ca->depth;
+    uint8_t *const terrain = ca->terrain, *const feature = ca->feature, *const cmask = ca->cmask;
+    const int32_t *const hnum = ca->hnum, *const ia1 = ca->a1, *const ia2 = ca->a2;
+    const int32_t *const ia3 = ca->a3, *const ifa = ca->fa, *const ixr = ca->xr;
     /* lin: xr * yr along the tile, 8 columns a step */
     __m256i vxy = _mm256_add_epi32(_mm256_set1_epi32((int)ca->xy0),
                                    _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
@@ -413,17 +418,17 @@ AW_INLINE int aw_classify_bytes(const rt_classify_args *ca, const int mode, cons
     const __m256i dxy8 = _mm256_set1_epi32((int)(8u * ca->dxy));
     int any = 0;
     for (int k = 0; k < k1; k += 8) {
-        const __m256i h = _mm256_loadu_si256((const __m256i *)(ca->hnum + k));
-        const __m256i a1 = _mm256_loadu_si256((const __m256i *)(ca->a1 + k));
-        const __m256i a2 = _mm256_loadu_si256((const __m256i *)(ca->a2 + k));
-        const __m256i a3 = _mm256_loadu_si256((const __m256i *)(ca->a3 + k));
-        const __m256i fa = _mm256_loadu_si256((const __m256i *)(ca->fa + k));
+        const __m256i h = _mm256_loadu_si256((const __m256i *)(hnum + k));
+        const __m256i a1 = _mm256_loadu_si256((const __m256i *)(ia1 + k));
+        const __m256i a2 = _mm256_loadu_si256((const __m256i *)(ia2 + k));
+        const __m256i a3 = _mm256_loadu_si256((const __m256i *)(ia3 + k));
+        const __m256i fa = _mm256_loadu_si256((const __m256i *)(ifa + k));
         __m256i xy;
         if (lin) {
             xy = vxy;
             vxy = _mm256_add_epi32(vxy, dxy8);
         } else {
-            xy = _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)(ca->xr + k)), vyr);
+            xy = _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)(ixr + k)), vyr);
         }
         const __m256i lake = _mm256_cmpgt_epi32(lake_lt, h), mud = _mm256_cmpgt_epi32(mud_lt, h);
         const __m256i town = _mm256_cmpgt_epi32(town_lt, a1);
@@ -440,14 +445,14 @@ AW_INLINE int aw_classify_bytes(const rt_classify_args *ca, const int mode, cons
                                        _mm256_or_si256(_mm256_cmpeq_epi32(f, fx), _mm256_cmpeq_epi32(f, fc)));
         cand = _mm256_andnot_si256(_mm256_or_si256(lake, _mm256_or_si256(mud, town)), cand);
         const int cm = _mm256_movemask_ps(_mm256_castsi256_ps(cand));
-        ca->cmask[k >> 3] = (uint8_t)cm;
+        cmask[k >> 3] = (uint8_t)cm;
         any |= cm;
         const __m256i code = _mm256_shuffle_epi8(
             _mm256_or_si256(ter, _mm256_and_si256(cand, candbyte)), pick);
         const __m128i bytes = _mm_unpacklo_epi32(_mm256_castsi256_si128(code),
                                                  _mm256_extracti128_si256(code, 1));
-        aw_store_8bytes(ca->terrain + k, bytes, mode);
-        aw_store_8bytes(ca->feature + k, _mm_unpackhi_epi64(bytes, bytes), mode);
+        aw_store_8bytes(terrain + k, bytes, mode);
+        aw_store_8bytes(feature + k, _mm_unpackhi_epi64(bytes, bytes), mode);
         /* height and depth in doubles */
         const __m256d h0 = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(h)), vs);
         const __m256d h1 = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(h, 1)), vs);
