@@ -24,7 +24,10 @@ import sys
 import time
 import tracemalloc
 
-import numpy as np
+# OpenBLAS's idle threads spin on a core for a while after numpy starts them;
+# nothing here uses BLAS, and on 2 cores they would skew the timings
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+import numpy as np  # noqa: E402 - after the line above
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)

@@ -14,6 +14,9 @@
 
 #include "relfterrain.h"
 
+/* Columns a tile: larger tiles spread the set-up of the passes thinner
+ * (2048 gave 6-10 % faster grids than 512 on the development VM; 4096 was
+ * slower again), and the tile buffers (about 110 KiB) stay in L2. */
 #define TILE 2048
 #define INT_PROFILE_MAX 4096 /* longest profile the integer passes take */
 
