@@ -18,6 +18,8 @@
  * (2048 gave 6-10 % faster grids than 512 on the development VM; 4096 was
  * slower again), and the tile buffers (about 110 KiB) stay in L2. */
 #define TILE 2048
+/* the pieces of a tile whose int32 numerators go through a stack array */
+#define RT_HS_TILE 512
 #define INT_PROFILE_MAX 4096 /* longest profile the integer passes take */
 
 typedef struct rt_tile_args {

@@ -615,17 +615,19 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
     const rt_block *b = j->b;
     row_state rs;
     rt_tile_args ta = {0};
-    int32_t hs[TILE];
+    int32_t hs[RT_HS_TILE]; /* small: threads with small stacks */
+    const int direct = !t->mountains && j->kern->height_store != NULL;
+    const int64_t tile = direct ? TILE : RT_HS_TILE;
     for (int64_t i = begin; i < end; i++) {
         int64_t r = b->r0 + i;
         double *out = j->height_out + i * b->nx;
         point p = {0.0, b->y0 + (double)r * b->step, &rs, 0, 0, 0, 0, 0, 0, 0};
         if (j->fast && j->iprof) {
             row_setup(j, r, &rs);
-            for (int64_t c = 0; c < b->nx; c += TILE) {
-                int nk = b->nx - c < TILE ? (int)(b->nx - c) : TILE;
+            for (int64_t c = 0; c < b->nx; c += tile) {
+                int nk = b->nx - c < tile ? (int)(b->nx - c) : (int)tile;
                 tile_pair(j, &rs, PAIR_H, j->X0 + (b->c0 + c) * j->S, nk, &ta);
-                if (!t->mountains && j->kern->height_store) {
+                if (direct) {
                     ta.stream = j->stream;
                     j->kern->height_store(&ta, rs.frac_scale, out + c);
                     continue;

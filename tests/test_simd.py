@@ -35,6 +35,10 @@ GRIDS = [
     # windows too wide for one register (|dv| > 2^s): the gather fallback
     (23396, 5318, 77, 21, 4.0),
     (-4000, 5318, 129, 17, 2.0),
+    # rows wider than a tile (2048 columns) and than the pieces of 512 some
+    # paths take: at steps that take the windows and the gathers
+    (23396, 5318, 2100, 2, 1.0),
+    (23396, 5318, 1100, 2, 4.0),
 ]
 
 PROFILE64 = [float((k * 37) % 91) - 30.0 for k in range(64)]  # integers, negative too

@@ -209,11 +209,11 @@ AW_INLINE void aw_prof8_dir(const rt_tile_args *ta, uint32_t v, uint32_t dv, int
         const __m256i p = _mm256_shuffle_epi8(w, q);
         const __m256i even = _mm256_and_si256(p, lowbyte), odd = _mm256_srli_epi16(p, 8);
         if (first) {
-            acc[0] = even;
-            acc[1] = odd;
+            _mm256_storeu_si256(acc, even);
+            _mm256_storeu_si256(acc + 1, odd);
         } else {
-            acc[0] = _mm256_add_epi16(acc[0], even);
-            acc[1] = _mm256_add_epi16(acc[1], odd);
+            _mm256_storeu_si256(acc, _mm256_add_epi16(_mm256_loadu_si256(acc), even));
+            _mm256_storeu_si256(acc + 1, _mm256_add_epi16(_mm256_loadu_si256(acc + 1), odd));
         }
         We = _mm256_add_epi16(We, step);
         Wo = _mm256_add_epi16(Wo, step);
@@ -226,8 +226,11 @@ static AW_ATTR void aw_prof8_run(const aw_plan *pl, const rt_tile_args *ta, int 
 {
     /* the 16-bit sums of the tile, direction after direction (few
      * registers live, the sums in L1): the even columns of each step of 32,
-     * then the odd ones */
-    __m256i acc[TILE / 16];
+     * then the odd ones.  They are kept in the second half of the output's
+     * own bytes (no stack array: threads with small stacks), out[k0 + n/2
+     * ..], n = k1 - k0: the conversion below writes the 128 bytes of a step
+     * only over sums of steps already converted, or its own, read first. */
+    __m256i *const acc = (__m256i *)(void *)(out + k0 + (k1 - k0) / 2);
     const int na = pl->na;
     if (na == 0) {
         for (int k = k0; k < k1; k++) out[k] = pl->cst;
@@ -241,7 +244,8 @@ static AW_ATTR void aw_prof8_run(const aw_plan *pl, const rt_tile_args *ta, int 
     const __m256i *a = acc;
     for (int k = k0; k < k1; k += 32, a += 2) {
         /* columns 0-7 | 16-23, then 8-15 | 24-31 */
-        const __m256i lo = _mm256_unpacklo_epi16(a[0], a[1]), hi = _mm256_unpackhi_epi16(a[0], a[1]);
+        const __m256i e = _mm256_loadu_si256(a), o = _mm256_loadu_si256(a + 1);
+        const __m256i lo = _mm256_unpacklo_epi16(e, o), hi = _mm256_unpackhi_epi16(e, o);
         _mm256_storeu_si256((__m256i *)(out + k),
                             _mm256_add_epi32(cst, _mm256_cvtepu16_epi32(_mm256_castsi256_si128(lo))));
         _mm256_storeu_si256((__m256i *)(out + k + 8),
@@ -297,10 +301,15 @@ static AW_ATTR void tile_height_store_avx2w(const rt_tile_args *ta, double scale
 {
     aw_plan pl;
     const int nk = ta->nk;
-    if (!aw_plan_make(ta, 1, &pl)) {
-        int32_t num[TILE];
-        tile_height_avx2(ta, num);
-        for (int k = 0; k < nk; k++) out[k] = (double)num[k] * scale;
+    if (!aw_plan_make(ta, 1, &pl)) { /* gathers, in pieces (a small stack array) */
+        int32_t num[RT_HS_TILE];
+        rt_tile_args part = *ta;
+        for (int k0 = 0; k0 < nk; k0 += RT_HS_TILE) {
+            part.nk = nk - k0 < RT_HS_TILE ? nk - k0 : RT_HS_TILE;
+            for (uint32_t i = 0; i < ta->n; i++) part.v0[i] = ta->v0[i] + (uint32_t)k0 * ta->dv[i];
+            tile_height_avx2(&part, num);
+            for (int k = 0; k < part.nk; k++) out[k0 + k] = (double)num[k] * scale;
+        }
         return;
     }
     const int k1 = nk & ~7;
