@@ -500,33 +500,97 @@ rt_status rt_trace_streams(const rt_terrain *t, const int64_t *src, int64_t n,
 /* Soaking into the placed table                                            */
 /* ------------------------------------------------------------------------ */
 
-/* Place value at (x, y) unless something is placed there or the ground is
- * TOWN (terra without a table: nothing is placed at the point). */
-static rt_status soak(const rt_terrain *bare, rt_placed *table, int64_t x, int64_t y,
-                      uint8_t value, int64_t *added)
+/* Whether the bare ground is TOWN, for the points soaking has asked about in
+ * one call: the 3 x 3 squares of a line overlap, and a TOWN point is never
+ * placed, so without this it would be asked again (and, after a restart,
+ * every point of the current route).  Open addressing on (x, y); without
+ * memory it remembers nothing and terra answers again. */
+typedef struct town_memo {
+    int64_t *key;  /* x, y per slot */
+    uint8_t *val;  /* 0 empty, 1 TOWN, 2 not TOWN */
+    int64_t cap, used;
+} town_memo;
+
+static void memo_close(town_memo *m)
 {
-    if (rt_placed_get(table, x, y)) return RT_OK;
+    free(m->key);
+    free(m->val);
+    m->key = NULL;
+    m->val = NULL;
+    m->cap = m->used = 0;
+}
+
+static int64_t memo_find(const town_memo *m, int64_t x, int64_t y)
+{
+    uint64_t h = rt__u64(x) * 0x9E3779B97F4A7C15u ^ rt__u64(y) * 0xC2B2AE3D27D4EB4Fu;
+    int64_t k = (int64_t)((h ^ (h >> 29)) & (uint64_t)(m->cap - 1));
+    while (m->val[k] && (m->key[2 * k] != x || m->key[2 * k + 1] != y)) k = (k + 1) & (m->cap - 1);
+    return k;
+}
+
+static int memo_grow(town_memo *m)
+{
+    int64_t cap = m->cap ? 2 * m->cap : 1024;
+    town_memo g = {malloc((size_t)cap * 2 * sizeof *g.key), calloc((size_t)cap, 1), cap, 0};
+    if (!g.key || !g.val) {
+        memo_close(&g);
+        return 0;
+    }
+    for (int64_t k = 0; k < m->cap; k++)
+        if (m->val[k]) {
+            int64_t at = memo_find(&g, m->key[2 * k], m->key[2 * k + 1]);
+            g.key[2 * at] = m->key[2 * k];
+            g.key[2 * at + 1] = m->key[2 * k + 1];
+            g.val[at] = m->val[k];
+        }
+    g.used = m->used;
+    memo_close(m);
+    *m = g;
+    return 1;
+}
+
+static int bare_town(const rt_terrain *bare, town_memo *m, int64_t x, int64_t y)
+{
+    int64_t at = -1;
+    if (m->cap && (at = memo_find(m, x, y), m->val[at])) return m->val[at] == 1;
     rt_terra_res res;
     rt__terra_point(bare, (double)x, (double)y, &res);
-    if (res.terrain == RT_TOWN) return RT_OK;
+    int town = res.terrain == RT_TOWN;
+    if (2 * (m->used + 1) > m->cap) at = memo_grow(m) ? memo_find(m, x, y) : -1;
+    if (at >= 0) {
+        m->key[2 * at] = x;
+        m->key[2 * at + 1] = y;
+        m->val[at] = town ? 1 : 2;
+        m->used++;
+    }
+    return town;
+}
+
+/* Place value at (x, y) unless something is placed there or the ground is
+ * TOWN (terra without a table: nothing is placed at the point). */
+static rt_status soak(const rt_terrain *bare, town_memo *memo, rt_placed *table, int64_t x,
+                      int64_t y, uint8_t value, int64_t *added)
+{
+    if (rt_placed_get(table, x, y)) return RT_OK;
+    if (bare_town(bare, memo, x, y)) return RT_OK;
     rt_status s = rt_placed_set(table, x, y, value);
     if (s == RT_OK) (*added)++;
     return s;
 }
 
-static rt_status soak_square(const rt_terrain *bare, rt_placed *table, int64_t x, int64_t y,
-                             int half, uint8_t value, int64_t *added)
+static rt_status soak_square(const rt_terrain *bare, town_memo *memo, rt_placed *table,
+                             int64_t x, int64_t y, int half, uint8_t value, int64_t *added)
 {
     for (int dx = -half; dx <= half; dx++)
         for (int dy = -half; dy <= half; dy++) {
-            rt_status s = soak(bare, table, x + dx, y + dy, value, added);
+            rt_status s = soak(bare, memo, table, x + dx, y + dy, value, added);
             if (s != RT_OK) return s;
         }
     return RT_OK;
 }
 
-rt_status rt_mark_route(const rt_terrain *t, rt_placed *table, const int64_t *xy, int64_t n,
-                        int end, int64_t *added)
+static rt_status mark_route(const rt_terrain *t, town_memo *memo, rt_placed *table,
+                            const int64_t *xy, int64_t n, int end, int64_t *added)
 {
     rt_status s = rt__terrain_check_shape(t, NULL);
     if (s != RT_OK) return s;
@@ -538,13 +602,13 @@ rt_status rt_mark_route(const rt_terrain *t, rt_placed *table, const int64_t *xy
     bare.placed = NULL;
     int64_t count = 0;
     const uint8_t stream = RT_PLACED_TERRAIN(RT_STREAM);
-    if (n == 2) s = soak_square(&bare, table, xy[2], xy[3], 1, stream, &count);
+    if (n == 2) s = soak_square(&bare, memo, table, xy[2], xy[3], 1, stream, &count);
     for (int64_t i = 2; i < n && s == RT_OK; i++) {
         double ax = (double)xy[2 * i - 2], ay = (double)xy[2 * i - 1];
         double bx = (double)xy[2 * i], by = (double)xy[2 * i + 1];
         double d = sqrt((bx - ax) * (bx - ax) + (by - ay) * (by - ay));
         if (d == 0.0) { /* a repeated point: itself (0/0 otherwise) */
-            s = soak_square(&bare, table, xy[2 * i - 2], xy[2 * i - 1], 1, stream, &count);
+            s = soak_square(&bare, memo, table, xy[2 * i - 2], xy[2 * i - 1], 1, stream, &count);
             continue;
         }
         int64_t steps = (int64_t)floor(d);
@@ -552,7 +616,7 @@ rt_status rt_mark_route(const rt_terrain *t, rt_placed *table, const int64_t *xy
             double kf = (double)k;
             int64_t qx = (int64_t)rt__round_js(ax + kf * (bx - ax) / d);
             int64_t qy = (int64_t)rt__round_js(ay + kf * (by - ay) / d);
-            s = soak_square(&bare, table, qx, qy, 1, stream, &count);
+            s = soak_square(&bare, memo, table, qx, qy, 1, stream, &count);
         }
     }
     if (s == RT_OK && end == RT_END_HOLLOW && n > 0) {
@@ -562,10 +626,19 @@ rt_status rt_mark_route(const rt_terrain *t, rt_placed *table, const int64_t *xy
         rt_terra_res res;
         rt__terra_point(&with, (double)xy[2 * n - 2], (double)xy[2 * n - 1], &res);
         if (res.terrain != RT_TOWN && res.terrain != RT_ROAD)
-            s = soak_square(&bare, table, xy[2 * n - 2], xy[2 * n - 1], 4,
+            s = soak_square(&bare, memo, table, xy[2 * n - 2], xy[2 * n - 1], 4,
                             RT_PLACED_TERRAIN(RT_MARSH), &count);
     }
     if (added) *added = count;
+    return s;
+}
+
+rt_status rt_mark_route(const rt_terrain *t, rt_placed *table, const int64_t *xy, int64_t n,
+                        int end, int64_t *added)
+{
+    town_memo memo = {NULL, NULL, 0, 0};
+    rt_status s = mark_route(t, &memo, table, xy, n, end, added);
+    memo_close(&memo);
     return s;
 }
 
@@ -579,10 +652,11 @@ rt_status rt_mark_routes(const rt_terrain *t, rt_placed *table, const int64_t *x
     int64_t soaked_now = rt_placed_count_value(table, stream) + rt_placed_count_value(table, marsh);
     int64_t total = 0, again = 0;
     rt_status s = RT_OK;
+    town_memo memo = {NULL, NULL, 0, 0};
     for (int64_t k = 0; k < n && s == RT_OK; k++) {
         const int64_t *route = xy + 2 * offsets[k];
         int64_t m = offsets[k + 1] - offsets[k], got = 0;
-        s = rt_mark_route(t, table, route, m, ends[k], &got);
+        s = mark_route(t, &memo, table, route, m, ends[k], &got);
         total += got;
         soaked_now += got;
         if (s == RT_OK && soaked_now > limit) {
@@ -590,11 +664,12 @@ rt_status rt_mark_routes(const rt_terrain *t, rt_placed *table, const int64_t *x
             rt_placed_remove_all(table, stream);
             rt_placed_remove_all(table, marsh);
             again++;
-            s = rt_mark_route(t, table, route, m, ends[k], &got);
+            s = mark_route(t, &memo, table, route, m, ends[k], &got);
             total += got;
             soaked_now = got;
         }
     }
+    memo_close(&memo);
     if (added) *added = total;
     if (restarts) *restarts = again;
     return s;
