@@ -47,7 +47,7 @@ static inline int rt__xyff_residues(int64_t y, uint32_t lo, uint32_t hi, uint8_t
 
 /* The x of [xa, xb] (at most RT_FEATURE_ROW_CHUNK of them) whose x mod 256 is
  * one of res[0..nres), ascending, into xs; returns how many. */
-#define RT_FEATURE_ROW_CHUNK 2048
+#define RT_FEATURE_ROW_CHUNK 512
 static inline int rt__xyff_candidates(int64_t xa, int64_t xb, const uint8_t *res, int nres,
                                       int64_t *xs)
 {
@@ -108,6 +108,51 @@ static inline int rt__feature_point_filter(const rt_terrain *t, int64_t y, int64
         kept += (f & fmask) == fpoint;
     }
     return kept;
+}
+
+/* calcProf(B2, x, A3, y) along a row repeats: x -> x + 256 adds exactly
+ * 2*B2[i] to every index floor(V_i / 128), so the sum comes back after P
+ * steps of 256 where P*2*B2[i] is a multiple of the profile length for
+ * every i.  P is a power of two, at most half the length (128 for the
+ * classic profile: x -> x + 32768). */
+static inline int64_t rt__feature_period(const rt_terrain *t)
+{
+    const uint64_t len = t->profile_len;
+    int64_t period = 1;
+    for (uint32_t i = 0; i < t->directions; i++) {
+        uint64_t step = rt__u64(2 * (int64_t)t->vec[RT_B2][i]) & (len - 1);
+        if (step) {
+            int64_t p = (int64_t)(len / (step & (~step + 1))); /* len / its lowest bit */
+            if (p > period) period = p;
+        }
+    }
+    return period;
+}
+
+/* The sums a = calcProf(B2, x, A3, y) of the candidates x = base0 + res[j] +
+ * 256*k of row y, k = 0 .. period-1, as exact integers into a[k*nres + j];
+ * 0 if one is not an integer below 2^52 / bound in magnitude (then the
+ * caller takes rt__feature_point_filter). */
+static inline int rt__feature_period_sums(const rt_terrain *t, int64_t y, int64_t base0,
+                                          const uint8_t *res, int nres, int64_t period,
+                                          double bound, int64_t *a)
+{
+    const double *P = t->profile;
+    const uint64_t mask = t->profile_len - 1;
+    const uint32_t n = t->directions;
+    const double alim = 4503599627370496.0 / (bound > 1.0 ? bound : 1.0);
+    int64_t by[RT_MAX_DIRECTIONS];
+    for (uint32_t i = 0; i < n; i++) by[i] = (int64_t)t->vec[RT_A3][i] * y;
+    for (int64_t k = 0; k < period; k++)
+        for (int j = 0; j < nres; j++) {
+            int64_t x = base0 + res[j] + 256 * k;
+            double s = 0.0;
+            for (uint32_t i = 0; i < n; i++)
+                s += P[(rt__u64((int64_t)t->vec[RT_B2][i] * x + by[i]) >> 7) & mask];
+            if (!(fabs(s) < alim) || s != (double)(int64_t)s) return 0;
+            a[k * nres + j] = (int64_t)s;
+        }
+    return 1;
 }
 
 #endif /* RT_FEATURE_ROWS_H */
