@@ -10,7 +10,9 @@
  * neighbourhood (a window around the spiral's centre).  One search computes
  * the points it reads one by one; the searches of a batch share one pool per
  * thread and compute tiles whole by the grid path, which is several times
- * cheaper per point.  The cheap criteria are tested first and
+ * cheaper per point, and are handed out to the threads in runs of
+ * neighbours (sorted by strips of y, then x), so that a thread's searches
+ * share its tiles.  The cheap criteria are tested first and
  * each criterion stops at its first failing point; the clearance disc (f)
  * is scanned from its rim inwards, where a lake, town or thicket that spoils
  * it is usually met first.  The order changes the speed only: a criterion's
@@ -239,7 +241,8 @@ static int tile_fill(const rt_terrain *t, tile *tl)
     rt_terra_out o = {tl->height, depth, te, fe};
     rt_block b = {x0, y0, 1.0, 0, 0, TILE, TILE};
     if (rt_terra_grid(t, &b, &o, 1) != RT_OK) return 0;
-    for (int i = 0; i < TILE * TILE; i++) tl->code[i] = (uint8_t)(1u + ((unsigned)te[i] << 4 | fe[i]));
+    for (int i = 0; i < TILE * TILE; i++)
+        tl->code[i] = (uint8_t)(1u + ((unsigned)te[i] << 4 | fe[i]));
     return 1;
 }
 
@@ -646,18 +649,38 @@ rt_status rt_site_paint(rt_placed *table, const rt_site *site, const rt_site_opt
 /* Many starts                                                              */
 /* ------------------------------------------------------------------------ */
 
+/* The starts of a batch in the order they are searched: by strips of
+ * STRIP m of y, then by x, so that the searches one worker does one after
+ * the other lie near each other and share tiles. */
+#define STRIP_SHIFT 7
+typedef struct start_key {
+    int64_t strip;
+    double x;
+    int64_t k;
+} start_key;
+
+static int start_cmp(const void *a, const void *b)
+{
+    const start_key *p = a, *q = b;
+    if (p->strip != q->strip) return p->strip < q->strip ? -1 : 1;
+    if (p->x != q->x) return p->x < q->x ? -1 : 1;
+    return p->k < q->k ? -1 : p->k > q->k;
+}
+
+
 typedef struct batch {
     const rt_terrain *t;
     const plan *p;
     const double *x, *y, *a0;
-    int64_t n;
-    atomic_llong next; /* the next start to search */
+    const start_key *order;
+    int64_t n, run;    /* starts handed out at once: neighbours for one worker */
+    atomic_llong next; /* the next run of the order to search */
     rt_site *res;
     uint8_t *failed;   /* per start: 1 when out of memory */
 } batch;
 
-/* A worker: searches starts as they come, with its own pool of tiles, so
- * the searches near each other share what they computed. */
+/* A worker: searches runs of neighbouring starts as they come, with its own
+ * pool of tiles, so the searches near each other share what they computed. */
 static void batch_worker(void *ctx, int64_t begin, int64_t end)
 {
     batch *b = ctx;
@@ -665,10 +688,13 @@ static void batch_worker(void *ctx, int64_t begin, int64_t end)
         pool pl;
         pool_init(&pl, b->t, b->n > 1);
         for (;;) {
-            long long k = atomic_fetch_add(&b->next, 1);
-            if (k >= b->n) break;
-            b->failed[k] = search(b->t, b->p, &pl, b->x[k], b->y[k], b->a0 ? b->a0[k] : 0.0,
-                                  &b->res[k]) != RT_OK;
+            long long r0 = atomic_fetch_add(&b->next, (long long)b->run);
+            if (r0 >= b->n) break;
+            for (long long r = r0; r < r0 + b->run && r < b->n; r++) {
+                int64_t k = b->order[r].k;
+                b->failed[k] = search(b->t, b->p, &pl, b->x[k], b->y[k],
+                                      b->a0 ? b->a0[k] : 0.0, &b->res[k]) != RT_OK;
+            }
         }
         pool_clear(&pl);
     }
@@ -699,11 +725,29 @@ rt_status rt_find_good_sites(const rt_terrain *t, const double *x, const double 
         goto out;
     }
     if (!o->may_alter) {
-        batch b = {t, &p, x, y, a0, n, 0, res, failed};
-        atomic_init(&b.next, 0);
+        start_key *order = (uint64_t)n <= SIZE_MAX / sizeof *order
+                               ? malloc((size_t)n * sizeof *order) : NULL;
+        if (!order) {
+            s = RT_ERR_NOMEM;
+            goto out;
+        }
+        for (int64_t k = 0; k < n; k++) {
+            /* |y| <= 2^50: floor(y) >> STRIP_SHIFT without a signed shift */
+            order[k].strip = (int64_t)((rt__u64((int64_t)floor(y[k])) + ((uint64_t)1 << 62)) >>
+                                       STRIP_SHIFT);
+            order[k].x = x[k];
+            order[k].k = k;
+        }
+        qsort(order, (size_t)n, sizeof *order, start_cmp);
         int workers = threads < 1 ? 1 : threads > RT_MAX_THREADS ? RT_MAX_THREADS : threads;
         if (workers > n) workers = (int)n;
+        /* a few runs a worker: long enough that the tiles at their borders,
+         * which two workers may both compute, are few; enough to even out */
+        int64_t run = n / (4 * (int64_t)workers);
+        batch b = {t, &p, x, y, a0, order, n, run < 16 ? 16 : run, 0, res, failed};
+        atomic_init(&b.next, 0);
         rt_parallel_for(workers, workers, batch_worker, &b);
+        free(order);
         for (int64_t k = 0; k < n; k++)
             if (failed[k]) s = RT_ERR_NOMEM;
     } else {
