@@ -16,7 +16,9 @@ drops the odd call that lost its core), and the percentiles are over the
 starts.  ``find_good_sites`` (the same starts in
 one C call) is timed with 1 thread and all cores.  The pure-Python reference
 of tests/streams_reference.py runs on the first ``--reference`` starts in the
-same process, and its answers are checked equal.
+same process, and its answers are checked equal.  ``--count`` adds how often
+each point was computed in one call, counted in a scratch build
+(count_points.py).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import subprocess
 import sys
 import time
 
@@ -50,6 +53,8 @@ def main():
     ap.add_argument("--passes", type=int, default=3)
     ap.add_argument("--reference", type=int, default=40, help="starts given to the reference")
     ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--count", action="store_true",
+                    help="also count evaluations per point in a scratch build (count_points.py)")
     args = ap.parse_args()
 
     x0, y0, nx, ny = rt.CLASSIC_MAP
@@ -117,6 +122,8 @@ def main():
           f"{1e3 * ref_med:.2f} ms per call, mean {1e3 * statistics.fmean(ref_ts):.2f} ms "
           f"(answers equal); find_good_site on the same starts: median {1e3 * ours:.4f} ms, "
           f"{ref_med / ours:,.0f}x faster")
+    if args.count:
+        subprocess.run([sys.executable, os.path.join(HERE, "count_points.py"), "sites"], check=True)
 
 
 if __name__ == "__main__":

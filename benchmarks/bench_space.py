@@ -1,19 +1,22 @@
 """Planet maps and nebula blocks: points per second, and the ratio to a
 vectorised NumPy transcription measured in the same run.
 
-    PYTHONPATH=. python benchmarks/bench_space.py [--repeat N] [--proportions]
+    PYTHONPATH=. python benchmarks/bench_space.py [--repeat N] [--proportions] [--count]
 
 The NumPy transcriptions compute the same formulas (SPEC 14) with NumPy's
 sin/cos/floor (the libm's sin/cos, so a few last bits may differ from the
 core's fdlibm; they are here for speed only). --proportions prints the terrain
-kinds' shares over the sphere against the classic map's.
+kinds' shares over the sphere against the classic map's; --count how often
+each point of the planet map was computed (a scratch build, count_points.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import subprocess
+import sys
 
 import numpy as np
 from _common import cpu_model, timeit
@@ -92,6 +95,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--proportions", action="store_true")
+    ap.add_argument("--count", action="store_true")
     args = ap.parse_args()
     try:
         lscpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
@@ -111,6 +115,18 @@ def main():
     tm1, _ = timeit(lambda: planet.map(45, 30, nx, ny, threads=1), r)
     print(f"  NumPy transcription (height and kinds, no features): {tn * 1e3:8.2f} ms; "
           f"relfterrain 1 thread (height, kinds and features) is x{tn / tm1:.1f} faster")
+    # repeated calls on a planet with a placed table: the table is built
+    # once per change (place/remove), not per call
+    placed = rt.Planet(10_000)
+    g = np.random.default_rng(1)
+    lat = np.degrees(np.arcsin(g.uniform(-1, 1, 10_000)))
+    px, py, pz = placed.xyz(lat, g.uniform(-180, 180, 10_000))
+    for k in range(10_000):
+        placed.place(round(px[k]), round(py[k]), round(pz[k]), rt.TerrainType.ROAD)
+    tp, _ = timeit(lambda: placed.terra(10.0, 20.0), 9 * r)
+    tq, _ = timeit(lambda: planet.terra(10.0, 20.0), 9 * r)
+    print(f"planet terra at one point, 10,000 placed entries: {tp * 1e6:.1f} us a call "
+          f"(no entries: {tq * 1e6:.1f} us)")
     nb = rt.Nebula(450.0)
     n = 256
     for threads in (1, 2):
@@ -125,6 +141,10 @@ def main():
           f"x{tnp / tb1:.1f} faster")
     if args.proportions:
         proportions()
+    if args.count:
+        here = os.path.dirname(os.path.abspath(__file__))
+        subprocess.run([sys.executable, os.path.join(here, "count_points.py"), "planet"],
+                       check=True)
 
 
 if __name__ == "__main__":

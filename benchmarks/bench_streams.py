@@ -3,13 +3,14 @@
 
 Run from the repository root after building the extension in place:
 
-    PYTHONPATH=. python benchmarks/bench_streams.py [--repeat 9]
+    PYTHONPATH=. python benchmarks/bench_streams.py [--repeat 9] [--count]
 
 relfterrain's ``Terrain.streams`` (C, 1 thread and all cores) against a
 plain JavaScript transcription of the seed's code (benchmarks/js/streams.js,
 run by node in the same benchmark, timed inside node after a warm-up), and
 ``mark_streams``. Both find the same streams (checked: sources, point
-counts, ends and lengths).
+counts, ends and lengths).  ``--count`` adds how often each point was
+computed in one call, counted in a scratch build (count_points.py).
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=9)
     ap.add_argument("--margin", type=int, default=300)
+    ap.add_argument("--count", action="store_true",
+                    help="also count evaluations per point in a scratch build (count_points.py)")
     args = ap.parse_args()
     x0, y0, nx, ny = rt.CLASSIC_MAP
     m = args.margin
@@ -89,6 +92,9 @@ def main() -> None:
         print(f"{name:60s} {statistics.median(times[name]):10.2f} {r:>30s}")
     if js_times:
         print(f"{'JavaScript transcription under node':60s} {statistics.median(js_times):10.2f}")
+    if args.count:
+        subprocess.run([sys.executable, os.path.join(HERE, "count_points.py"), "streams"],
+                       check=True)
 
 if __name__ == "__main__":
     main()

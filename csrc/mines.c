@@ -6,8 +6,11 @@
  * per point; instead, inside the domain of exactness, each row of points is
  * scanned with the generated feature's own arithmetic (SPEC 5): MINE needs
  * (xr*yr) & 0xff < mine_below and f == feature_point, tested in that order
- * (the first is one integer product, and lets only about 1 point in 8
- * through to the profile sums).  Those tests are exact there (every A*x + B*y
+ * (rt_feature_rows.h: the first depends on x mod 256 alone, so the residues
+ * that pass are found once per row and only those points, about 1 in 8, are
+ * visited and get the profile sums; a row holding many periods of those sums,
+ * 32768 points for the classic profile, computes each sum once and reuses it
+ * along the row).  Those tests are exact there (every A*x + B*y
  * and xr*yr is an exact integer), so they only skip points terra could not
  * call MINE; every point that passes, and every point with a placed entry,
  * is decided by the shared terra (rt__terra_point), which applies lakes,
@@ -23,6 +26,7 @@
 #include <string.h>
 
 #include "relfterrain.h"
+#include "rt_feature_rows.h"
 #include "rt_internal.h"
 #include "rt_terra.h"
 
@@ -80,48 +84,18 @@ typedef struct mine_sink {
     int64_t x_first, cs;
     int64_t *xs;     /* list: the x of each MINE, up to cap */
     int64_t cap, n;
+    int64_t *sums;   /* PERIOD_SUMS scratch for long rows, or NULL */
 } mine_sink;
+
+/* the largest table of periodic sums (residues x period): 32 x 128 for the
+ * classic profile on most rows */
+#define PERIOD_SUMS 4096
 
 static inline void sink_put(mine_sink *s, int64_t x)
 {
     if (s->above) s->above[(x - s->x_first) / s->cs] = 1;
     if (s->xs && s->n < s->cap) s->xs[s->n] = x;
     s->n++;
-}
-
-enum { MINE_CHUNK = 512 };
-
-/* The generated feature's MINE test at the candidates xs[0..nc-1] of row y
- * (SPEC 5, exact inside the domain); keeps those that pass.  Branch-free
- * over the candidates, so their profile sums overlap in the pipeline. */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline int mine_candidates(const rt_terrain *t, int64_t y, int64_t *xs, int nc, uint32_t n)
-{
-    const double *P = t->profile;
-    const uint64_t mask = t->profile_len - 1;
-    const uint32_t fmask = t->feature_mask, fpoint = t->feature_point;
-    int64_t ax[RT_MAX_DIRECTIONS], by[RT_MAX_DIRECTIONS];
-    for (uint32_t i = 0; i < n; i++) {
-        ax[i] = t->vec[RT_B2][i];
-        by[i] = (int64_t)t->vec[RT_A3][i] * y;
-    }
-    const double yd = (double)y;
-    int kept = 0;
-    for (int q = 0; q < nc; q++) {
-        int64_t x = xs[q];
-        /* calcProf(B2, xr, A3, yr): V_i = B2[i]*x + A3[i]*y exactly */
-        double a = 0.0;
-        for (uint32_t i = 0; i < n; i++) a += P[(rt__u64(ax[i] * x + by[i]) >> 7) & mask];
-        double v = rt__round_js(a * ((double)x * yd) * RT_RECIP128);
-        /* |v| < 2^63 in the domain (|a| is bounded by the profile): the
-         * int64 conversion is exact and its low 32 bits are ToInt32's */
-        uint32_t f = fabs(v) < 9.2e18 ? (uint32_t)(uint64_t)(int64_t)v : rt__low32(v);
-        xs[kept] = x;
-        kept += (f & fmask) == fpoint;
-    }
-    return kept;
 }
 
 /* Every point x = xa .. xb of row y whose terra feature is MINE. */
@@ -140,20 +114,39 @@ static void mine_row(const rt_terrain *t, int64_t y, int64_t xa, int64_t xb, min
         for (int64_t x = xa; x <= xb; x++)
             if (rt_placed_get(t->placed, x, y) && terra_mine(t, x, y)) sink_put(s, x);
     if (t->bleak || t->mine_below == 0) return; /* no generated MINE then */
-    const uint32_t below = t->mine_below;
-    const uint64_t dprod = rt__u64(y);
-    int64_t cand[MINE_CHUNK];
-    for (int64_t x0 = xa; x0 <= xb; x0 += MINE_CHUNK) {
-        int len = xb - x0 + 1 < MINE_CHUNK ? (int)(xb - x0 + 1) : MINE_CHUNK;
-        /* xyff = (xr*yr) & 0xff < mine_below, branch-free compaction */
-        uint64_t prod = rt__u64(x0) * dprod;
-        int nc = 0;
-        for (int k = 0; k < len; k++, prod += dprod) {
-            cand[nc] = x0 + k;
-            nc += (uint32_t)(prod & 0xffu) < below;
+    /* xyff = (x*y) & 0xff < mine_below: the residues of x mod 256 once per
+     * row, then only those x (about 1 in 8) get the feature value */
+    uint8_t res[256];
+    const int nres = rt__xyff_residues(y, 0, t->mine_below, res);
+    if (nres == 0) return;
+    /* a long row holds many periods of the profile sums: compute each once */
+    const int64_t period = rt__feature_period(t), base0 = xa - (int64_t)(rt__u64(xa) & 0xffu);
+    /* every x the loop below multiplies (up to 255 beyond either end) */
+    const double xmax = fmax(fabs((double)xa), fabs((double)xb)) + 256.0;
+    if (s->sums && (xb - base0) / 256 >= 2 * period && nres * period <= PERIOD_SUMS &&
+        rt__feature_period_sums(t, y, base0, res, nres, period, xmax * fabs((double)y), s->sums)) {
+        const uint32_t fmask = t->feature_mask, fpoint = t->feature_point;
+        int64_t k = 0;
+        for (int64_t base = base0; base <= xb; base += 256) {
+            const int64_t *a = s->sums + k * nres;
+            if (++k == period) k = 0;
+            for (int j = 0; j < nres; j++) {
+                const int64_t x = base + res[j];
+                /* floor((a*x*y + 64) / 128), exact: |a*x*y| < 2^52 */
+                uint32_t f = (uint32_t)(rt__u64(a[j] * (x * y) + 64) >> 7);
+                if ((f & fmask) != fpoint || x < xa || x > xb) continue;
+                if (near && rt_placed_get(t->placed, x, y)) continue; /* done above */
+                if (terra_mine(t, x, y)) sink_put(s, x);
+            }
         }
-        nc = t->directions == 5 ? mine_candidates(t, y, cand, nc, 5)
-                                : mine_candidates(t, y, cand, nc, t->directions);
+        return;
+    }
+    int64_t cand[RT_FEATURE_ROW_CHUNK];
+    for (int64_t x0 = xa; x0 <= xb; x0 += RT_FEATURE_ROW_CHUNK) {
+        int64_t x1 = xb - x0 < RT_FEATURE_ROW_CHUNK ? xb : x0 + RT_FEATURE_ROW_CHUNK - 1;
+        int nc = rt__xyff_candidates(x0, x1, res, nres, cand);
+        nc = t->directions == 5 ? rt__feature_point_filter(t, y, cand, nc, 5)
+                                : rt__feature_point_filter(t, y, cand, nc, t->directions);
         for (int q = 0; q < nc; q++) {
             int64_t x = cand[q];
             if (near && rt_placed_get(t->placed, x, y)) continue; /* done above */
@@ -178,14 +171,17 @@ static void above_rows(void *ctx, int64_t begin, int64_t end)
     const above_job *j = ctx;
     const int64_t cs = j->m->cell_size, half = cs / 2;
     const rt_cells *b = j->b;
+    /* scratch for the periodic sums of long rows (none: the direct scan) */
+    int64_t *sums = malloc(PERIOD_SUMS * sizeof *sums);
     for (int64_t r = begin; r < end; r++) {
         uint8_t *row = j->above + r * b->nx;
         memset(row, 0, (size_t)b->nx);
         int64_t yg = b->yg0 + r * cs;
         int64_t xa = b->xg0 - half, xb = b->xg0 + (b->nx - 1) * cs - half + cs - 1;
-        mine_sink s = {row, xa, cs, NULL, 0, 0};
+        mine_sink s = {row, xa, cs, NULL, 0, 0, sums};
         for (int64_t y = yg - half; y < yg - half + cs; y++) mine_row(j->t, y, xa, xb, &s);
     }
+    free(sums);
 }
 
 rt_status rt_mines_above(const rt_mines *m, const rt_terrain *t, const rt_cells *b,
@@ -415,7 +411,7 @@ static void mouth_rows(void *ctx, int64_t begin, int64_t end)
         for (int64_t xa = j->x0; xa < j->x0 + j->nx; xa += MOUTH_CHUNK) {
             int64_t xb = xa + MOUTH_CHUNK - 1 < j->x0 + j->nx - 1 ? xa + MOUTH_CHUNK - 1
                                                                   : j->x0 + j->nx - 1;
-            mine_sink s = {NULL, 0, 1, buf, MOUTH_CHUNK, 0};
+            mine_sink s = {NULL, 0, 1, buf, MOUTH_CHUNK, 0, NULL};
             mine_row(j->t, y, xa, xb, &s);
             for (int64_t q = 1; q < s.n; q++) /* placed ones come first: sort by x */
                 for (int64_t e = q; e > 0 && buf[e - 1] > buf[e]; e--) {

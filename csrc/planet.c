@@ -29,6 +29,53 @@
 
 #define DEG (RT_PI / 180.0)
 
+/* Sums at planet points, as rt__sum3 and rt__prof3 compute them, without a
+ * branch on the sign of each direction's sum: on a sphere the sums change
+ * sign from point to point, and the floor's `r > v` branch was mispredicted
+ * about every other time (most of a map's time, measured).  A planet point
+ * has |x|, |y|, |z| <= radius <= 2^26 and |vector| <= 2^20, so every sum is
+ * below 2^49 in magnitude: the int64 truncation is exact and floor(v) is the
+ * truncation minus (truncation > v), a flag. */
+static inline int64_t ifloor(double v)
+{
+    int64_t i = (int64_t)v;
+    return i - ((double)i > v);
+}
+
+static inline double sum3(const double *P, uint32_t mask, const double *A, const double *B,
+                          const double *C, uint32_t n, double x, double y, double z)
+{
+    double ht = 0.0;
+    for (uint32_t i = 0; i < n; i++) {
+        double j = (A[i] * x + B[i] * y + C[i] * z) * RT_RECIP128;
+        int64_t q = ifloor(j);
+        double jfrac = j - (double)q;
+        /* low32(jint) and low32(jint + 1) of rt__sum3, masked */
+        double p0 = P[(uint32_t)rt__u64(q) & mask];
+        double p1 = P[(uint32_t)rt__u64(q + 1) & mask];
+        ht += p0 + jfrac * (p1 - p0);
+    }
+    return ht;
+}
+
+static inline double prof3(const double *P, uint32_t mask, const double *A, const double *B,
+                           const double *C, uint32_t n, double x, double y, double z)
+{
+    double s = 0.0;
+    for (uint32_t i = 0; i < n; i++) {
+        /* floor(floor(v) / 128) modulo the profile length: the shift */
+        s += P[(rt__u64(ifloor(A[i] * x + B[i] * y + C[i] * z)) >> 7) & mask];
+    }
+    return s;
+}
+
+/* round_js without a branch on the fraction. */
+static inline double round_js(double v)
+{
+    double r = (double)ifloor(v);
+    return r + (double)(v - r >= 0.5);
+}
+
 /* The default third vectors: the project's choice (see relfterrain.h). */
 static const int32_t THIRD[4][RT_CLASSIC_DIRECTIONS] = {
     {RT_PLANET_CH_DEFAULT},
@@ -97,8 +144,8 @@ static uint8_t feature_of(const rt_planet *p, double xr, double yr, double zr)
         if (fabs(co[k]) >= fabs(co[big])) big = k;
     double u = big == 0 ? yr : xr, w = big == 2 ? yr : zr;
     double uw = u * w;
-    double a = rt__prof3(p->profile, p->profile_len - 1, p->vec[RT_PLANET_B2], p->vec[RT_PLANET_A3],
-                         p->vec[RT_PLANET_C3], p->directions, xr, yr, zr);
+    double a = prof3(p->profile, p->profile_len - 1, p->vec[RT_PLANET_B2], p->vec[RT_PLANET_A3],
+                     p->vec[RT_PLANET_C3], p->directions, xr, yr, zr);
     uint32_t f = rt__low32(rt__round_js(a * uw * RT_RECIP128)) & p->feature_mask;
     if (f == 4) {
         uint32_t xyff = rt__low32(uw) & 0xffu;
@@ -120,8 +167,8 @@ static void terra_xyz(const rt_planet *p, double x, double y, double z, double *
     const double *P = p->profile;
     const uint32_t mask = p->profile_len - 1, n = p->directions;
     const double(*V)[RT_MAX_DIRECTIONS] = p->vec;
-    double ht = rt__sum3(P, mask, V[RT_PLANET_AH], V[RT_PLANET_BH], V[RT_PLANET_CH], n, x, y, z);
-    double xr = rt__round_js(x), yr = rt__round_js(y), zr = rt__round_js(z);
+    double ht = sum3(P, mask, V[RT_PLANET_AH], V[RT_PLANET_BH], V[RT_PLANET_CH], n, x, y, z);
+    double xr = round_js(x), yr = round_js(y), zr = round_js(z);
     int placed_feature = -1;
     *depth = 0.0;
     *feature = RT_NONE;
@@ -147,13 +194,13 @@ static void terra_xyz(const rt_planet *p, double x, double y, double z, double *
         if (placed_feature >= 0) *feature = (uint8_t)placed_feature;
         return;
     }
-    if (rt__prof3(P, mask, V[RT_PLANET_A1], V[RT_PLANET_B1], V[RT_PLANET_C1], n, x, y, z) < 120.0) {
+    if (prof3(P, mask, V[RT_PLANET_A1], V[RT_PLANET_B1], V[RT_PLANET_C1], n, x, y, z) < 120.0) {
         *terrain = RT_TOWN;
         return;
     }
     *feature = placed_feature >= 0 ? (uint8_t)placed_feature : feature_of(p, xr, yr, zr);
-    double a = rt__prof3(P, mask, V[RT_PLANET_A2], V[RT_PLANET_B2], V[RT_PLANET_C2], n, x, y, z);
-    double b = rt__prof3(P, mask, V[RT_PLANET_A3], V[RT_PLANET_B3], V[RT_PLANET_C3], n, x, y, z);
+    double a = prof3(P, mask, V[RT_PLANET_A2], V[RT_PLANET_B2], V[RT_PLANET_C2], n, x, y, z);
+    double b = prof3(P, mask, V[RT_PLANET_A3], V[RT_PLANET_B3], V[RT_PLANET_C3], n, x, y, z);
     if (a < 255.0)
         *terrain = b < 255.0 ? RT_GRASS : RT_MOOR;
     else
@@ -198,8 +245,8 @@ static void point_range(void *ctx, int64_t begin, int64_t end)
         uint8_t t, f;
         rt_planet_xyz(p->radius, j->lat[k], j->lon[k], &x, &y, &z);
         if (j->ground)
-            j->ground[k] = rt__sum3(p->profile, p->profile_len - 1, V[RT_PLANET_AH],
-                                    V[RT_PLANET_BH], V[RT_PLANET_CH], p->directions, x, y, z);
+            j->ground[k] = sum3(p->profile, p->profile_len - 1, V[RT_PLANET_AH],
+                                V[RT_PLANET_BH], V[RT_PLANET_CH], p->directions, x, y, z);
         if (j->out) {
             terra_xyz(p, x, y, z, &h, &d, &t, &f);
             store(j->out, k, h, d, t, f);

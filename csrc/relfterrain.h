@@ -342,8 +342,10 @@ int64_t rt_stream_max_route(const rt_stream_opts *o);
  * always suffices).  *length is the sum of the step lengths (hypot, in
  * order), *end an rt_stream_end, *marsh 1 when the route ends in a hollow
  * and its last point's terrain (terra with t->placed) is neither TOWN nor
- * ROAD.  RT_ERR_PARAM: bad options; RT_ERR_COORD: |x| or |y| beyond
- * RT_STREAM_COORD_LIMIT. */
+ * ROAD.  Heights are read from a cache of 32 x 32 m tiles (8 KB each)
+ * allocated as the route reaches them; without memory the point path serves
+ * them (the same bits).  RT_ERR_PARAM: bad options; RT_ERR_COORD: |x| or |y|
+ * beyond RT_STREAM_COORD_LIMIT. */
 rt_status rt_trace_stream(const rt_terrain *t, int64_t x, int64_t y, const rt_stream_opts *o,
                           int64_t *xy, int64_t cap, int64_t *n, double *length, int *end,
                           int *marsh);
@@ -359,7 +361,9 @@ rt_status rt_stream_ponds(const rt_terrain *t, int64_t x0, int64_t y0, int64_t n
 /* The routes from n sources (src: 2n int64), threaded across sources; the
  * results are those of rt_trace_stream for each, whatever the thread count.
  * Route k goes to xy + 2*k*slot (room for `slot` points, slot >=
- * rt_stream_max_route(o)); npts[k], length[k], end[k], marsh[k] as above. */
+ * rt_stream_max_route(o)); npts[k], length[k], end[k], marsh[k] as above.
+ * The routes share one cache of heights (tiles computed once, by the grid
+ * path, whichever thread reads them first). */
 rt_status rt_trace_streams(const rt_terrain *t, const int64_t *src, int64_t n,
                            const rt_stream_opts *o, int64_t *xy, int64_t slot, int64_t *npts,
                            double *length, uint8_t *end, uint8_t *marsh, int threads);
@@ -692,7 +696,7 @@ rt_status rt_site_check(const rt_site_options *o);
  * t (and t->placed) only: with may_alter and altered = 1 in the result, the
  * disc is NOT painted here; call rt_site_paint on the table to make the
  * site good.  Deterministic; reentrant.  Allocates a cache of terra
- * results (a few kilobytes per 32 x 32 m tile visited).
+ * results (about 2.3 KB per 16 x 16 m tile visited).
  * Errors: the parameter checks of rt_terrain_check (without the profile
  * scan); RT_ERR_PARAM (options, a0 not finite); RT_ERR_COORD (x, y not
  * finite or beyond RT_SITE_MAX_COORD); RT_ERR_NULL; RT_ERR_NOMEM. */
@@ -713,7 +717,9 @@ rt_status rt_site_paint(rt_placed *table, const rt_site *site, const rt_site_opt
  * threads (same results for every count).  With may_alter they are
  * searched in order on one thread, each seeing the discs painted for the
  * earlier ones (painted into a private copy of t->placed made on the first
- * paint; the caller's table is never modified).  To alter the world, call
+ * paint; the caller's table is never modified).  The searches share a
+ * cache of terra tiles per thread (up to about 10 MB each, computed by the
+ * grid path).  To alter the world, call
  * rt_site_paint(table, &out[k], o) for k = 0 .. n-1 in order: the table then
  * equals what the searches saw.  A failed call writes nothing.
  * Errors: those of rt_find_good_site (every start checked before any

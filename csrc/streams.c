@@ -8,22 +8,29 @@
  * finds no lower point (a hollow) or would pass its length cap.  Heights are
  * terra heights, which never depend on the placed table (rt__terra_height).
  *
- * Speed: an area scan traces every pond of the area; the routes of a group
- * of ponds stay within a window around them (a capped route cannot go
- * farther than its cap, plus the scan radius), so the window's heights are
- * computed once by the grid path (rt_height_grid: the same bits as the point
- * path at integer points, many times faster) and the routes read them; a
- * route that leaves the window (uncapped) continues on the point path.
+ * Speed: no height is computed twice in a call.  The routes of a call read
+ * their heights from one cache, a window of integer points around their
+ * sources cut into 32 x 32 tiles; a tile is computed whole, by the grid path
+ * (rt_height_grid: the point path's bits at integer points, many times
+ * faster), the first time a route reads it, and kept for every route of the
+ * call, threads included (a point read while another thread is filling its
+ * tile is computed on the spot).  A capped route cannot leave the window (it
+ * cannot go farther than its cap plus the scan radius); an uncapped one
+ * continues on the point path beyond it.
  */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "relfterrain.h"
+#include "rt_feature_rows.h"
 #include "rt_internal.h"
 #include "rt_terra.h"
 
 #define SCAN 5                                /* the neighbourhood's radius */
-#define WINDOW_POINTS ((int64_t)1 << 24)      /* largest height window: 128 MiB */
+#define WINDOW_POINTS ((int64_t)1 << 28)      /* largest window: 2^18 tiles (2 MiB of slots) */
+#define UNCAPPED_REACH 1024                   /* an uncapped route's window around its source */
 #define POND_BAND_POINTS ((int64_t)1 << 20)   /* points per band of the pond scan */
 
 void rt_stream_opts_defaults(rt_stream_opts *o)
@@ -75,24 +82,104 @@ static void scan_offsets(int neighbourhood, scan_set *s)
         }
 }
 
-/* Heights of a block of integer points computed by the grid path. */
-typedef struct window {
-    const double *h; /* ny rows of nx ground heights, or NULL: none */
-    int64_t x0, y0, nx, ny;
-} window;
+/* The heights of the routes of one call: tiles of TILE x TILE integer points
+ * over a window, each computed whole on first use. */
+#define TILE_SHIFT 5
+#define TILE (1 << TILE_SHIFT)
+enum { TILE_EMPTY = 0, TILE_BUSY = 1, TILE_READY = 2 };
 
-/* terra's height at an integer point, from the window where it has it. */
-static inline double height_at(const rt_terrain *t, const window *w, int64_t x, int64_t y)
+typedef struct height_cache {
+    const rt_terrain *t;
+    int64_t x0, y0;         /* the window's south-west corner */
+    int64_t side_x, side_y; /* tiles per row and per column (0: no window) */
+    atomic_uchar *state;    /* per tile: TILE_EMPTY, TILE_BUSY, TILE_READY */
+    double **tiles;         /* written before state becomes TILE_READY */
+} height_cache;
+
+/* A cache over the integer points x0 .. x0+nx-1, y0 .. y0+ny-1 (nx, ny >= 1);
+ * without memory for its slots it has no window and every height comes from
+ * the point path. */
+static void cache_open(height_cache *c, const rt_terrain *t, int64_t x0, int64_t y0, int64_t nx,
+                       int64_t ny)
 {
-    double ht;
-    int64_t c = x - w->x0, r = y - w->y0;
-    if (w->h && c >= 0 && c < w->nx && r >= 0 && r < w->ny) {
-        ht = w->h[r * w->nx + c];
-        /* the ground height of the window; terra's water surface rule */
-        if (t->bleak || (t->snow && ht > t->snow_height)) return ht;
-        return t->lake_height > ht ? t->lake_height : ht;
+    c->t = t;
+    c->x0 = x0;
+    c->y0 = y0;
+    c->side_x = (nx + TILE - 1) >> TILE_SHIFT;
+    c->side_y = (ny + TILE - 1) >> TILE_SHIFT;
+    size_t n = (size_t)(c->side_x * c->side_y);
+    c->state = malloc(n * sizeof *c->state);
+    c->tiles = calloc(n, sizeof *c->tiles);
+    if (!c->state || !c->tiles) {
+        free(c->state);
+        free(c->tiles);
+        c->state = NULL;
+        c->tiles = NULL;
+        c->side_x = c->side_y = 0;
+        return;
     }
-    return rt__terra_height(t, (double)x, (double)y);
+    for (size_t k = 0; k < n; k++) atomic_init(&c->state[k], TILE_EMPTY);
+}
+
+static void cache_close(height_cache *c)
+{
+    size_t n = (size_t)(c->side_x * c->side_y);
+    for (size_t k = 0; k < n; k++) free(c->tiles[k]);
+    free(c->tiles);
+    free(c->state);
+}
+
+/* terra's height from the ground height: the water surface on lakes */
+static inline double water(const rt_terrain *t, double ht)
+{
+    if (t->bleak || (t->snow && ht > t->snow_height)) return ht;
+    return t->lake_height > ht ? t->lake_height : ht;
+}
+
+/* Tile k, computed now if nobody has; NULL when another thread is computing
+ * it or there is no memory (the caller takes the point path). */
+static const double *cache_tile(height_cache *c, int64_t k)
+{
+    if (atomic_load_explicit(&c->state[k], memory_order_acquire) == TILE_READY) return c->tiles[k];
+    unsigned char expect = TILE_EMPTY;
+    if (!atomic_compare_exchange_strong_explicit(&c->state[k], &expect, TILE_BUSY,
+                                                 memory_order_acquire, memory_order_acquire))
+        return expect == TILE_READY ? c->tiles[k] : NULL;
+    double *h = malloc(TILE * TILE * sizeof *h);
+    if (!h) {
+        atomic_store_explicit(&c->state[k], TILE_EMPTY, memory_order_release);
+        return NULL;
+    }
+    const rt_terrain *t = c->t;
+    int64_t tx = c->x0 + (k % c->side_x) * TILE, ty = c->y0 + (k / c->side_x) * TILE;
+    const double lim = RT_TERRAIN_DOMAIN;
+    rt_block b = {(double)tx, (double)ty, 1.0, 0, 0, TILE, TILE};
+    /* the grid path gives the point path's bits at integer points of the domain */
+    int inside = fabs((double)tx) <= lim && fabs((double)ty) <= lim &&
+                 fabs((double)(tx + TILE)) <= lim && fabs((double)(ty + TILE)) <= lim;
+    if (inside && rt_height_grid(t, &b, h, 1) == RT_OK) {
+        for (int i = 0; i < TILE * TILE; i++) h[i] = water(t, h[i]);
+    } else {
+        for (int i = 0; i < TILE * TILE; i++)
+            h[i] = rt__terra_height(t, (double)(tx + (i & (TILE - 1))),
+                                    (double)(ty + (i >> TILE_SHIFT)));
+    }
+    c->tiles[k] = h;
+    atomic_store_explicit(&c->state[k], TILE_READY, memory_order_release);
+    return h;
+}
+
+/* terra's height at an integer point. */
+static inline double height_at(height_cache *c, int64_t x, int64_t y)
+{
+    /* unsigned: points west or south of the window wrap to huge offsets */
+    uint64_t ix = rt__u64(x - c->x0), iy = rt__u64(y - c->y0);
+    if ((ix >> TILE_SHIFT) < (uint64_t)c->side_x && (iy >> TILE_SHIFT) < (uint64_t)c->side_y) {
+        int64_t k = (int64_t)(iy >> TILE_SHIFT) * c->side_x + (int64_t)(ix >> TILE_SHIFT);
+        const double *tl = cache_tile(c, k);
+        if (tl) return tl[(iy & (TILE - 1)) << TILE_SHIFT | (ix & (TILE - 1))];
+    }
+    return rt__terra_height(c->t, (double)x, (double)y);
 }
 
 typedef struct route_out {
@@ -102,11 +189,11 @@ typedef struct route_out {
     int end, marsh;
 } route_out;
 
-static void trace(const rt_terrain *t, const window *w, const scan_set *s,
+static void trace(const rt_terrain *t, height_cache *w, const scan_set *s,
                   const rt_stream_opts *o, int64_t x, int64_t y, route_out *r)
 {
     const double lake = t->lake_height;
-    double h0 = height_at(t, w, x, y), length = 0.0;
+    double h0 = height_at(w, x, y), length = 0.0;
     int64_t n = 0;
     if (n < r->cap) r->xy[2 * n] = x, r->xy[2 * n + 1] = y;
     n++;
@@ -114,7 +201,7 @@ static void trace(const rt_terrain *t, const window *w, const scan_set *s,
         int best = -1;
         double hmin = h0;
         for (int k = 0; k < s->n; k++) {
-            double h = height_at(t, w, x + s->dx[k], y + s->dy[k]);
+            double h = height_at(w, x + s->dx[k], y + s->dy[k]);
             if (h < hmin) { /* strict: the first found wins ties */
                 hmin = h;
                 best = k;
@@ -154,6 +241,15 @@ static void trace(const rt_terrain *t, const window *w, const scan_set *s,
     }
 }
 
+/* How far from its source a route reads heights: a capped route cannot go
+ * farther than its cap (every step is at least 1 m), plus the scan radius;
+ * an uncapped one gets a window of UNCAPPED_REACH and goes on beyond it. */
+static int64_t route_reach(const rt_stream_opts *o)
+{
+    if (o->capped && o->max_length < (double)UNCAPPED_REACH) return SCAN + (int64_t)o->max_length;
+    return SCAN + UNCAPPED_REACH;
+}
+
 static int coord_ok(int64_t v)
 {
     return v <= RT_STREAM_COORD_LIMIT && v >= -RT_STREAM_COORD_LIMIT;
@@ -170,9 +266,12 @@ rt_status rt_trace_stream(const rt_terrain *t, int64_t x, int64_t y, const rt_st
     if (!coord_ok(x) || !coord_ok(y)) return RT_ERR_COORD;
     scan_set set;
     scan_offsets(o->neighbourhood, &set);
-    window w = {NULL, 0, 0, 0, 0};
+    const int64_t reach = route_reach(o);
+    height_cache w;
+    cache_open(&w, t, x - reach, y - reach, 2 * reach + 1, 2 * reach + 1);
     route_out r = {xy, cap < 0 ? 0 : cap, 0, 0.0, 0, 0};
     trace(t, &w, &set, o, x, y, &r);
+    cache_close(&w);
     *n = r.n;
     *length = r.length;
     *end = r.end;
@@ -190,38 +289,67 @@ static int soaked(uint8_t v)
 }
 
 /* A band of rows of the pond scan: band[k] = 1 where terra without a table
- * gives a WATERHOLE.  Most points are ruled out by the low byte of xr*yr
- * alone (the xyff test of SPEC 5, exactly as feature_of computes it), most of
- * the rest by the feature value; terra decides the few left. */
+ * gives a WATERHOLE, count[r] = how many in row r.  Inside the domain only
+ * the points whose xyff (the low byte of xr*yr) lies in the WATERHOLE range
+ * are visited (rt_feature_rows.h: found once per row from x mod 256), and
+ * only those whose feature value is feature_point go to terra, which decides
+ * (about 1 point in 20,000); outside it every point takes the seed's double
+ * arithmetic. */
 typedef struct pond_job {
     const rt_terrain *bare;
     int64_t x0, y0, nx;
     uint8_t *band;
+    int64_t *count;
     uint32_t lo, hi; /* WATERHOLE needs lo <= xyff < hi */
 } pond_job;
+
+static int terra_pond(const rt_terrain *t, double x, double y)
+{
+    rt_terra_res res;
+    rt__terra_point(t, x, y, &res);
+    return res.feature == RT_WATERHOLE;
+}
 
 static void pond_rows(void *ctx, int64_t begin, int64_t end)
 {
     const pond_job *j = ctx;
+    const double lim = RT_TERRAIN_DOMAIN;
+    const int64_t xb = j->x0 + j->nx - 1;
+    const int exact_x = fabs((double)j->x0) <= lim && fabs((double)xb) <= lim;
     for (int64_t r = begin; r < end; r++) {
         uint8_t *row = j->band + r * j->nx;
-        double y = (double)(j->y0 + r);
-        /* the low byte of the double product x*y, as feature_of takes it;
-         * inside the domain the product is exact, so the integer one's */
-        const int exact = fabs(y) <= RT_TERRAIN_DOMAIN && fabs((double)j->x0) <= RT_TERRAIN_DOMAIN &&
-                          fabs((double)(j->x0 + j->nx)) <= RT_TERRAIN_DOMAIN;
-        for (int64_t c = 0; c < j->nx; c++) {
-            double x = (double)(j->x0 + c);
-            uint32_t xyff = exact ? (uint32_t)(rt__u64((j->x0 + c) * (j->y0 + r)) & 0xffu)
-                                  : rt__low32(x * y) & 0xffu;
-            uint8_t pond = 0;
-            if (xyff >= j->lo && xyff < j->hi && rt__point_feature(j->bare, x, y) == RT_WATERHOLE) {
-                rt_terra_res res;
-                rt__terra_point(j->bare, x, y, &res);
-                pond = res.feature == RT_WATERHOLE;
+        const int64_t yi = j->y0 + r;
+        const double y = (double)yi;
+        int64_t found = 0;
+        memset(row, 0, (size_t)j->nx);
+        if (exact_x && fabs(y) <= lim) {
+            uint8_t res[256];
+            const int nres = rt__xyff_residues(yi, j->lo, j->hi, res);
+            int64_t cand[RT_FEATURE_ROW_CHUNK];
+            for (int64_t xa = j->x0; nres > 0 && xa <= xb; xa += RT_FEATURE_ROW_CHUNK) {
+                int64_t x1 = xb - xa < RT_FEATURE_ROW_CHUNK ? xb : xa + RT_FEATURE_ROW_CHUNK - 1;
+                int nc = rt__xyff_candidates(xa, x1, res, nres, cand);
+                nc = j->bare->directions == 5
+                         ? rt__feature_point_filter(j->bare, yi, cand, nc, 5)
+                         : rt__feature_point_filter(j->bare, yi, cand, nc, j->bare->directions);
+                for (int q = 0; q < nc; q++)
+                    if (terra_pond(j->bare, (double)cand[q], y)) {
+                        row[cand[q] - j->x0] = 1;
+                        found++;
+                    }
             }
-            row[c] = pond;
+        } else {
+            for (int64_t c = 0; c < j->nx; c++) {
+                double x = (double)(j->x0 + c);
+                uint32_t xyff = rt__low32(x * y) & 0xffu;
+                if (xyff >= j->lo && xyff < j->hi &&
+                    rt__point_feature(j->bare, x, y) == RT_WATERHOLE && terra_pond(j->bare, x, y)) {
+                    row[c] = 1;
+                    found++;
+                }
+            }
         }
+        j->count[r] = found;
     }
 }
 
@@ -238,7 +366,7 @@ rt_status rt_stream_ponds(const rt_terrain *t, int64_t x0, int64_t y0, int64_t n
     /* generated ponds first (no table), then the points the table speaks
      * for, STREAM and MARSH entries aside, by terra with the table */
     int64_t np = rt_placed_count(t->placed);
-    int64_t *px = NULL, *py = NULL;
+    int64_t *px = NULL, *py = NULL, *rowc = NULL;
     uint8_t *pv = NULL, *band = NULL;
     int64_t rows = POND_BAND_POINTS / nx > 0 ? POND_BAND_POINTS / nx : 1;
     if (rows > ny) rows = ny;
@@ -251,29 +379,34 @@ rt_status rt_stream_ponds(const rt_terrain *t, int64_t x0, int64_t y0, int64_t n
         np = rt_placed_items(t->placed, px, py, pv, np);
     }
     band = malloc((size_t)(rows * nx));
-    if (!band) goto done;
+    rowc = malloc((size_t)rows * sizeof *rowc);
+    if (!band || !rowc) goto done;
     rt_terrain bare = *t;
     bare.placed = NULL;
     uint32_t lo = t->mine_below > t->boulder_below ? t->mine_below : t->boulder_below;
     int64_t found = 0;
     for (int64_t r0 = 0; r0 < ny; r0 += rows) {
         int64_t nr = ny - r0 < rows ? ny - r0 : rows;
-        pond_job j = {&bare, x0, y0 + r0, nx, band, lo, t->waterhole_below};
+        pond_job j = {&bare, x0, y0 + r0, nx, band, rowc, lo, t->waterhole_below};
         rt_parallel_for(threads, nr, pond_rows, &j);
         for (int64_t k = 0; k < np; k++) {
             int64_t c = px[k] - x0, r = py[k] - (y0 + r0);
             if (c < 0 || c >= nx || r < 0 || r >= nr || soaked(pv[k])) continue;
-            rt_terra_res res;
-            rt__terra_point(t, (double)px[k], (double)py[k], &res);
-            band[r * nx + c] = res.feature == RT_WATERHOLE;
+            uint8_t now = (uint8_t)terra_pond(t, (double)px[k], (double)py[k]);
+            rowc[r] += (int64_t)now - (int64_t)band[r * nx + c];
+            band[r * nx + c] = now;
         }
-        for (int64_t k = 0; k < nr * nx; k++) {
-            if (!band[k]) continue;
-            if (found < cap) {
-                xy[2 * found] = x0 + k % nx;
-                xy[2 * found + 1] = y0 + r0 + k / nx;
+        /* ponds are rare: only the rows holding one are read */
+        for (int64_t r = 0; r < nr; r++) {
+            const uint8_t *row = band + r * nx, *p = row;
+            for (int64_t left = rowc[r]; left > 0; left--, p++) {
+                p = memchr(p, 1, (size_t)(nx - (p - row)));
+                if (found < cap) {
+                    xy[2 * found] = x0 + (p - row);
+                    xy[2 * found + 1] = y0 + r0 + r;
+                }
+                found++;
             }
-            found++;
         }
     }
     *count = found;
@@ -283,6 +416,7 @@ done:
     free(py);
     free(pv);
     free(band);
+    free(rowc);
     return s;
 }
 
@@ -292,7 +426,7 @@ done:
 
 typedef struct trace_job {
     const rt_terrain *t;
-    const window *w;
+    height_cache *w;
     const scan_set *set;
     const rt_stream_opts *o;
     const int64_t *src;
@@ -314,11 +448,6 @@ static void trace_range(void *ctx, int64_t begin, int64_t end)
     }
 }
 
-typedef struct height_job {
-    const rt_terrain *t;
-    window *w;
-} height_job;
-
 rt_status rt_trace_streams(const rt_terrain *t, const int64_t *src, int64_t n,
                            const rt_stream_opts *o, int64_t *xy, int64_t slot, int64_t *npts,
                            double *length, uint8_t *end, uint8_t *marsh, int threads)
@@ -333,14 +462,10 @@ rt_status rt_trace_streams(const rt_terrain *t, const int64_t *src, int64_t n,
         if (!coord_ok(src[k])) return RT_ERR_COORD;
     scan_set set;
     scan_offsets(o->neighbourhood, &set);
-    /* how far a route's heights can lie from its source (a capped route
-     * cannot go farther than its cap; others read the window as far as it
-     * goes and the point path beyond) */
-    const int64_t reach = SCAN + (o->capped && o->max_length < 300.0 ? (int64_t)o->max_length : 300);
-    double *heights = NULL;
+    const int64_t reach = route_reach(o);
     int64_t k0 = 0;
     while (k0 < n) {
-        /* a group of consecutive sources whose window fits */
+        /* a group of consecutive sources whose window fits: one cache */
         int64_t xmin = src[2 * k0], xmax = xmin, ymin = src[2 * k0 + 1], ymax = ymin, k1 = k0 + 1;
         while (k1 < n) {
             int64_t ax = src[2 * k1] < xmin ? src[2 * k1] : xmin;
@@ -353,23 +478,9 @@ rt_status rt_trace_streams(const rt_terrain *t, const int64_t *src, int64_t n,
             xmin = ax, xmax = bx, ymin = ay, ymax = by;
             k1++;
         }
-        window w = {NULL, xmin - reach, ymin - reach, xmax - xmin + 1 + 2 * reach,
-                    ymax - ymin + 1 + 2 * reach};
-        int inside = fabs((double)w.x0) <= RT_TERRAIN_DOMAIN &&
-                     fabs((double)w.y0) <= RT_TERRAIN_DOMAIN &&
-                     fabs((double)(w.x0 + w.nx)) <= RT_TERRAIN_DOMAIN &&
-                     fabs((double)(w.y0 + w.ny)) <= RT_TERRAIN_DOMAIN;
-        /* a window pays when it holds fewer points than the routes would
-         * read: a route reads about 100 points a step, and most routes are
-         * short (a few dozen steps); an uncapped route reads far more */
-        int64_t reads = (k1 - k0) * (o->capped ? 4000 : 400000);
-        if (inside && w.nx * w.ny <= WINDOW_POINTS && w.nx * w.ny <= reads) {
-            heights = malloc((size_t)(w.nx * w.ny) * sizeof *heights);
-            if (heights) {
-                rt_block b = {(double)w.x0, (double)w.y0, 1.0, 0, 0, w.nx, w.ny};
-                if (rt_height_grid(t, &b, heights, threads) == RT_OK) w.h = heights;
-            }
-        }
+        height_cache w;
+        cache_open(&w, t, xmin - reach, ymin - reach, xmax - xmin + 1 + 2 * reach,
+                   ymax - ymin + 1 + 2 * reach);
         trace_job j = {t, &w, &set, o, src, xy, slot, npts, length, end, marsh};
         /* rt_parallel_for hands out indices from 0: shift the arrays */
         j.src = src + 2 * k0;
@@ -379,8 +490,7 @@ rt_status rt_trace_streams(const rt_terrain *t, const int64_t *src, int64_t n,
         j.end = end + k0;
         j.marsh = marsh + k0;
         rt_parallel_for(threads, k1 - k0, trace_range, &j);
-        free(heights);
-        heights = NULL;
+        cache_close(&w);
         k0 = k1;
     }
     return RT_OK;
@@ -390,33 +500,97 @@ rt_status rt_trace_streams(const rt_terrain *t, const int64_t *src, int64_t n,
 /* Soaking into the placed table                                            */
 /* ------------------------------------------------------------------------ */
 
-/* Place value at (x, y) unless something is placed there or the ground is
- * TOWN (terra without a table: nothing is placed at the point). */
-static rt_status soak(const rt_terrain *bare, rt_placed *table, int64_t x, int64_t y,
-                      uint8_t value, int64_t *added)
+/* Whether the bare ground is TOWN, for the points soaking has asked about in
+ * one call: the 3 x 3 squares of a line overlap, and a TOWN point is never
+ * placed, so without this it would be asked again (and, after a restart,
+ * every point of the current route).  Open addressing on (x, y); without
+ * memory it remembers nothing and terra answers again. */
+typedef struct town_memo {
+    int64_t *key;  /* x, y per slot */
+    uint8_t *val;  /* 0 empty, 1 TOWN, 2 not TOWN */
+    int64_t cap, used;
+} town_memo;
+
+static void memo_close(town_memo *m)
 {
-    if (rt_placed_get(table, x, y)) return RT_OK;
+    free(m->key);
+    free(m->val);
+    m->key = NULL;
+    m->val = NULL;
+    m->cap = m->used = 0;
+}
+
+static int64_t memo_find(const town_memo *m, int64_t x, int64_t y)
+{
+    uint64_t h = rt__u64(x) * 0x9E3779B97F4A7C15u ^ rt__u64(y) * 0xC2B2AE3D27D4EB4Fu;
+    int64_t k = (int64_t)((h ^ (h >> 29)) & (uint64_t)(m->cap - 1));
+    while (m->val[k] && (m->key[2 * k] != x || m->key[2 * k + 1] != y)) k = (k + 1) & (m->cap - 1);
+    return k;
+}
+
+static int memo_grow(town_memo *m)
+{
+    int64_t cap = m->cap ? 2 * m->cap : 1024;
+    town_memo g = {malloc((size_t)cap * 2 * sizeof *g.key), calloc((size_t)cap, 1), cap, 0};
+    if (!g.key || !g.val) {
+        memo_close(&g);
+        return 0;
+    }
+    for (int64_t k = 0; k < m->cap; k++)
+        if (m->val[k]) {
+            int64_t at = memo_find(&g, m->key[2 * k], m->key[2 * k + 1]);
+            g.key[2 * at] = m->key[2 * k];
+            g.key[2 * at + 1] = m->key[2 * k + 1];
+            g.val[at] = m->val[k];
+        }
+    g.used = m->used;
+    memo_close(m);
+    *m = g;
+    return 1;
+}
+
+static int bare_town(const rt_terrain *bare, town_memo *m, int64_t x, int64_t y)
+{
+    int64_t at = -1;
+    if (m->cap && (at = memo_find(m, x, y), m->val[at])) return m->val[at] == 1;
     rt_terra_res res;
     rt__terra_point(bare, (double)x, (double)y, &res);
-    if (res.terrain == RT_TOWN) return RT_OK;
+    int town = res.terrain == RT_TOWN;
+    if (2 * (m->used + 1) > m->cap) at = memo_grow(m) ? memo_find(m, x, y) : -1;
+    if (at >= 0) {
+        m->key[2 * at] = x;
+        m->key[2 * at + 1] = y;
+        m->val[at] = town ? 1 : 2;
+        m->used++;
+    }
+    return town;
+}
+
+/* Place value at (x, y) unless something is placed there or the ground is
+ * TOWN (terra without a table: nothing is placed at the point). */
+static rt_status soak(const rt_terrain *bare, town_memo *memo, rt_placed *table, int64_t x,
+                      int64_t y, uint8_t value, int64_t *added)
+{
+    if (rt_placed_get(table, x, y)) return RT_OK;
+    if (bare_town(bare, memo, x, y)) return RT_OK;
     rt_status s = rt_placed_set(table, x, y, value);
     if (s == RT_OK) (*added)++;
     return s;
 }
 
-static rt_status soak_square(const rt_terrain *bare, rt_placed *table, int64_t x, int64_t y,
-                             int half, uint8_t value, int64_t *added)
+static rt_status soak_square(const rt_terrain *bare, town_memo *memo, rt_placed *table,
+                             int64_t x, int64_t y, int half, uint8_t value, int64_t *added)
 {
     for (int dx = -half; dx <= half; dx++)
         for (int dy = -half; dy <= half; dy++) {
-            rt_status s = soak(bare, table, x + dx, y + dy, value, added);
+            rt_status s = soak(bare, memo, table, x + dx, y + dy, value, added);
             if (s != RT_OK) return s;
         }
     return RT_OK;
 }
 
-rt_status rt_mark_route(const rt_terrain *t, rt_placed *table, const int64_t *xy, int64_t n,
-                        int end, int64_t *added)
+static rt_status mark_route(const rt_terrain *t, town_memo *memo, rt_placed *table,
+                            const int64_t *xy, int64_t n, int end, int64_t *added)
 {
     rt_status s = rt__terrain_check_shape(t, NULL);
     if (s != RT_OK) return s;
@@ -428,13 +602,13 @@ rt_status rt_mark_route(const rt_terrain *t, rt_placed *table, const int64_t *xy
     bare.placed = NULL;
     int64_t count = 0;
     const uint8_t stream = RT_PLACED_TERRAIN(RT_STREAM);
-    if (n == 2) s = soak_square(&bare, table, xy[2], xy[3], 1, stream, &count);
+    if (n == 2) s = soak_square(&bare, memo, table, xy[2], xy[3], 1, stream, &count);
     for (int64_t i = 2; i < n && s == RT_OK; i++) {
         double ax = (double)xy[2 * i - 2], ay = (double)xy[2 * i - 1];
         double bx = (double)xy[2 * i], by = (double)xy[2 * i + 1];
         double d = sqrt((bx - ax) * (bx - ax) + (by - ay) * (by - ay));
         if (d == 0.0) { /* a repeated point: itself (0/0 otherwise) */
-            s = soak_square(&bare, table, xy[2 * i - 2], xy[2 * i - 1], 1, stream, &count);
+            s = soak_square(&bare, memo, table, xy[2 * i - 2], xy[2 * i - 1], 1, stream, &count);
             continue;
         }
         int64_t steps = (int64_t)floor(d);
@@ -442,7 +616,7 @@ rt_status rt_mark_route(const rt_terrain *t, rt_placed *table, const int64_t *xy
             double kf = (double)k;
             int64_t qx = (int64_t)rt__round_js(ax + kf * (bx - ax) / d);
             int64_t qy = (int64_t)rt__round_js(ay + kf * (by - ay) / d);
-            s = soak_square(&bare, table, qx, qy, 1, stream, &count);
+            s = soak_square(&bare, memo, table, qx, qy, 1, stream, &count);
         }
     }
     if (s == RT_OK && end == RT_END_HOLLOW && n > 0) {
@@ -452,10 +626,19 @@ rt_status rt_mark_route(const rt_terrain *t, rt_placed *table, const int64_t *xy
         rt_terra_res res;
         rt__terra_point(&with, (double)xy[2 * n - 2], (double)xy[2 * n - 1], &res);
         if (res.terrain != RT_TOWN && res.terrain != RT_ROAD)
-            s = soak_square(&bare, table, xy[2 * n - 2], xy[2 * n - 1], 4,
+            s = soak_square(&bare, memo, table, xy[2 * n - 2], xy[2 * n - 1], 4,
                             RT_PLACED_TERRAIN(RT_MARSH), &count);
     }
     if (added) *added = count;
+    return s;
+}
+
+rt_status rt_mark_route(const rt_terrain *t, rt_placed *table, const int64_t *xy, int64_t n,
+                        int end, int64_t *added)
+{
+    town_memo memo = {NULL, NULL, 0, 0};
+    rt_status s = mark_route(t, &memo, table, xy, n, end, added);
+    memo_close(&memo);
     return s;
 }
 
@@ -469,10 +652,11 @@ rt_status rt_mark_routes(const rt_terrain *t, rt_placed *table, const int64_t *x
     int64_t soaked_now = rt_placed_count_value(table, stream) + rt_placed_count_value(table, marsh);
     int64_t total = 0, again = 0;
     rt_status s = RT_OK;
+    town_memo memo = {NULL, NULL, 0, 0};
     for (int64_t k = 0; k < n && s == RT_OK; k++) {
         const int64_t *route = xy + 2 * offsets[k];
         int64_t m = offsets[k + 1] - offsets[k], got = 0;
-        s = rt_mark_route(t, table, route, m, ends[k], &got);
+        s = mark_route(t, &memo, table, route, m, ends[k], &got);
         total += got;
         soaked_now += got;
         if (s == RT_OK && soaked_now > limit) {
@@ -480,11 +664,12 @@ rt_status rt_mark_routes(const rt_terrain *t, rt_placed *table, const int64_t *x
             rt_placed_remove_all(table, stream);
             rt_placed_remove_all(table, marsh);
             again++;
-            s = rt_mark_route(t, table, route, m, ends[k], &got);
+            s = mark_route(t, &memo, table, route, m, ends[k], &got);
             total += got;
             soaked_now = got;
         }
     }
+    memo_close(&memo);
     if (added) *added = total;
     if (restarts) *restarts = again;
     return s;

@@ -1,29 +1,77 @@
 /*
  * _core_planet.c - binding of the planets (csrc/planet.c): planet_points
- * and planet_map, stateless (the parameters, and the placed entries as
- * arrays, are passed in each call; the arrays are borrowed while the GIL is
- * released and the placed table is built for the call).  The Python API is
+ * and planet_map, stateless (the parameters are passed in each call), and
+ * planet_placed, which builds a planet's placed table once: a capsule that
+ * owns it, never changed afterwards, so a computation that releases the GIL
+ * can read it while the Planet makes a new one.  The Python API is
  * relfterrain/planet.py.
  */
 #include "_binding.h"
 
+#define PLACED_CAPSULE "relfterrain._core.planet_placed"
+
 typedef struct planet_args {
     rt_planet p;
     PyArrayObject *prof, *vec;
-    rt_placed *placed;
 } planet_args;
 
 static void planet_args_free(planet_args *a)
 {
     Py_XDECREF(a->prof);
     Py_XDECREF(a->vec);
-    rt_placed_free(a->placed);
     a->prof = a->vec = NULL;
-    a->placed = NULL;
+}
+
+static void placed_capsule_free(PyObject *capsule)
+{
+    rt_placed_free(PyCapsule_GetPointer(capsule, PLACED_CAPSULE));
+}
+
+/* planet_placed(xs, ys, zs, codes): the placed table of (xs[k], ys[k], zs[k])
+ * -> codes[k], built once, in a capsule (the planets' key: rt_planet_key_y). */
+static PyObject *planet_placed(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *obj[4];
+    PyArrayObject *cols[4] = {NULL, NULL, NULL, NULL};
+    static const char *const names[4] = {"placed xs", "placed ys", "placed zs", "placed codes"};
+    rt_placed *table = NULL;
+    PyObject *capsule = NULL;
+    if (!PyArg_ParseTuple(args, "OOOO:planet_placed", &obj[0], &obj[1], &obj[2], &obj[3]))
+        return NULL;
+    for (int k = 0; k < 4; k++)
+        if (!(cols[k] = rtpy_input_1d(obj[k], names[k], NPY_INT64))) goto fail;
+    npy_intp n = PyArray_DIM(cols[0], 0);
+    for (int k = 1; k < 4; k++)
+        if (PyArray_DIM(cols[k], 0) != n) {
+            PyErr_SetString(PyExc_ValueError, "placed: columns must have one common length");
+            goto fail;
+        }
+    if (!(table = rt_placed_new())) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    const int64_t *xs = PyArray_DATA(cols[0]), *ys = PyArray_DATA(cols[1]);
+    const int64_t *zs = PyArray_DATA(cols[2]), *cs = PyArray_DATA(cols[3]);
+    for (npy_intp i = 0; i < n; i++) {
+        rt_status st = rt_placed_set(table, xs[i], rt_planet_key_y(ys[i], zs[i]), (uint8_t)cs[i]);
+        if (st != RT_OK) {
+            rtpy_raise(st, "placed");
+            goto fail;
+        }
+    }
+    if (!(capsule = PyCapsule_New(table, PLACED_CAPSULE, placed_capsule_free))) goto fail;
+    for (int k = 0; k < 4; k++) Py_DECREF(cols[k]);
+    return capsule;
+fail:
+    rt_placed_free(table);
+    for (int k = 0; k < 4; k++) Py_XDECREF(cols[k]);
+    return NULL;
 }
 
 /* params: (profile, vectors (12, N), radius, lake_base, lake_height,
- * feature_mask, placed) with placed None or (xs, ys, zs, codes) int64 arrays. */
+ * feature_mask, placed) with placed None or a planet_placed capsule, borrowed
+ * for the call (the params tuple holds it). */
 static int planet_parse(PyObject *params, planet_args *a)
 {
     PyObject *po, *vo, *placed;
@@ -61,38 +109,13 @@ static int planet_parse(PyObject *params, planet_args *a)
         return -1;
     }
     if (placed != Py_None) {
-        PyArrayObject *cols[4] = {NULL, NULL, NULL, NULL};
-        static const char *const names[4] = {"placed xs", "placed ys", "placed zs", "placed codes"};
-        if (!PyTuple_Check(placed) || PyTuple_GET_SIZE(placed) != 4) {
-            PyErr_SetString(PyExc_TypeError, "placed: must be None or (xs, ys, zs, codes)");
+        rt_placed *table = PyCapsule_GetPointer(placed, PLACED_CAPSULE);
+        if (!table) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_TypeError, "placed: must be None or a planet_placed table");
             return -1;
         }
-        int ok = 1;
-        for (int k = 0; k < 4 && ok; k++) {
-            cols[k] = rtpy_input_1d(PyTuple_GET_ITEM(placed, k), names[k], NPY_INT64);
-            ok = cols[k] && PyArray_DIM(cols[k], 0) == PyArray_DIM(cols[0], 0);
-        }
-        a->placed = ok ? rt_placed_new() : NULL;
-        if (ok && !a->placed) PyErr_NoMemory();
-        if (ok && a->placed) {
-            const int64_t *xs = PyArray_DATA(cols[0]), *ys = PyArray_DATA(cols[1]);
-            const int64_t *zs = PyArray_DATA(cols[2]), *cs = PyArray_DATA(cols[3]);
-            for (npy_intp i = 0; i < PyArray_DIM(cols[0], 0) && ok; i++) {
-                rt_status st = rt_placed_set(a->placed, xs[i], rt_planet_key_y(ys[i], zs[i]),
-                                             (uint8_t)cs[i]);
-                if (st != RT_OK) {
-                    rtpy_raise(st, "placed");
-                    ok = 0;
-                }
-            }
-        } else if (ok) {
-            ok = 0;
-        }
-        if (!ok && !PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "placed: columns must have one common length");
-        for (int k = 0; k < 4; k++) Py_XDECREF(cols[k]);
-        if (!ok) return -1;
-        a->p.placed = a->placed;
+        a->p.placed = table;
     }
     return 0;
 }
@@ -189,6 +212,10 @@ fail:
 }
 
 static PyMethodDef planet_methods[] = {
+    {"planet_placed", (PyCFunction)planet_placed, METH_VARARGS,
+     "planet_placed(xs, ys, zs, codes)\n--\n\n"
+     "A planet's placed table (xs[k], ys[k], zs[k]) -> codes[k], built once, for planet_points "
+     "and planet_map."},
     {"planet_points", (PyCFunction)(void (*)(void))planet_points, METH_VARARGS | METH_KEYWORDS,
      "planet_points(params, lat, lon, *, terra=False, threads=1)\n--\n\n"
      "Ground height (terra=False) or (height, depth, terrain, feature) at (lat, lon) points."},

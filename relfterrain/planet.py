@@ -161,6 +161,9 @@ class Planet:
                                           "lake_height")
         self.feature_mask = _validate.uint32(feature_mask, "feature_mask")
         self._placed: dict[tuple[int, int, int], int] = {}
+        # the C table of _placed, built once when a call first needs it after
+        # a change (place, remove): calls do not rebuild it
+        self._placed_table: Any = None
 
     def __getattr__(self, name: str) -> Any:
         if name in _NAMES:
@@ -170,14 +173,20 @@ class Planet:
     def __repr__(self) -> str:
         return f"Planet(radius={self.radius!r}, lake_height={self.lake_height!r})"
 
+    def __getstate__(self) -> dict[str, Any]:
+        # pickles and copies carry the entries; the C table is rebuilt on use
+        return {**self.__dict__, "_placed_table": None}
+
     def _params(self) -> tuple:
-        placed = None
-        if self._placed:
+        table = self._placed_table
+        if table is None and self._placed:
             keys = np.array(list(self._placed), dtype=np.int64).reshape(-1, 3)
             codes = np.array(list(self._placed.values()), dtype=np.int64)
-            placed = (keys[:, 0].copy(), keys[:, 1].copy(), keys[:, 2].copy(), codes)
+            table = _core.planet_placed(keys[:, 0].copy(), keys[:, 1].copy(),
+                                        keys[:, 2].copy(), codes)
+            self._placed_table = table
         return (self.profile, self._vectors, self.radius, self.lake_base, self.lake_height,
-                self.feature_mask, placed)
+                self.feature_mask, table)
 
     # -- points ----------------------------------------------------------------
 
@@ -301,10 +310,14 @@ class Planet:
         else:
             raise TypeError(f"what: must be a TerrainType or a Feature, got {what!r}")
         self._placed[key] = code  # type: ignore[index]
+        self._placed_table = None
 
     def remove(self, xr: int, yr: int, zr: int) -> bool:
         """Remove what is placed at ``(xr, yr, zr)``; True if there was something."""
-        return self._placed.pop((int(xr), int(yr), int(zr)), None) is not None
+        if self._placed.pop((int(xr), int(yr), int(zr)), None) is None:
+            return False
+        self._placed_table = None
+        return True
 
     @property
     def placed(self) -> dict[tuple[int, int, int], TerrainType | Feature]:

@@ -72,6 +72,47 @@ def above_block(p, xg0, yg0, ncx, ncy, cs=16, placed=None) -> list:
             for r in range(ncy)]
 
 
+def above_block_numpy(p, xg0, yg0, ncx, ncy, cs=16, placed=None) -> list:
+    """above_block for blocks whose rows are too long for the scalar loop.
+
+    The generated feature of every point by NumPy in float64, operation for
+    operation as reference.point_feature (calcProf(B2, A3) at the point,
+    round_js(a*xryr/128), toint32 by fmod), then reference.terra at the
+    points whose feature value and xyff make a MINE, and at every placed
+    point: terra decides.  Rows of the block are the seed's x outer, y inner
+    loop turned around, which does not change whether a cell has a MINE.
+    """
+    import numpy as np
+
+    half = cs // 2
+    xs = np.arange(xg0 - half, xg0 - half + ncx * cs, dtype=np.int64)
+    xf = xs.astype(np.float64)
+    prof = np.array(p.profile, dtype=np.float64)
+    two32 = 4294967296.0
+    above = np.zeros((ncy, ncx), dtype=bool)
+    for r in range(ncy):
+        for y in range(yg0 + r * cs - half, yg0 + r * cs - half + cs):
+            yf = float(y)
+            a = np.zeros(xs.size)
+            for i in range(len(p.b2)):
+                v = float(p.b2[i]) * xf + float(p.a3[i]) * yf
+                a += prof[(np.floor(v).astype(np.int64) >> 7) & p.mask]
+            xryr = xf * yf
+            w = a * xryr * R.RECIP128
+            rj = np.floor(w)
+            rj += (w - rj) >= 0.5
+            f = np.fmod(rj, two32).astype(np.int64) & p.feature_mask
+            xyff = np.fmod(xryr, two32).astype(np.int64) & 0xFF
+            for c in np.nonzero((f == p.feature_point) & (xyff < p.mine_below))[0]:
+                if R.terra(p, float(xs[c]), yf, placed)[2] == R.F_MINE:
+                    above[r, c // cs] = True
+    for (x, y) in placed or {}:
+        c, r = (x - xs[0]) // cs, (y - (yg0 - half)) // cs
+        if 0 <= c < ncx and 0 <= r < ncy and R.terra(p, float(x), float(y), placed)[2] == R.F_MINE:
+            above[r, c] = True
+    return above.tolist()
+
+
 def flood_labels(open3) -> tuple[list, int]:
     """Label 4-connected (plus vertical) open cells; mines numbered by first cell.
 

@@ -64,6 +64,26 @@ def test_placed_mine_and_hidden_shaft():
     assert np.array_equal(m.open_grid(*BLOCK), ref_block(m, *BLOCK, placed=placed)[0])
 
 
+def test_shafts_of_long_rows():
+    # rows of more than 65536 points hold many periods of the profile sums,
+    # which the scan computes once per row: against the NumPy transcription,
+    # itself checked against the scalar one on a small block first
+    placed = {MINE_POINT: ("F", R.F_NONE), (23545, 5510): ("F", R.F_MINE),
+              (23560, 5530): ("T", R.ROAD), (90000, 5520): ("F", R.F_MINE)}
+    assert MR.above_block_numpy(R.CLASSIC, *BLOCK, placed=placed) == \
+        MR.above_block(R.CLASSIC, *BLOCK, placed=placed)
+    t = rt.Terrain()
+    for (x, y), (kind, code) in placed.items():
+        t.place(x, y, rt.Feature(code) if kind == "F" else rt.TerrainType(code))
+    for cs, (xg0, yg0, ncx, ncy) in ((16, (23392, 5504, 4200, 2)), (16, (-40000, -4096, 4200, 1)),
+                                     (1, (-30000, 1 << 20, 70000, 3))):
+        want = np.array(MR.above_block_numpy(R.CLASSIC, xg0, yg0, ncx, ncy, cs, placed), dtype=bool)
+        assert want.any()
+        for threads in (1, 2):
+            got = rt.Mines(t, cell_size=cs).open_above_grid(xg0, yg0, ncx, ncy, threads=threads)
+            assert np.array_equal(got, want), (cs, xg0, yg0, threads)
+
+
 def test_single_cell_calls():
     m = rt.Mines(rt.Terrain(), levels=2)
     assert m.cell_of(23575.9, 5544.0) == MR.cell_of(23575.9, 5544.0) == (23568, 5552)

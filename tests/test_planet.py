@@ -143,6 +143,44 @@ def test_placed_keys_distinguish_z():
     assert p.remove(xr, yr, zr) and not p.placed
 
 
+def test_placed_table_built_once_per_change():
+    import copy
+    import pickle
+    p = rt.Planet(1000)
+    assert p._params()[-1] is None
+    pts = [(30, 40), (-10, 100), (75, -20)]
+    keys = []
+    for lat, lon in pts:
+        x, y, z = p.xyz(lat, lon)
+        keys.append(tuple(int(R.round_js(c)) for c in (x, y, z)))
+    p.place(*keys[0], rt.TerrainType.ROAD)
+    p.place(*keys[1], rt.Feature.CONE)
+    table = p._params()[-1]
+    assert table is not None and p._params()[-1] is table   # not rebuilt by calls
+    p.terra(0, 0)
+    p.map(0, 0, 8, 8)
+    assert p._params()[-1] is table
+    assert p.terra(*pts[0]).terrain == rt.TerrainType.ROAD
+    p.place(*keys[2], rt.TerrainType.STREAM)                    # a change: a new table
+    assert p._params()[-1] is not table
+    assert p.terra(*pts[2]).terrain == rt.TerrainType.STREAM
+    table = p._params()[-1]
+    assert not p.remove(1, 2, 3) and p._params()[-1] is table  # nothing removed: kept
+    assert p.remove(*keys[0]) and p._params()[-1] is not table
+    assert p.terra(*pts[0]).terrain != rt.TerrainType.ROAD
+    lat = np.array([q[0] for q in pts], dtype=float)
+    lon = np.array([q[1] for q in pts], dtype=float)
+    want = p.terra(lat, lon)
+    for q in (pickle.loads(pickle.dumps(p)), copy.deepcopy(p)):
+        assert q.placed == p.placed
+        got = q.terra(lat, lon)
+        assert_codes_exact(got.terrain, want.terrain)
+        assert_codes_exact(got.feature, want.feature)
+        assert_f64_exact(got.height, want.height)
+    with pytest.raises(TypeError, match="placed"):
+        rt._core.planet_map(p._params()[:-1] + ((1, 2, 3, 4),), 0, 0, 4, 4, 1.0)
+
+
 def test_bad_input():
     for r in (0, -5, float("inf"), 2.0**27):
         with pytest.raises(ValueError, match="radius"):

@@ -140,6 +140,15 @@ static uint64_t test_mine_blocks(uint64_t h)
     h = check_block(&m, &t, &ba, h);
     rt_cells bf = {(int64_t)1 << 27, -((int64_t)1 << 27), 3, 2};
     h = check_block(&m, &t, &bf, h);
+    /* rows of more than 65536 points: the profile sums computed once a period */
+    m.cell_size = 16;
+    int64_t before = shafts_seen;
+    rt_cells bw = {23392, 5504, 4200, 1};
+    h = check_block(&m, &t, &bw, h);
+    m.cell_size = 1;
+    rt_cells bw1 = {-40000, (int64_t)1 << 20, 70000, 2};
+    h = check_block(&m, &t, &bw1, h);
+    CHECK(shafts_seen > before);
     return h;
 }
 
