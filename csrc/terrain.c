@@ -380,11 +380,10 @@ static int int_profile(const rt_terrain *t, int m, int32_t *out)
 /* The tile buffers of one thread of a terra grid (about 28 KB: on the heap,
  * so that a thread with a small stack can run the grids). */
 typedef struct tile_buf {
-    int32_t h[TILE], a1[TILE], a2[TILE], a3[TILE], fa[TILE];
-    int32_t xr[TILE], code[TILE];
-    double ht[TILE], oh[TILE], od[TILE];
-    uint8_t ot[TILE], of[TILE];
-    uint8_t cmask[TILE / 8]; /* classify_bytes: the feature candidates */
+    int32_t *h, *a1, *a2, *a3, *fa, *xr, *code;
+    double *ht, *oh, *od;
+    uint8_t *ot, *of;
+    uint8_t *cmask; /* classify_bytes: the feature candidates */
 } tile_buf;
 
 /* The scratch of one grid call, allocated once (grid_scratch_new). */
@@ -882,6 +881,10 @@ static void prepare_windows(block_job *j, int32_t *iprof, int32_t *win, uint8_t 
         j->win_mask = (uint32_t)wm;
     }
     int32_t base = 0;
+    /* the byte windows serve the profile sums of terra grids, 32 columns a
+     * step: not built for height grids or narrow ones (small grids are many
+     * and cheap: streams and sites compute such) */
+    if (!j->out || !j->iprof || j->b->nx < 32) return;
     int wm8 = rt__tile_windows8(iprof, t->profile_len, win8, &base);
     if (wm8 > 0) {
         j->win8 = win8;
@@ -900,17 +903,40 @@ static int thread_count(int threads, int64_t n)
 
 /* One heap block for a grid call: the scratch, 64-byte aligned, then
  * `nbufs` tile buffers and their flags.  *raw gets what to free. */
-static grid_scratch *grid_scratch_new(int nbufs, void **raw, tile_buf **bufs, atomic_int **busy)
+static grid_scratch *grid_scratch_new(int nbufs, int64_t nx, void **raw, tile_buf **bufs,
+                                      atomic_int **busy)
 {
-    size_t size = sizeof(grid_scratch) + (size_t)nbufs * (sizeof(tile_buf) + sizeof(atomic_int));
-    unsigned char *p = malloc(size + 64);
+    /* the tile buffers as wide as a tile of this grid can be (small grids,
+     * as streams and sites compute, get small buffers), each array 64-byte
+     * aligned; the kernels may write up to a multiple of 8 */
+    const size_t w = (size_t)(nx < TILE ? (nx + 31) & ~(int64_t)31 : TILE);
+    const size_t a4 = (w * 4 + 63) & ~(size_t)63, a8 = (w * 8 + 63) & ~(size_t)63;
+    const size_t a1 = (w + 63) & ~(size_t)63, am = (w / 8 + 1 + 63) & ~(size_t)63;
+    const size_t per = 7 * a4 + 3 * a8 + 2 * a1 + am;
+    const size_t head = (sizeof(grid_scratch) + 63) & ~(size_t)63;
+    const size_t heads = ((size_t)nbufs * (sizeof(tile_buf) + sizeof(atomic_int)) + 63) & ~(size_t)63;
+    unsigned char *p = malloc(head + heads + (size_t)nbufs * per + 64);
     *raw = p;
     if (!p) return NULL;
     unsigned char *a = p + (64 - (uintptr_t)p % 64);
     grid_scratch *g = (grid_scratch *)(void *)a;
-    *bufs = (tile_buf *)(void *)(a + sizeof(grid_scratch));
-    *busy = (atomic_int *)(void *)(a + sizeof(grid_scratch) + (size_t)nbufs * sizeof(tile_buf));
-    for (int k = 0; k < nbufs; k++) atomic_init(&(*busy)[k], 0);
+    *bufs = (tile_buf *)(void *)(a + head);
+    *busy = (atomic_int *)(void *)(a + head + (size_t)nbufs * sizeof(tile_buf));
+    unsigned char *q = a + head + heads;
+    for (int k = 0; k < nbufs; k++) {
+        tile_buf *tb = &(*bufs)[k];
+        int32_t **i32[7] = {&tb->h, &tb->a1, &tb->a2, &tb->a3, &tb->fa, &tb->xr, &tb->code};
+        double **f64[3] = {&tb->ht, &tb->oh, &tb->od};
+        for (int m = 0; m < 7; m++, q += a4) *i32[m] = (int32_t *)(void *)q;
+        for (int m = 0; m < 3; m++, q += a8) *f64[m] = (double *)(void *)q;
+        tb->ot = q;
+        q += a1;
+        tb->of = q;
+        q += a1;
+        tb->cmask = q;
+        q += am;
+        atomic_init(&(*busy)[k], 0);
+    }
     return g;
 }
 
@@ -935,7 +961,7 @@ rt_status rt_height_grid(const rt_terrain *t, const rt_block *b, double *out, in
     void *raw;
     tile_buf *bufs;
     atomic_int *busy;
-    grid_scratch *g = grid_scratch_new(0, &raw, &bufs, &busy);
+    grid_scratch *g = grid_scratch_new(0, b->nx, &raw, &bufs, &busy);
     if (!g) return RT_ERR_NOMEM;
     block_job j = {.t = t, .b = b, .height_out = out};
     j.stream = b->nx * b->ny > RT_STREAM_BYTES / 8;
@@ -956,7 +982,7 @@ rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b, const rt_terra_o
     block_job j = {.t = t, .b = b, .out = out};
     j.nbufs = thread_count(threads, b->ny);
     j.stream = b->nx * b->ny > RT_STREAM_BYTES / 18; /* height, depth, terrain, feature */
-    grid_scratch *g = grid_scratch_new(j.nbufs, &raw, &j.bufs, &j.busy);
+    grid_scratch *g = grid_scratch_new(j.nbufs, b->nx, &raw, &j.bufs, &j.busy);
     if (!g) return RT_ERR_NOMEM;
     grid_plan(&j, g);
     rt_parallel_for(threads, b->ny, terra_rows, &j);
