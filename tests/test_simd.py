@@ -22,6 +22,7 @@ GRIDS = [
     (24000, 5500, 70, 50, 0.0625),
     # the finest dyadic steps the 16-bit byte-window sums take (s = 12) and
     # the first they leave to the 32-bit windows (s = 13)
+    (24000.5, 5500.25, 97, 9, 0.5),  # s = 8: the last with the odd indices pre-shifted
     (24000.5, 5500.25, 97, 9, 1 / 32),
     (-24000.5, 5500.25, 97, 9, 1 / 64),
     (23396.3, 5318.7, 65, 33, 0.3),

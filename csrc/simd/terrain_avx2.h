@@ -182,41 +182,52 @@ static AW_ATTR void aw_dispatch(const aw_plan *pl, int mode, const rt_tile_args 
  * most 64 * 255) are exact in 16 bits; the constant part, plus base for
  * every moving direction, is added in 32 bits. */
 AW_INLINE void aw_prof8_dir(const rt_tile_args *ta, uint32_t v, uint32_t dv, int k0, int k1,
-                            __m256i *acc, const int first)
+                            __m256i *acc, const int first, const int low)
 {
     const uint32_t s = ta->shift, wm = ta->win8_mask, up = 12u - s;
     const uint8_t *win = ta->win8;
-    const __m256i lowbyte = _mm256_set1_epi16(0x00ff), nib1 = _mm256_set1_epi16(0x0f00);
+    const __m256i nib1 = _mm256_set1_epi16(0x0f00), hi7 = _mm256_set1_epi16(0x7f00);
     const __m256i cols = _mm256_setr_epi16(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
     const uint16_t dw = (uint16_t)(dv << up);
-    /* W of the even columns; the odd ones are W + dw */
+    /* W of the even columns, V << (12 - s): q & 15 in bits 12..15 */
     __m256i We = _mm256_add_epi16(_mm256_set1_epi16((short)(uint16_t)(v << up)),
                                   _mm256_mullo_epi16(cols, _mm256_set1_epi16((short)dw)));
-    __m256i Wo = _mm256_add_epi16(We, _mm256_set1_epi16((short)dw));
     const __m256i step = _mm256_set1_epi16((short)(uint16_t)(32u * dw));
+    /* the odd columns: low (s <= 8): V << (8 - s), q & 15 in bits 8..11 (a
+     * vpshufb reads only bits 0..3 and 7 of its index byte, so masking bit
+     * 15 and the low byte is enough); else as the even ones */
+    const uint32_t upo = low ? 8u - s : up;
+    const uint16_t dwo = (uint16_t)(dv << upo);
+    __m256i Wo = _mm256_add_epi16(_mm256_set1_epi16((short)(uint16_t)((v + dv) << upo)),
+                                  _mm256_mullo_epi16(cols, _mm256_set1_epi16((short)dwo)));
+    const __m256i stepo = _mm256_set1_epi16((short)(uint16_t)(32u * dwo));
     /* V at the lane's column with the smallest index */
     uint32_t B = (int32_t)dv >= 0 ? v : v + 15u * dv;
     const uint32_t dB = 32u * dv, dL = 16u * dv;
     for (int k = k0; k < k1; k += 32, acc += 2) {
         /* q & 15 of column 2j in byte 2j, of column 2j+1 in byte 2j+1 */
-        const __m256i q = _mm256_or_si256(_mm256_srli_epi16(We, 12),
-                                          _mm256_and_si256(_mm256_srli_epi16(Wo, 4), nib1));
+        const __m256i qo = low ? _mm256_and_si256(Wo, hi7)
+                               : _mm256_and_si256(_mm256_srli_epi16(Wo, 4), nib1);
+        const __m256i q = _mm256_or_si256(_mm256_srli_epi16(We, 12), qo);
         const uint32_t r0 = (B >> s) & wm, r1 = ((B + dL) >> s) & wm;
         const __m256i w = _mm256_blend_epi32(
             _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)(const void *)(win + r0 * 16))),
             _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)(const void *)(win + r1 * 16))),
             0xf0);
+        /* p: the even column's byte low, the odd one's high; acc[0] sums p
+         * as 16-bit words (modulo 2^16), acc[1] the odd bytes alone, and
+         * the even sums are acc[0] - (acc[1] << 8), exact (they are < 2^16) */
         const __m256i p = _mm256_shuffle_epi8(w, q);
-        const __m256i even = _mm256_and_si256(p, lowbyte), odd = _mm256_srli_epi16(p, 8);
+        const __m256i odd = _mm256_srli_epi16(p, 8);
         if (first) {
-            _mm256_storeu_si256(acc, even);
+            _mm256_storeu_si256(acc, p);
             _mm256_storeu_si256(acc + 1, odd);
         } else {
-            _mm256_storeu_si256(acc, _mm256_add_epi16(_mm256_loadu_si256(acc), even));
+            _mm256_storeu_si256(acc, _mm256_add_epi16(_mm256_loadu_si256(acc), p));
             _mm256_storeu_si256(acc + 1, _mm256_add_epi16(_mm256_loadu_si256(acc + 1), odd));
         }
         We = _mm256_add_epi16(We, step);
-        Wo = _mm256_add_epi16(Wo, step);
+        Wo = _mm256_add_epi16(Wo, stepo);
         B += dB;
     }
 }
@@ -236,15 +247,22 @@ static AW_ATTR void aw_prof8_run(const aw_plan *pl, const rt_tile_args *ta, int 
         for (int k = k0; k < k1; k++) out[k] = pl->cst;
         return;
     }
-    aw_prof8_dir(ta, pl->v[0] + (uint32_t)k0 * pl->dv[0], pl->dv[0], k0, k1, acc, 1);
-    for (int i = 1; i < na; i++)
-        aw_prof8_dir(ta, pl->v[i] + (uint32_t)k0 * pl->dv[i], pl->dv[i], k0, k1, acc, 0);
+    if (ta->shift <= 8) {
+        aw_prof8_dir(ta, pl->v[0] + (uint32_t)k0 * pl->dv[0], pl->dv[0], k0, k1, acc, 1, 1);
+        for (int i = 1; i < na; i++)
+            aw_prof8_dir(ta, pl->v[i] + (uint32_t)k0 * pl->dv[i], pl->dv[i], k0, k1, acc, 0, 1);
+    } else {
+        aw_prof8_dir(ta, pl->v[0] + (uint32_t)k0 * pl->dv[0], pl->dv[0], k0, k1, acc, 1, 0);
+        for (int i = 1; i < na; i++)
+            aw_prof8_dir(ta, pl->v[i] + (uint32_t)k0 * pl->dv[i], pl->dv[i], k0, k1, acc, 0, 0);
+    }
     const __m256i cst = _mm256_set1_epi32(
         (int32_t)((uint32_t)pl->cst + (uint32_t)na * (uint32_t)ta->win8_base));
     const __m256i *a = acc;
     for (int k = k0; k < k1; k += 32, a += 2) {
         /* columns 0-7 | 16-23, then 8-15 | 24-31 */
-        const __m256i e = _mm256_loadu_si256(a), o = _mm256_loadu_si256(a + 1);
+        const __m256i o = _mm256_loadu_si256(a + 1);
+        const __m256i e = _mm256_sub_epi16(_mm256_loadu_si256(a), _mm256_slli_epi16(o, 8));
         const __m256i lo = _mm256_unpacklo_epi16(e, o), hi = _mm256_unpackhi_epi16(e, o);
         _mm256_storeu_si256((__m256i *)(out + k),
                             _mm256_add_epi32(cst, _mm256_cvtepu16_epi32(_mm256_castsi256_si128(lo))));
