@@ -75,6 +75,85 @@ typedef struct bridge_job {
     uint8_t *low;            /* total flags: terra height <= lake_base */
 } bridge_job;
 
+/* ------------------------------------------------------------------------ */
+/* Sorting the cells, interruptibly                                         */
+/* ------------------------------------------------------------------------ */
+
+/* (x, y) pairs in (x, y) order: an introsort (median-of-three quicksort,
+ * heapsort below a depth limit, insertion sort on short runs) that checks
+ * the watch at every partition of a long run.  Equal pairs are identical,
+ * so the result is the one qsort would give. */
+static inline int cell_less(const int64_t *a, const int64_t *b)
+{
+    return a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]);
+}
+
+static inline void cell_swap(int64_t *a, int64_t *b)
+{
+    int64_t x = a[0], y = a[1];
+    a[0] = b[0], a[1] = b[1];
+    b[0] = x, b[1] = y;
+}
+
+static void sift_down(int64_t *c, int64_t root, int64_t n)
+{
+    for (;;) {
+        int64_t child = 2 * root + 1;
+        if (child >= n) return;
+        if (child + 1 < n && cell_less(c + 2 * child, c + 2 * (child + 1))) child++;
+        if (!cell_less(c + 2 * root, c + 2 * child)) return;
+        cell_swap(c + 2 * root, c + 2 * child);
+        root = child;
+    }
+}
+
+static int heap_sort(int64_t *c, int64_t n, rt__watch *w)
+{
+    for (int64_t k = n / 2; k-- > 0;) sift_down(c, k, n);
+    for (int64_t end = n - 1; end > 0; end--) {
+        if (end % 4096 == 0 && rt__watch_stop(w, 4096 * 64)) return -1;
+        cell_swap(c, c + 2 * end);
+        sift_down(c, 0, end);
+    }
+    return 0;
+}
+
+static int sort_cells(int64_t *c, int64_t n, int depth, rt__watch *w)
+{
+    while (n > 16) {
+        if (n > 4096 && rt__watch_stop(w, 16 * n)) return -1;
+        if (depth-- == 0) return heap_sort(c, n, w);
+        /* median of three to the front, then Hoare partition around it */
+        int64_t mid = n / 2;
+        if (cell_less(c + 2 * mid, c)) cell_swap(c + 2 * mid, c);
+        if (cell_less(c + 2 * (n - 1), c)) cell_swap(c + 2 * (n - 1), c);
+        if (cell_less(c + 2 * (n - 1), c + 2 * mid)) cell_swap(c + 2 * (n - 1), c + 2 * mid);
+        cell_swap(c, c + 2 * mid);
+        const int64_t px = c[0], py = c[1];
+        int64_t i = 0, j = n;
+        for (;;) {
+            do i++; while (i < n && (c[2 * i] < px || (c[2 * i] == px && c[2 * i + 1] < py)));
+            do j--; while (c[2 * j] > px || (c[2 * j] == px && c[2 * j + 1] > py));
+            if (i >= j) break;
+            cell_swap(c + 2 * i, c + 2 * j);
+        }
+        cell_swap(c, c + 2 * j);
+        /* recurse into the smaller side, loop on the larger */
+        if (j < n - j - 1) {
+            if (sort_cells(c, j, depth, w) < 0) return -1;
+            c += 2 * (j + 1);
+            n -= j + 1;
+        } else {
+            if (sort_cells(c + 2 * (j + 1), n - j - 1, depth, w) < 0) return -1;
+            n = j;
+        }
+    }
+    for (int64_t i = 1; i < n; i++)
+        for (int64_t k = i; k > 0 && cell_less(c + 2 * k, c + 2 * (k - 1)); k--)
+            cell_swap(c + 2 * k, c + 2 * (k - 1));
+    return 0;
+}
+
 static void bridge_range(void *ctx, int64_t begin, int64_t end)
 {
     const bridge_job *j = ctx;
@@ -98,16 +177,9 @@ static void bridge_range(void *ctx, int64_t begin, int64_t end)
     }
 }
 
-static int compare_cells(const void *pa, const void *pb)
-{
-    const int64_t *a = pa, *b = pb;
-    if (a[0] != b[0]) return a[0] < b[0] ? -1 : 1;
-    if (a[1] != b[1]) return a[1] < b[1] ? -1 : 1;
-    return 0;
-}
-
 rt_status rt_road_cells(const rt_terrain *t, const rt_road *r, int64_t *cells, int64_t cap,
-                        int64_t *count, int64_t *bridge, int64_t *bad_segment, int threads)
+                        int64_t *count, int64_t *bridge, int64_t *bad_segment, int threads,
+                        const rt_poll *poll)
 {
     if (!t || !cells || !count || !bad_segment) return RT_ERR_NULL;
     rt_status s = rt__terrain_check_shape(t, NULL);
@@ -116,6 +188,8 @@ rt_status rt_road_cells(const rt_terrain *t, const rt_road *r, int64_t *cells, i
     s = rt_road_check(r, &bound);
     if (s != RT_OK) return s;
     if (cap < bound) return RT_ERR_SIZE;
+    rt__watch w;
+    if (rt__watch_start(&w, poll)) return RT_ERR_INTERRUPTED;
 
     int64_t nseg = r->n - 1;
     int64_t *start = malloc((size_t)r->n * sizeof *start);
@@ -130,30 +204,36 @@ rt_status rt_road_cells(const rt_terrain *t, const rt_road *r, int64_t *cells, i
     low = malloc((size_t)start[nseg]);
     if (!low) goto nomem;
     bridge_job job = {t, r, start, length, low};
-    rt_parallel_for(threads, start[nseg], bridge_range, &job);
+    rt__parallel_watch(threads, start[nseg], RT_WORK_POINT, bridge_range, &job, &w);
+    if (rt__watch_stopped(&w)) goto stopped;
     int64_t bad = -1;
     for (int64_t i = 0; i < nseg; i++) {
         for (int64_t g = start[i]; g < start[i + 1]; g++) counts[i] += low[g];
         if (bad < 0 && r->max_bridge >= 0 && counts[i] > r->max_bridge) bad = i;
     }
     free(low);
+    low = NULL;
 
     int64_t n = 0;
     if (bad < 0) {
-        int64_t w = r->half_width;
+        int64_t hw = r->half_width, pending = 0;
         for (int64_t i = 0; i < nseg; i++)
             for (int64_t k = 0; k < start[i + 1] - start[i]; k++) {
+                if (rt__watch_charge(&w, &pending, (2 * hw + 1) * (2 * hw + 1) + 16))
+                    goto stopped;
                 int64_t qx, qy;
                 segment_point(r->x[i], r->y[i], r->x[i + 1], r->y[i + 1], length[i], k, &qx,
                               &qy);
-                for (int64_t dx = -w; dx <= w; dx++)
-                    for (int64_t dy = -w; dy <= w; dy++) {
+                for (int64_t dx = -hw; dx <= hw; dx++)
+                    for (int64_t dy = -hw; dy <= hw; dy++) {
                         cells[2 * n] = qx + dx;
                         cells[2 * n + 1] = qy + dy;
                         n++;
                     }
             }
-        qsort(cells, (size_t)n, 2 * sizeof *cells, compare_cells);
+        int depth = 2;
+        for (int64_t m = n; m > 1; m >>= 1) depth += 2;
+        if (sort_cells(cells, n, depth, &w) < 0) goto stopped;
         int64_t u = 0;
         for (int64_t k = 0; k < n; k++) {
             if (u > 0 && cells[2 * k] == cells[2 * (u - 1)] &&
@@ -172,6 +252,13 @@ rt_status rt_road_cells(const rt_terrain *t, const rt_road *r, int64_t *cells, i
     free(length);
     free(counts);
     return RT_OK;
+
+stopped:
+    free(low);
+    free(start);
+    free(length);
+    free(counts);
+    return RT_ERR_INTERRUPTED;
 
 nomem:
     free(start);

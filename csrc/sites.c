@@ -376,17 +376,22 @@ static rt_status check_start(double x, double y, double a0)
     return RT_OK;
 }
 
+/* One search; RT_ERR_INTERRUPTED (nothing written) when the watch says stop. */
 static rt_status search(const rt_terrain *t, const plan *p, double x, double y, double a0,
-                        rt_site *out)
+                        rt_site *out, rt__watch *w)
 {
     const rt_site_options *o = p->o;
     rt_site res;
     memset(&res, 0, sizeof res);
     int64_t sx = (int64_t)rt__round_js(x), sy = (int64_t)rt__round_js(y);
+    /* a candidate reads at most its discs (from the cache) */
+    const int64_t per_try = 64 + p->nf + p->nd;
+    int64_t pending = 0;
 
     /* 1. dry land by big jumps (ground height, not terra) */
     int64_t jumps = 0;
     while (rt__height_point(t, (double)sx, (double)sy) - t->lake_height < o->min_height) {
+        if (rt__watch_charge(w, &pending, RT_WORK_POINT)) return RT_ERR_INTERRUPTED;
         if (jumps >= o->max_loops) {
             res.x = sx;
             res.y = sy;
@@ -414,6 +419,7 @@ static rt_status search(const rt_terrain *t, const plan *p, double x, double y, 
     int64_t tries = 0, ax = 0, ay = 0;
     int have_a = 0;
     for (; tries < o->max_loops; tries++) {
+        if (rt__watch_charge(w, &pending, per_try)) goto stopped;
         int64_t cx, cy;
         spiral_next(&sp, &cx, &cy);
         int m = criteria(&c, p, cx, cy, CRIT_COUNT - 1);
@@ -457,6 +463,7 @@ static rt_status search(const rt_terrain *t, const plan *p, double x, double y, 
         int best = -1;
         spiral_start(&sp, sx, sy, a0);
         for (int64_t i = 0; i < o->max_loops; i++) {
+            if (rt__watch_charge(w, &pending, per_try)) goto stopped;
             int64_t cx, cy;
             spiral_next(&sp, &cx, &cy);
             int m = criteria(&c, p, cx, cy, best);
@@ -477,10 +484,13 @@ done:
 nomem:
     cache_close(&c);
     return RT_ERR_NOMEM;
+stopped:
+    cache_close(&c);
+    return RT_ERR_INTERRUPTED;
 }
 
 rt_status rt_find_good_site(const rt_terrain *t, double x, double y, double a0,
-                            const rt_site_options *o, rt_site *out)
+                            const rt_site_options *o, rt_site *out, const rt_poll *poll)
 {
     rt_status s = rt__terrain_check_shape(t, NULL);
     if (s == RT_OK) s = rt_site_check(o);
@@ -488,10 +498,12 @@ rt_status rt_find_good_site(const rt_terrain *t, double x, double y, double a0,
     if (!out) return RT_ERR_NULL;
     s = check_start(x, y, a0);
     if (s != RT_OK) return s;
+    rt__watch w;
+    if (rt__watch_start(&w, poll)) return RT_ERR_INTERRUPTED;
     plan p;
     s = plan_make(o, &p);
     if (s != RT_OK) return s;
-    s = search(t, &p, x, y, a0, out);
+    s = search(t, &p, x, y, a0, out, &w);
     plan_free(&p);
     return s;
 }
@@ -552,19 +564,23 @@ typedef struct batch {
     const double *x, *y, *a0;
     rt_site *res;
     uint8_t *failed; /* per start: 1 when out of memory */
+    rt__watch *w;
 } batch;
 
 static void batch_range(void *ctx, int64_t begin, int64_t end)
 {
     const batch *b = ctx;
-    for (int64_t k = begin; k < end; k++)
-        b->failed[k] = search(b->t, b->p, b->x[k], b->y[k], b->a0 ? b->a0[k] : 0.0,
-                              &b->res[k]) != RT_OK;
+    for (int64_t k = begin; k < end; k++) {
+        rt_status s = search(b->t, b->p, b->x[k], b->y[k], b->a0 ? b->a0[k] : 0.0, &b->res[k],
+                             b->w);
+        if (s == RT_ERR_INTERRUPTED) return;
+        b->failed[k] = s != RT_OK;
+    }
 }
 
 rt_status rt_find_good_sites(const rt_terrain *t, const double *x, const double *y,
                              const double *a0, int64_t n, const rt_site_options *o,
-                             rt_site *out, int threads)
+                             rt_site *out, int threads, const rt_poll *poll)
 {
     rt_status s = rt__terrain_check_shape(t, NULL);
     if (s == RT_OK) s = rt_site_check(o);
@@ -577,26 +593,31 @@ rt_status rt_find_good_sites(const rt_terrain *t, const double *x, const double 
         if (s != RT_OK) return s;
     }
     if ((uint64_t)n > SIZE_MAX / sizeof(rt_site)) return RT_ERR_NOMEM;
+    rt__watch w;
+    if (rt__watch_start(&w, poll)) return RT_ERR_INTERRUPTED;
     plan p;
     s = plan_make(o, &p);
     if (s != RT_OK) return s;
     rt_site *res = malloc((size_t)n * sizeof *res);
-    uint8_t *failed = malloc((size_t)n);
+    uint8_t *failed = calloc((size_t)n, 1);
     if (!res || !failed) {
         s = RT_ERR_NOMEM;
         goto out;
     }
     if (!o->may_alter) {
-        batch b = {t, &p, x, y, a0, res, failed};
-        rt_parallel_for(threads, n, batch_range, &b);
+        batch b = {t, &p, x, y, a0, res, failed, &w};
+        /* a start: a few candidates typically (a 1000-candidate search is
+         * a millisecond or so) */
+        rt__parallel_watch(threads, n, 64 * RT_WORK_POINT, batch_range, &b, &w);
         for (int64_t k = 0; k < n; k++)
             if (failed[k]) s = RT_ERR_NOMEM;
+        if (rt__watch_stopped(&w)) s = RT_ERR_INTERRUPTED;
     } else {
         /* in order, each search seeing the discs painted before it */
         rt_terrain local = *t;
         rt_placed *own = NULL;
         for (int64_t k = 0; k < n && s == RT_OK; k++) {
-            s = search(&local, &p, x[k], y[k], a0 ? a0[k] : 0.0, &res[k]);
+            s = search(&local, &p, x[k], y[k], a0 ? a0[k] : 0.0, &res[k], &w);
             if (s != RT_OK || !res[k].altered) continue;
             if (!own) {
                 own = t->placed ? rt_placed_clone(t->placed) : rt_placed_new();
