@@ -70,9 +70,6 @@ double rt_classic_cos(double x)
 /* Midpoint displacement                                                    */
 /* ------------------------------------------------------------------------ */
 
-/* Points of a pass done between two checks of the watch. */
-#define MIDPOINT_RUN ((int64_t)1 << 16)
-
 rt_status rt_midpoint_displacement(int iterations, double scale, double ratio,
                                    const double *u, double *out, const rt_poll *poll)
 {
@@ -88,9 +85,15 @@ rt_status rt_midpoint_displacement(int iterations, double scale, double ratio,
     double r = scale;
     for (int p = 0; p < iterations; p++) {
         const int64_t s = (int64_t)1 << (iterations - p), h = s / 2;
-        for (int64_t i0 = h; i0 < n; i0 += s * MIDPOINT_RUN) {
-            if (rt__watch_stop(&w, 4 * MIDPOINT_RUN)) return RT_ERR_INTERRUPTED;
-            const int64_t i1 = n - i0 > s * MIDPOINT_RUN ? i0 + s * MIDPOINT_RUN : n;
+        /* a point of a sparse pass may touch a fresh page of out: the first
+         * touch of memory costs a few units a byte (zeroing; a whole huge
+         * page at once), so a point is charged for the s doubles it spans */
+        const int64_t per_point = 4 + 24 * (s < ((int64_t)1 << 36) ? s : (int64_t)1 << 36);
+        int64_t run = RT_WATCH_STEP / per_point; /* points between checks */
+        if (run < 1) run = 1;
+        for (int64_t i0 = h; i0 < n; i0 += s * run) {
+            if (rt__watch_stop(&w, per_point * run)) return RT_ERR_INTERRUPTED;
+            const int64_t i1 = (n - i0) / s > run ? i0 + s * run : n;
             for (int64_t i = i0; i < i1; i += s)
                 out[i] = (out[i - h] + out[i + h]) / 2.0 + r * (2.0 * u[i] - 1.0);
         }

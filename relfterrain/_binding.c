@@ -397,13 +397,26 @@ fail:
 int rtpy_rows(rtpy_rows_fn fn, void *ctx, int64_t nx, int64_t ny, int count,
               PyArrayObject *const *arrays, const int *given, rt_status *status)
 {
+    return rtpy_rows_sized(fn, ctx, nx, ny, count, arrays, given, status, RTPY_ROWS_POINTS);
+}
+
+int rtpy_slices(rtpy_rows_fn fn, void *ctx, int64_t n, int count, PyArrayObject *const *arrays,
+                const int *given, rt_status *status)
+{
+    return rtpy_rows_sized(fn, ctx, 1, n, count, arrays, given, status, RTPY_SLICE_POINTS);
+}
+
+int rtpy_rows_sized(rtpy_rows_fn fn, void *ctx, int64_t nx, int64_t ny, int count,
+                    PyArrayObject *const *arrays, const int *given, rt_status *status,
+                    int64_t block_points)
+{
     size_t rowbytes[RTPY_ROWS_MAX_OUTPUTS];
     *status = RT_OK;
     if (count > RTPY_ROWS_MAX_OUTPUTS) {
         PyErr_SetString(PyExc_SystemError, "rtpy_rows: too many outputs");
         return -1;
     }
-    int64_t rows = nx >= RTPY_ROWS_POINTS ? 1 : RTPY_ROWS_POINTS / nx;
+    int64_t rows = nx >= block_points ? 1 : block_points / nx;
     int chunked = rows < ny;
     for (int k = 0; k < count; k++)
         rowbytes[k] = arrays[k] ? (size_t)nx * (size_t)PyArray_ITEMSIZE(arrays[k]) : 0;

@@ -142,6 +142,18 @@ int rtpy_outputs_sized(PyObject *outputs, int count, const char *const *names, c
 typedef rt_status (*rtpy_rows_fn)(void *ctx, int64_t row0, int64_t nrows, void *const *data);
 int rtpy_rows(rtpy_rows_fn fn, void *ctx, int64_t nx, int64_t ny, int count,
               PyArrayObject *const *arrays, const int *given, rt_status *status);
+/* The same with blocks of about block_points points, for grids whose points
+ * cost more than the terrain's tile kernels' (point by point, several
+ * heights a point). */
+int rtpy_rows_sized(rtpy_rows_fn fn, void *ctx, int64_t nx, int64_t ny, int count,
+                    PyArrayObject *const *arrays, const int *given, rt_status *status,
+                    int64_t block_points);
+/* The same for n arbitrary points (one a row) in slices of RTPY_SLICE_POINTS:
+ * a point costs up to about 1 us (terra with 64 directions), so a slice
+ * takes well under a second too. */
+#define RTPY_SLICE_POINTS ((int64_t)1 << 18)
+int rtpy_slices(rtpy_rows_fn fn, void *ctx, int64_t n, int count, PyArrayObject *const *arrays,
+                const int *given, rt_status *status);
 
 /* A tuple of the outputs (None where not wanted); steals the references. */
 PyObject *rtpy_outputs_tuple(int count, PyArrayObject **arrays);

@@ -130,7 +130,7 @@ static PyObject *classic_diamond_square(PyObject *module, PyObject *args, PyObje
     return (PyObject *)grid;
 }
 
-/* clouds in slices of values (rtpy_rows with one value a row) */
+/* clouds in slices of values (rtpy_slices) */
 typedef struct clouds_ctx {
     const double *heights;
     double clear, cloudy;
@@ -164,7 +164,7 @@ static PyObject *classic_clouds(PyObject *module, PyObject *args, PyObject *kwds
     clouds_ctx c = {PyArray_DATA(h), clear, cloudy};
     int given = 0, rc = 0;
     if (n > 0) {
-        rc = rtpy_rows(clouds_rows, &c, 1, n, 1, &out, &given, &s);
+        rc = rtpy_slices(clouds_rows, &c, n, 1, &out, &given, &s);
     } else { /* the parameter checks alone */
         Py_BEGIN_ALLOW_THREADS
         s = rt_clouds(NULL, 0, clear, cloudy, NULL);

@@ -80,7 +80,7 @@ static PyObject *evolve_points(PyObject *module, PyObject *args, PyObject *kwds)
                     PyArray_DATA(t), NULL, 0.0, threads};
     int given = 0, rc = 0;
     if (n > 0) {
-        rc = rtpy_rows(evolve_point_rows, &c, 1, n, 1, &out, &given, &s);
+        rc = rtpy_slices(evolve_point_rows, &c, n, 1, &out, &given, &s);
     } else { /* the parameter checks alone */
         s = rt_height_time_points(&params, PyArray_DATA(tvec), NULL, NULL, NULL, 0, NULL, 1);
         rc = s == RT_OK ? 0 : -1;
@@ -121,7 +121,8 @@ static PyObject *evolve_grid(PyObject *module, PyObject *args, PyObject *kwds)
     rt_status s;
     evolve_ctx c = {&params, PyArray_DATA(tvec), NULL, NULL, NULL, &b, time, threads};
     int given = out_obj != Py_None;
-    if (rtpy_rows(evolve_grid_rows, &c, nx, ny, 1, &out, &given, &s) < 0) {
+    /* the point-by-point double arithmetic: blocks of 2^20 points */
+    if (rtpy_rows_sized(evolve_grid_rows, &c, nx, ny, 1, &out, &given, &s, (int64_t)1 << 20) < 0) {
         if (s != RT_OK)
             rtpy_raise(s, s == RT_ERR_VECTOR_VALUE ? "time_vector" : "x0, y0, step, t");
         goto fail;

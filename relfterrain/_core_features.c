@@ -4,7 +4,7 @@
  */
 #include "_binding.h"
 
-/* In slices of points (rtpy_rows with one point a row). */
+/* In slices of points (rtpy_slices). */
 typedef struct building_ctx {
     const rt_terrain *p;
     const int64_t *x, *y;
@@ -45,7 +45,7 @@ static PyObject *features_building_at(PyObject *module, PyObject *args)
     building_ctx c = {&p, PyArray_DATA(x), PyArray_DATA(y)};
     int given = 0;
     rt_status s;
-    int rc = n > 0 ? rtpy_rows(building_rows, &c, 1, n, 1, &out, &given, &s) : 0;
+    int rc = n > 0 ? rtpy_slices(building_rows, &c, n, 1, &out, &given, &s) : 0;
     rtpy_box_release(box);
     if (rc < 0) goto fail; /* interrupted */
     Py_DECREF(x);

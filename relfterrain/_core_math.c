@@ -16,7 +16,7 @@ static PyArrayObject *math_input(PyObject *obj)
     return rtpy_input(obj, "x", NPY_FLOAT64, 0, 0);
 }
 
-/* Values in slices (rtpy_rows with one value a row), Ctrl-C between them. */
+/* Values in slices (rtpy_slices), Ctrl-C between them. */
 typedef struct math_ctx {
     const double *x;
     double (*fn)(double);
@@ -44,7 +44,7 @@ static PyObject *math_apply(PyObject *arg, double (*fn)(double))
     math_ctx c = {PyArray_DATA(x), fn};
     int given = 0;
     rt_status s;
-    int rc = n > 0 ? rtpy_rows(math_rows, &c, 1, n, 1, &out, &given, &s) : 0;
+    int rc = n > 0 ? rtpy_slices(math_rows, &c, n, 1, &out, &given, &s) : 0;
     Py_DECREF(x);
     if (rc < 0) { /* interrupted */
         Py_DECREF(out);

@@ -280,7 +280,15 @@ static PyObject *cave_mouths(PyObject *module, PyObject *args, PyObject *kwds)
         return NULL;
     }
     if (threads_obj && rtpy_threads(threads_obj, &threads) < 0) return NULL;
-    if (rtpy_check_block(nx, ny, 0, 0, 1) < 0) return NULL;
+    if (nx < 1 || ny < 1) {
+        PyErr_Format(PyExc_ValueError, "nx, ny: must be >= 1, got %lld, %lld", nx, ny);
+        return NULL;
+    }
+    /* what the call allocates: a counter per row (the results, after
+     * counting); the area's work is limited by the Python layer */
+    if ((unsigned long long)ny > (unsigned long long)PY_SSIZE_T_MAX / 8 ||
+        rtpy_check_alloc((unsigned long long)ny * 8, "nx, ny") < 0)
+        return NULL;
     rt_terrain p;
     rtpy_placed_box *box = rtpy_terrain_snapshot((rtpy_terrain *)tobj, &p);
     int64_t count = 0;
@@ -385,7 +393,8 @@ static PyObject *caverns_grid(PyObject *module, PyObject *args, PyObject *kwds)
     rtpy_placed_box *box = rtpy_terrain_snapshot((rtpy_terrain *)tobj, &p);
     rt_status s;
     cavern_rows_ctx ctx = {&p, &cv, &b, threads};
-    int rc = rtpy_rows(cavern_rows, &ctx, nx, ny, 3, arrays, given, &s);
+    /* two height grids a point, row by row: smaller blocks than the terrain's */
+    int rc = rtpy_rows_sized(cavern_rows, &ctx, nx, ny, 3, arrays, given, &s, (int64_t)1 << 21);
     rtpy_box_release(box);
     if (rc < 0) {
         for (int k = 0; k < 3; k++) Py_CLEAR(arrays[k]);

@@ -43,7 +43,7 @@ static int nebula_params(PyObject *prof_obj, PyObject *vec_obj, double threshold
     return 0;
 }
 
-/* Points in slices (rtpy_rows with one point a row). */
+/* Points in slices (rtpy_slices). */
 typedef struct nebula_rows_ctx {
     const rt_nebula *nb;
     const double *x, *y, *z;
@@ -84,7 +84,7 @@ static PyObject *nebula_points(PyObject *module, PyObject *args, PyObject *kwds)
     rt_status s = RT_OK;
     nebula_rows_ctx ctx = {&nb, PyArray_DATA(x), PyArray_DATA(y), PyArray_DATA(z), threads};
     int given = 0;
-    if (n > 0 && rtpy_rows(nebula_rows, &ctx, 1, n, 1, &out, &given, &s) < 0) {
+    if (n > 0 && rtpy_slices(nebula_rows, &ctx, n, 1, &out, &given, &s) < 0) {
         if (s != RT_OK) rtpy_raise(s, "x, y, z");
         goto fail;
     }

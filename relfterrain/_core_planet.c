@@ -97,7 +97,7 @@ static int planet_parse(PyObject *params, planet_args *a)
     return 0;
 }
 
-/* Points in slices (rtpy_rows with one point a row). */
+/* Points in slices (rtpy_slices). */
 typedef struct planet_rows_ctx {
     const rt_planet *p;
     const double *lat, *lon;
@@ -142,7 +142,7 @@ static PyObject *planet_points(PyObject *module, PyObject *args, PyObject *kwds)
     rt_status s = RT_OK;
     planet_rows_ctx ctx = {&a.p, PyArray_DATA(lat), PyArray_DATA(lon), terra, threads};
     int given[4] = {0, 0, 0, 0};
-    if (n > 0 && rtpy_rows(planet_rows, &ctx, 1, n, terra ? 4 : 1, outs, given, &s) < 0) {
+    if (n > 0 && rtpy_slices(planet_rows, &ctx, n, terra ? 4 : 1, outs, given, &s) < 0) {
         if (s != RT_OK) rtpy_raise(s, "lat, lon");
         goto fail;
     }

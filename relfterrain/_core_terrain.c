@@ -324,7 +324,7 @@ static PyObject *TerrainCore_terra_grid(TerrainCore *self, PyObject *args, PyObj
 /* Points                                                                   */
 /* ------------------------------------------------------------------------ */
 
-/* Points in slices (rtpy_rows with one point a row), the snapshot taken once. */
+/* Points in slices (rtpy_slices), the snapshot taken once. */
 typedef struct point_rows {
     const rt_terrain *p;
     const double *x, *y;
@@ -356,13 +356,13 @@ static rt_status offset_rows(void *vctx, int64_t row0, int64_t nrows, void *cons
     return rt_tree_offsets_points(c->x + row0, c->y + row0, nrows, data[0], data[1]);
 }
 
-/* rtpy_rows over n points; 0 or -1 with an exception set (what: the names) */
+/* rtpy_slices over n points; 0 or -1 with an exception set (what: the names) */
 static int points_call(rtpy_rows_fn fn, point_rows *c, int64_t n, int count,
                        PyArrayObject *const *arrays, const int *given, const char *what)
 {
     rt_status s = RT_OK;
     if (n == 0) return 0;
-    if (rtpy_rows(fn, c, 1, n, count, arrays, given, &s) == 0) return 0;
+    if (rtpy_slices(fn, c, n, count, arrays, given, &s) == 0) return 0;
     if (s != RT_OK) rtpy_raise(s, what); /* else interrupted: the exception is set */
     return -1;
 }
