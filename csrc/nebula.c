@@ -64,8 +64,9 @@ typedef struct nebula_job {
     rt__watch *w;
 } nebula_job;
 
-/* One row of the block path: V_i(c) = A_i*(X0 + c*S) + (B_i*Y + C_i*Z). */
-static void row_fast(const nebula_job *j, int64_t Y, int64_t Z, double *d)
+/* m points of a row of the block path, from X0: V_i(c) = A_i*(X0 + c*S) +
+ * (B_i*Y + C_i*Z). */
+static void row_fast(const nebula_job *j, int64_t X0, int64_t m, int64_t Y, int64_t Z, double *d)
 {
     const rt_nebula *nb = j->nb;
     const double *P = nb->profile;
@@ -73,8 +74,8 @@ static void row_fast(const nebula_job *j, int64_t Y, int64_t Z, double *d)
     const uint64_t mask = nb->profile_len - 1;
     int64_t byz[RT_MAX_DIRECTIONS];
     for (uint32_t i = 0; i < n; i++) byz[i] = j->IB[i] * Y + j->IC[i] * Z;
-    for (int64_t c = 0; c < j->g->nx; c++) {
-        int64_t X = j->X0 + c * j->S;
+    for (int64_t c = 0; c < m; c++) {
+        int64_t X = X0 + c * j->S;
         double ht = 0.0;
         for (uint32_t i = 0; i < n; i++) {
             uint64_t u = rt__u64(j->IA[i] * X + byz[i]);
@@ -103,12 +104,7 @@ static void grid_rows(void *ctx, int64_t begin, int64_t end)
             if (rt__watch_charge(j->w, &pending, 512 * RT_WORK_POINT)) return;
             int64_t m = g->nx - c0 < 512 ? g->nx - c0 : 512;
             if (j->fast) {
-                nebula_job sub = *j;
-                rt_grid3 gs = *g;
-                gs.nx = m;
-                sub.g = &gs;
-                sub.X0 = j->X0 + c0 * j->S;
-                row_fast(&sub, j->Y0 + r * j->S, j->Z0 + k * j->S, row);
+                row_fast(j, j->X0 + c0 * j->S, m, j->Y0 + r * j->S, j->Z0 + k * j->S, row);
             } else {
                 for (int64_t c = 0; c < m; c++) {
                     double x = g->x0 + (double)(c0 + c) * g->step;

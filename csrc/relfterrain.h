@@ -990,8 +990,9 @@ rt_status rt_road_check(const rt_road *r, int64_t *bound);
  * check runs on `threads` threads; results do not depend on the count.
  * Errors: those of rt_road_check, RT_ERR_NULL (t, cells, count or
  * bad_segment NULL), the parameter errors of rt_terrain_check.  Reentrant.
- * poll: see "Interrupts" (the cells are sorted by an introsort that checks
- * it); count, bridge and bad_segment are written only on RT_OK. */
+ * poll: see "Interrupts" (the cells are sorted in runs that are then merged,
+ * through a buffer of 16 bytes a cell: RT_ERR_NOMEM); count, bridge and
+ * bad_segment are written only on RT_OK. */
 rt_status rt_road_cells(const rt_terrain *t, const rt_road *r, int64_t *cells, int64_t cap,
                         int64_t *count, int64_t *bridge, int64_t *bad_segment, int threads,
                         const rt_poll *poll);

@@ -79,78 +79,77 @@ typedef struct bridge_job {
 /* Sorting the cells, interruptibly                                         */
 /* ------------------------------------------------------------------------ */
 
-/* (x, y) pairs in (x, y) order: an introsort (median-of-three quicksort,
- * heapsort below a depth limit, insertion sort on short runs) that checks
- * the watch at every partition of a long run.  Equal pairs are identical,
- * so the result is the one qsort would give. */
-static inline int cell_less(const int64_t *a, const int64_t *b)
-{
-    return a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]);
-}
+/* (x, y) pairs in (x, y) order.  Up to SORT_WHOLE cells (a few tenths of a
+ * second at most): one qsort.  More: runs of SORT_RUN cells sorted by qsort
+ * (tens of milliseconds each), then merged pairwise through a buffer of n
+ * cells, the watch checked between runs and every SORT_RUN cells merged.
+ * Equal pairs are identical, so the result is the one a single qsort gives.
+ * 0; -1 when stopped; 1 when the buffer could not be had (RT_ERR_NOMEM). */
+#define SORT_WHOLE ((int64_t)1 << 22)
+#define SORT_RUN ((int64_t)1 << 18)
 
-static inline void cell_swap(int64_t *a, int64_t *b)
+static int compare_cells(const void *pa, const void *pb)
 {
-    int64_t x = a[0], y = a[1];
-    a[0] = b[0], a[1] = b[1];
-    b[0] = x, b[1] = y;
-}
-
-static void sift_down(int64_t *c, int64_t root, int64_t n)
-{
-    for (;;) {
-        int64_t child = 2 * root + 1;
-        if (child >= n) return;
-        if (child + 1 < n && cell_less(c + 2 * child, c + 2 * (child + 1))) child++;
-        if (!cell_less(c + 2 * root, c + 2 * child)) return;
-        cell_swap(c + 2 * root, c + 2 * child);
-        root = child;
-    }
-}
-
-static int heap_sort(int64_t *c, int64_t n, rt__watch *w)
-{
-    for (int64_t k = n / 2; k-- > 0;) sift_down(c, k, n);
-    for (int64_t end = n - 1; end > 0; end--) {
-        if (end % 4096 == 0 && rt__watch_stop(w, 4096 * 64)) return -1;
-        cell_swap(c, c + 2 * end);
-        sift_down(c, 0, end);
-    }
+    const int64_t *a = pa, *b = pb;
+    if (a[0] != b[0]) return a[0] < b[0] ? -1 : 1;
+    if (a[1] != b[1]) return a[1] < b[1] ? -1 : 1;
     return 0;
 }
 
-static int sort_cells(int64_t *c, int64_t n, int depth, rt__watch *w)
+static int sort_cells(int64_t *c, int64_t n, rt__watch *w)
 {
-    while (n > 16) {
-        if (n > 4096 && rt__watch_stop(w, 16 * n)) return -1;
-        if (depth-- == 0) return heap_sort(c, n, w);
-        /* median of three to the front, then Hoare partition around it */
-        int64_t mid = n / 2;
-        if (cell_less(c + 2 * mid, c)) cell_swap(c + 2 * mid, c);
-        if (cell_less(c + 2 * (n - 1), c)) cell_swap(c + 2 * (n - 1), c);
-        if (cell_less(c + 2 * (n - 1), c + 2 * mid)) cell_swap(c + 2 * (n - 1), c + 2 * mid);
-        cell_swap(c, c + 2 * mid);
-        const int64_t px = c[0], py = c[1];
-        int64_t i = 0, j = n;
-        for (;;) {
-            do i++; while (i < n && (c[2 * i] < px || (c[2 * i] == px && c[2 * i + 1] < py)));
-            do j--; while (c[2 * j] > px || (c[2 * j] == px && c[2 * j + 1] > py));
-            if (i >= j) break;
-            cell_swap(c + 2 * i, c + 2 * j);
-        }
-        cell_swap(c, c + 2 * j);
-        /* recurse into the smaller side, loop on the larger */
-        if (j < n - j - 1) {
-            if (sort_cells(c, j, depth, w) < 0) return -1;
-            c += 2 * (j + 1);
-            n -= j + 1;
-        } else {
-            if (sort_cells(c + 2 * (j + 1), n - j - 1, depth, w) < 0) return -1;
-            n = j;
-        }
+    if (n <= SORT_WHOLE) {
+        qsort(c, (size_t)n, 2 * sizeof *c, compare_cells);
+        return 0;
     }
-    for (int64_t i = 1; i < n; i++)
-        for (int64_t k = i; k > 0 && cell_less(c + 2 * k, c + 2 * (k - 1)); k--)
-            cell_swap(c + 2 * k, c + 2 * (k - 1));
+    for (int64_t i = 0; i < n; i += SORT_RUN) {
+        if (i > 0 && rt__watch_stop(w, 64 * SORT_RUN)) return -1;
+        int64_t m = n - i < SORT_RUN ? n - i : SORT_RUN;
+        qsort(c + 2 * i, (size_t)m, 2 * sizeof *c, compare_cells);
+    }
+    if (n <= SORT_RUN) return 0;
+    int64_t *tmp = malloc((size_t)n * 2 * sizeof *tmp);
+    if (!tmp) return 1;
+    int64_t *src = c, *dst = tmp;
+    for (int64_t width = SORT_RUN; width < n; width *= 2) {
+        for (int64_t lo = 0; lo < n; lo += 2 * width) {
+            int64_t mid = n - lo > width ? lo + width : n;
+            int64_t hi = n - lo > 2 * width ? lo + 2 * width : n;
+            int64_t a = lo, b = mid, k = lo;
+            while (k < hi) {
+                if (rt__watch_stop(w, 8 * SORT_RUN)) {
+                    free(tmp);
+                    return -1;
+                }
+                int64_t stop = hi - k > SORT_RUN ? k + SORT_RUN : hi;
+                /* both runs non-empty: the smaller head (the left on ties) */
+                while (k < stop && a < mid && b < hi) {
+                    const int64_t *pa = src + 2 * a, *pb = src + 2 * b;
+                    int left = pa[0] < pb[0] || (pa[0] == pb[0] && pa[1] <= pb[1]);
+                    const int64_t *p = left ? pa : pb;
+                    a += left;
+                    b += !left;
+                    dst[2 * k] = p[0];
+                    dst[2 * k + 1] = p[1];
+                    k++;
+                }
+                /* one run is done: the rest of the other */
+                for (; k < stop && a < mid; k++, a++) {
+                    dst[2 * k] = src[2 * a];
+                    dst[2 * k + 1] = src[2 * a + 1];
+                }
+                for (; k < stop && b < hi; k++, b++) {
+                    dst[2 * k] = src[2 * b];
+                    dst[2 * k + 1] = src[2 * b + 1];
+                }
+            }
+        }
+        int64_t *swap = src;
+        src = dst;
+        dst = swap;
+    }
+    if (src != c) memcpy(c, src, (size_t)n * 2 * sizeof *c);
+    free(tmp);
     return 0;
 }
 
@@ -231,9 +230,9 @@ rt_status rt_road_cells(const rt_terrain *t, const rt_road *r, int64_t *cells, i
                         n++;
                     }
             }
-        int depth = 2;
-        for (int64_t m = n; m > 1; m >>= 1) depth += 2;
-        if (sort_cells(cells, n, depth, &w) < 0) goto stopped;
+        int sorted = sort_cells(cells, n, &w);
+        if (sorted < 0) goto stopped;
+        if (sorted > 0) goto nomem;
         int64_t u = 0;
         for (int64_t k = 0; k < n; k++) {
             if (u > 0 && cells[2 * k] == cells[2 * (u - 1)] &&

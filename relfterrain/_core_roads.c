@@ -68,9 +68,10 @@ static PyObject *roads_road_cells(PyObject *module, PyObject *args, PyObject *kw
         PyErr_SetString(PyExc_MemoryError, "points: the road is too long");
         goto fail;
     }
-    /* the cells' scratch (16 bytes a cell, the road's bound), before allocating */
-    if (rtpy_check_alloc_for((unsigned long long)bound * 2 * sizeof(int64_t), "points, half_width",
-                             "the cells the road paves") < 0)
+    /* the cells (16 bytes a cell, the road's bound) and their sorting
+     * buffer as large, before allocating */
+    if (rtpy_check_alloc_for((unsigned long long)bound * 4 * sizeof(int64_t), "points, half_width",
+                             "the cells the road paves and their sorting buffer") < 0)
         goto fail;
     scratch = PyMem_RawMalloc((size_t)(bound > 0 ? bound : 1) * 2 * sizeof *scratch);
     npy_intp nseg = (npy_intp)(n - 1);

@@ -446,13 +446,40 @@ static uint64_t roads_contours(uint64_t fp, const rt_terrain *t)
           memcmp(b1, b2, sizeof b1) == 0);
     fp = fnv1a(fp, c1, (size_t)n1 * 2 * sizeof *c1);
     free(c1), free(c2);
-    /* a wide road: about 5 M cells to sort */
+    /* a wide road: about 5 M cells to sort, more than one qsort takes (the
+     * runs-and-merges path): sorted, distinct, every square's corners there */
     int64_t wx[2] = {0, 3000}, wy[2] = {0, 1000};
     rt_road wide = {wx, wy, 2, 20, -1};
     CHECK(rt_road_check(&wide, &bound) == RT_OK);
+    CHECK(bound > ((int64_t)1 << 22));
     int64_t *wc = malloc((size_t)bound * 2 * sizeof *wc), wb[1];
 #define ROAD_BIG(po) rt_road_cells(t, &wide, wc, bound, &n2, wb, &bad2, 1, po)
     LATER_STOP(ROAD_BIG);
+    NEVER_STOP(ROAD_BIG);
+    int ordered = 1;
+    for (int64_t k = 1; k < n2; k++)
+        ordered &= wc[2 * k - 2] < wc[2 * k] || (wc[2 * k - 2] == wc[2 * k] && wc[2 * k - 1] < wc[2 * k + 1]);
+    CHECK(ordered && n2 > 0);
+    int found = 1;
+    double d = sqrt(3000.0 * 3000.0 + 1000.0 * 1000.0);
+    for (int64_t k = 0; k <= (int64_t)floor(d); k += 7) {
+        int64_t qx = (int64_t)rt_round_js(0.0 + (double)k * 3000.0 / d);
+        int64_t qy = (int64_t)rt_round_js(0.0 + (double)k * 1000.0 / d);
+        for (int corner = 0; corner < 4; corner++) {
+            int64_t key[2] = {qx + (corner & 1 ? 20 : -20), qy + (corner & 2 ? 20 : -20)};
+            int64_t lo = 0, hi = n2;
+            while (lo < hi) {
+                int64_t mid = lo + (hi - lo) / 2;
+                if (wc[2 * mid] < key[0] || (wc[2 * mid] == key[0] && wc[2 * mid + 1] < key[1]))
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            found &= lo < n2 && wc[2 * lo] == key[0] && wc[2 * lo + 1] == key[1];
+        }
+    }
+    CHECK(found);
+    fp = fnv1a(fp, wc, (size_t)n2 * 2 * sizeof *wc);
     free(wc);
 
     enum { ZX = 200, ZY = 150, ZN = ZX * ZY };
