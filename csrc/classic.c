@@ -177,10 +177,10 @@ rt_status rt_diamond_square(int iterations, double scale, double ratio,
     const int64_t last = wrap ? m - 1 : m;
     double r = scale;
     for (int64_t s = m; s >= 2; s /= 2) {
-        const int64_t h = s / 2;
+        const int64_t h = s / 2, row_work = 4 * (m / s + 1); /* a row's points, about */
         /* diamond step: the centre of every square */
         for (int64_t i = h; i < m; i += s) {
-            if (rt__watch_charge(&w, &pending, 4 * (m / s + 1))) return RT_ERR_INTERRUPTED;
+            if (rt__watch_charge(&w, &pending, row_work)) return RT_ERR_INTERRUPTED;
             for (int64_t j = h; j < m; j += s) {
                 if (!isnan(G(i, j))) continue;
                 double sum = ((G(i - h, j - h) + G(i - h, j + h)) + G(i + h, j - h)) +
@@ -190,7 +190,7 @@ rt_status rt_diamond_square(int iterations, double scale, double ratio,
         }
         /* square step: the centre of every diamond */
         for (int64_t i = 0; i <= last; i += h) {
-            if (rt__watch_charge(&w, &pending, 4 * (m / s + 1))) return RT_ERR_INTERRUPTED;
+            if (rt__watch_charge(&w, &pending, row_work)) return RT_ERR_INTERRUPTED;
             for (int64_t j = (i % s == 0) ? h : 0; j <= last; j += s) {
                 if (!isnan(G(i, j))) continue;
                 double avg;

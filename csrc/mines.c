@@ -378,9 +378,10 @@ rt_status rt_label_cells(int64_t nz, int64_t ny, int64_t nx, const uint8_t *open
      * precedes its child and already holds its final label */
     int32_t next = 0;
     const int64_t n = nz * ny * nx;
-    for (int64_t i0 = 0; i0 < n; i0 += RT_WATCH_STEP) {
-        if (rt__watch_stop(&w, 2 * RT_WATCH_STEP)) return RT_ERR_INTERRUPTED;
-        const int64_t i1 = n - i0 > RT_WATCH_STEP ? i0 + RT_WATCH_STEP : n;
+    const int64_t run = (int64_t)1 << 20; /* cells between checks (a few ms) */
+    for (int64_t i0 = 0; i0 < n; i0 += run) {
+        if (rt__watch_stop(&w, 4 * run)) return RT_ERR_INTERRUPTED;
+        const int64_t i1 = n - i0 > run ? i0 + run : n;
         for (int64_t i = i0; i < i1; i++) {
             int32_t p = labels[i];
             if (p < 0)

@@ -66,6 +66,9 @@ typedef struct nebula_job {
 
 /* m points of a row of the block path, from X0: V_i(c) = A_i*(X0 + c*S) +
  * (B_i*Y + C_i*Z). */
+#if defined(__GNUC__)
+__attribute__((noinline, aligned(64))) /* the hot loop's alignment fixed, whatever surrounds it */
+#endif
 static void row_fast(const nebula_job *j, int64_t X0, int64_t m, int64_t Y, int64_t Z, double *d)
 {
     const rt_nebula *nb = j->nb;

@@ -104,7 +104,15 @@ typedef struct rt__watch {
  * before the call writes anything: nonzero if it says stop.  poll.c */
 int rt__watch_start(rt__watch *w, const rt_poll *poll);
 /* The slow path of rt__watch_stop (a poll is set).  poll.c */
+#if defined(__GNUC__)
+__attribute__((cold, noinline))
+#endif
 int rt__watch_spend(rt__watch *w, int64_t work);
+#if defined(__GNUC__)
+#define RT__UNLIKELY(c) __builtin_expect(!!(c), 0)
+#else
+#define RT__UNLIKELY(c) (c)
+#endif
 
 /* Has the call been asked to stop? */
 static inline int rt__watch_stopped(rt__watch *w)
@@ -120,8 +128,8 @@ static inline int rt__watch_stopped(rt__watch *w)
  * any thread).  Safe on every thread; only the caller's calls the poll. */
 static inline int rt__watch_stop(rt__watch *w, int64_t work)
 {
-    if (rt__watch_stopped(w)) return 1;
-    return w->poll ? rt__watch_spend(w, work) : 0;
+    if (RT__UNLIKELY(rt__watch_stopped(w))) return 1;
+    return RT__UNLIKELY(w->poll != NULL) ? rt__watch_spend(w, work) : 0;
 }
 
 /* For loops of small steps: work accumulates in *pending (a local of the
@@ -131,7 +139,7 @@ static inline int rt__watch_stop(rt__watch *w, int64_t work)
 static inline int rt__watch_charge(rt__watch *w, int64_t *pending, int64_t work)
 {
     *pending += work;
-    if (*pending < RT_WATCH_STEP) return 0;
+    if (!RT__UNLIKELY(*pending >= RT_WATCH_STEP)) return 0;
     int64_t spent = *pending;
     *pending = 0;
     return rt__watch_stop(w, spent);
