@@ -71,20 +71,32 @@ double rt_classic_cos(double x)
 /* ------------------------------------------------------------------------ */
 
 rt_status rt_midpoint_displacement(int iterations, double scale, double ratio,
-                                   const double *u, double *out)
+                                   const double *u, double *out, const rt_poll *poll)
 {
     if (!u || !out) return RT_ERR_NULL;
     if (iterations < 0 || iterations > RT_MAX_MIDPOINT_ITERATIONS || !isfinite(scale) ||
         !isfinite(ratio))
         return RT_ERR_PARAM;
+    rt__watch w;
+    if (rt__watch_start(&w, poll)) return RT_ERR_INTERRUPTED;
     const int64_t n = ((int64_t)1 << iterations) + 1;
     out[0] = 0.0;
     out[n - 1] = 0.0;
     double r = scale;
     for (int p = 0; p < iterations; p++) {
         const int64_t s = (int64_t)1 << (iterations - p), h = s / 2;
-        for (int64_t i = h; i < n; i += s)
-            out[i] = (out[i - h] + out[i + h]) / 2.0 + r * (2.0 * u[i] - 1.0);
+        /* a point of a sparse pass may touch a fresh page of out: the first
+         * touch of memory costs a few units a byte (zeroing; a whole huge
+         * page at once), so a point is charged for the s doubles it spans */
+        const int64_t per_point = 4 + 24 * (s < ((int64_t)1 << 36) ? s : (int64_t)1 << 36);
+        int64_t run = RT_WATCH_STEP / per_point; /* points between checks */
+        if (run < 1) run = 1;
+        for (int64_t i0 = h; i0 < n; i0 += s * run) {
+            if (rt__watch_stop(&w, per_point * run)) return RT_ERR_INTERRUPTED;
+            const int64_t i1 = (n - i0) / s > run ? i0 + s * run : n;
+            for (int64_t i = i0; i < i1; i += s)
+                out[i] = (out[i - h] + out[i + h]) / 2.0 + r * (2.0 * u[i] - 1.0);
+        }
         r *= ratio;
     }
     return RT_OK;
@@ -131,7 +143,7 @@ static int edges_agree(const double *grid, int64_t n)
 
 rt_status rt_diamond_square(int iterations, double scale, double ratio,
                             double corner, int wrap, const double *u,
-                            double *grid)
+                            double *grid, const rt_poll *poll)
 {
     if (!u || !grid) return RT_ERR_NULL;
     if (iterations < 0 || iterations > RT_MAX_DIAMOND_ITERATIONS || !isfinite(scale) ||
@@ -141,6 +153,9 @@ rt_status rt_diamond_square(int iterations, double scale, double ratio,
     for (int64_t k = 0; k < n * n; k++)
         if (isinf(grid[k])) return RT_ERR_PARAM;
     if (wrap && !edges_agree(grid, n)) return RT_ERR_PARAM;
+    rt__watch w;
+    if (rt__watch_start(&w, poll)) return RT_ERR_INTERRUPTED;
+    int64_t pending = 0;
 #define G(i, j) grid[(i) * n + (j)]
 
     if (wrap) {
@@ -162,9 +177,10 @@ rt_status rt_diamond_square(int iterations, double scale, double ratio,
     const int64_t last = wrap ? m - 1 : m;
     double r = scale;
     for (int64_t s = m; s >= 2; s /= 2) {
-        const int64_t h = s / 2;
+        const int64_t h = s / 2, row_work = 4 * (m / s + 1); /* a row's points, about */
         /* diamond step: the centre of every square */
         for (int64_t i = h; i < m; i += s) {
+            if (rt__watch_charge(&w, &pending, row_work)) return RT_ERR_INTERRUPTED;
             for (int64_t j = h; j < m; j += s) {
                 if (!isnan(G(i, j))) continue;
                 double sum = ((G(i - h, j - h) + G(i - h, j + h)) + G(i + h, j - h)) +
@@ -174,6 +190,7 @@ rt_status rt_diamond_square(int iterations, double scale, double ratio,
         }
         /* square step: the centre of every diamond */
         for (int64_t i = 0; i <= last; i += h) {
+            if (rt__watch_charge(&w, &pending, row_work)) return RT_ERR_INTERRUPTED;
             for (int64_t j = (i % s == 0) ? h : 0; j <= last; j += s) {
                 if (!isnan(G(i, j))) continue;
                 double avg;
@@ -269,16 +286,21 @@ static double js_max(double a, double b)
 rt_status rt_limited_random(int64_t width, int64_t height, double max_increase,
                             double minimum, double maximum,
                             const double *u_start, const double *u_step,
-                            double *out)
+                            double *out, const rt_poll *poll)
 {
     if (!u_start || !u_step || !out) return RT_ERR_NULL;
     if (!size_ok(width, height)) return RT_ERR_SIZE;
     if (!isfinite(max_increase) || !isfinite(minimum) || !isfinite(maximum) ||
         max_increase < 0.0 || minimum > maximum)
         return RT_ERR_PARAM;
+    rt__watch w;
+    if (rt__watch_start(&w, poll)) return RT_ERR_INTERRUPTED;
+    int64_t pending = 0;
     const double rows = (double)height; /* the seed's Math.random() * height */
     /* i (the seed's x) outer, j inner, as the seed visits them */
     for (int64_t i = 0; i < width; i++) {
+        /* a column strides across rows: a few cache misses a cell */
+        if (rt__watch_charge(&w, &pending, 8 * height)) return RT_ERR_INTERRUPTED;
         for (int64_t j = 0; j < height; j++) {
             double a;
             if (i != 0 && j != 0)
@@ -306,14 +328,21 @@ static int64_t cell_of(double u, int64_t n)
 
 rt_status rt_circle_hill(int64_t width, int64_t height, int64_t n_circles,
                          double radius, double hill_height, double maximum,
-                         double base, const double *u, double *out)
+                         double base, const double *u, double *out, const rt_poll *poll)
 {
     if (!out || (!u && n_circles > 0)) return RT_ERR_NULL;
     if (!size_ok(width, height) || n_circles < 0) return RT_ERR_SIZE;
     if (!isfinite(radius) || !(radius > 0.0) || !isfinite(hill_height) ||
         !isfinite(maximum) || !isfinite(base))
         return RT_ERR_PARAM;
-    for (int64_t k = 0; k < width * height; k++) out[k] = base;
+    rt__watch w;
+    if (rt__watch_start(&w, poll)) return RT_ERR_INTERRUPTED;
+    int64_t pending = 0;
+    for (int64_t r0 = 0; r0 < height; r0++) {
+        if (rt__watch_charge(&w, &pending, width)) return RT_ERR_INTERRUPTED;
+        double *row = out + r0 * width;
+        for (int64_t j = 0; j < width; j++) row[j] = base;
+    }
     const double r2 = radius * radius;
     const double half_height = hill_height / 2.0;
     /* Cells with d < r2 have |dx|, |dy| <= floor(radius) (the +1 is a margin
@@ -328,7 +357,14 @@ rt_status rt_circle_hill(int64_t width, int64_t height, int64_t n_circles,
         const int64_t j1 = jhi >= (double)(width - 1) ? width - 1 : (int64_t)jhi;
         const int64_t k0 = klo <= 0.0 ? 0 : (int64_t)klo;
         const int64_t k1 = khi >= (double)(height - 1) ? height - 1 : (int64_t)khi;
+        /* the square's cells (a cosine each, at most): checked per circle,
+         * and per row of a big one */
+        const int64_t cols = j1 >= j0 ? j1 - j0 + 1 : 0;
+        if (rt__watch_charge(&w, &pending, 1 + 8 * cols * (k1 - k0 + 1)))
+            return RT_ERR_INTERRUPTED;
+        const int big = cols * (k1 - k0 + 1) > RT_WATCH_STEP;
         for (int64_t k = k0; k <= k1; k++) {
+            if (big && rt__watch_stop(&w, 8 * cols)) return RT_ERR_INTERRUPTED;
             const double dy = (double)(y - k);
             double *row = out + k * width;
             for (int64_t j = j0; j <= j1; j++) {

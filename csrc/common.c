@@ -23,6 +23,7 @@ const char *rt_strerror(rt_status status)
     case RT_ERR_NOMEM: return "out of memory";
     case RT_ERR_PLACED_VALUE: return "placed value is not a terrain type or a feature";
     case RT_ERR_NULL: return "a required pointer is NULL";
+    case RT_ERR_INTERRUPTED: return "interrupted: the caller's poll asked the call to stop";
     }
     return "unknown status";
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "relfterrain.h"
+#include "rt_internal.h"
 
 /* k with k*interval <= z < (k+1)*interval, exactly for the products used:
  * the estimate floor(z * (1/interval)) is within one of it (as floor(z /
@@ -58,13 +59,16 @@ static int64_t edge(uint8_t *mask, int64_t nx, int64_t ny, int64_t r, int64_t c,
 
 rt_status rt_contour_mask(const double *z, int64_t nx, int64_t ny, double interval,
                           int index_every, int64_t max_crossings, uint8_t *mask,
-                          int64_t *crossings)
+                          int64_t *crossings, const rt_poll *poll)
 {
     if (!z || !mask) return RT_ERR_NULL;
     if (nx < 1 || ny < 1 || nx > INT64_MAX / ny) return RT_ERR_SIZE;
     if (!(isfinite(interval) && interval > 0.0) || index_every < 0) return RT_ERR_PARAM;
     for (int64_t k = 0; k < nx * ny; k++)
         if (!isfinite(z[k])) return RT_ERR_PARAM;
+    rt__watch w;
+    if (rt__watch_start(&w, poll)) return RT_ERR_INTERRUPTED;
+    int64_t pending = 0;
     const double inverse = 1.0 / interval;
     /* the bands of two rows of points, each computed once */
     double *rowb = malloc((size_t)(2 * nx) * sizeof *rowb);
@@ -75,6 +79,11 @@ rt_status rt_contour_mask(const double *z, int64_t nx, int64_t ny, double interv
     double *b0 = rowb, *b1 = rowb + nx;
     for (int64_t c = 0; c < nx; c++) b0[c] = band(z[c], interval, inverse);
     for (int64_t r = 0; r + 1 < ny; r++) {
+        /* a row of cells: its bands, and the crossings of the few crossed */
+        if (rt__watch_charge(&w, &pending, 16 * nx)) {
+            free(rowb);
+            return RT_ERR_INTERRUPTED;
+        }
         const double *z0 = z + r * nx, *z1 = z0 + nx;
         for (int64_t c = 0; c < nx; c++) b1[c] = band(z1[c], interval, inverse);
         for (int64_t c = 0; c + 1 < nx; c++) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "relfterrain.h"
+#include "rt_internal.h"
 
 static int32_t find_root(int32_t *parent, int32_t k)
 {
@@ -17,10 +18,13 @@ static int32_t find_root(int32_t *parent, int32_t k)
 }
 
 rt_status rt_label_islands(const uint8_t *land, int64_t nx, int64_t ny, int32_t *labels,
-                           int64_t *counts, int64_t *count)
+                           int64_t *counts, int64_t *count, const rt_poll *poll)
 {
     if (nx < 1 || ny < 1 || nx > (int64_t)RT_MAX_ISLAND_POINTS / ny) return RT_ERR_SIZE;
     if (!land || !labels || !counts || !count) return RT_ERR_NULL;
+    rt__watch wt;
+    if (rt__watch_start(&wt, poll)) return RT_ERR_INTERRUPTED;
+    int64_t pending = 0;
     const int64_t n = nx * ny;
     /* provisional labels 1..; a land point opens at most one, so n + 1 entries */
     int32_t *parent = malloc((size_t)(n + 1) * sizeof *parent);
@@ -33,6 +37,7 @@ rt_status rt_label_islands(const uint8_t *land, int64_t nx, int64_t ny, int32_t 
     int32_t next = 1;
     parent[0] = 0;
     for (int64_t r = 0; r < ny; r++) {
+        if (rt__watch_charge(&wt, &pending, 8 * nx)) goto stopped;
         for (int64_t c = 0; c < nx; c++) {
             int64_t k = r * nx + c;
             if (!land[k]) {
@@ -60,6 +65,7 @@ rt_status rt_label_islands(const uint8_t *land, int64_t nx, int64_t ny, int32_t 
     memset(final, 0, (size_t)next * sizeof *final);
     int64_t islands = 0, sea = 0;
     for (int64_t k = 0; k < n; k++) {
+        if (k % RT_WATCH_STEP == 0 && rt__watch_stop(&wt, 4 * RT_WATCH_STEP)) goto stopped;
         if (!prov[k]) {
             labels[k] = 0;
             sea++;
@@ -76,4 +82,7 @@ rt_status rt_label_islands(const uint8_t *land, int64_t nx, int64_t ny, int32_t 
     *count = islands;
     free(parent), free(prov), free(final);
     return RT_OK;
+stopped:
+    free(parent), free(prov), free(final);
+    return RT_ERR_INTERRUPTED;
 }

@@ -225,6 +225,7 @@ typedef struct planet_job {
     double cx, cy, cz, ex, ey, nx, ny, nz, step;
     int64_t cols, rows;
     uint8_t *visible;
+    rt__watch *w;
 } planet_job;
 
 static void store(const rt_terra_out *o, int64_t k, double h, double d, uint8_t t, uint8_t f)
@@ -303,9 +304,13 @@ static void map_rows(void *ctx, int64_t begin, int64_t end)
     const rt_planet *p = j->p;
     const double R2 = p->radius * p->radius;
     const double hc = 0.5 * (double)(j->cols - 1), hr = 0.5 * (double)(j->rows - 1);
+    int64_t pending = 0;
     for (int64_t r = begin; r < end; r++) {
         double w = ((double)r - hr) * j->step;
         for (int64_t c = 0; c < j->cols; c++) {
+            /* terra on the sphere: about four profile sums a point */
+            if (c % 256 == 0 && rt__watch_charge(j->w, &pending, 256 * 4 * RT_WORK_POINT))
+                return;
             int64_t k = r * j->cols + c;
             double u = ((double)c - hc) * j->step;
             double rr = R2 - u * u - w * w;
@@ -328,15 +333,19 @@ static void map_rows(void *ctx, int64_t begin, int64_t end)
 }
 
 rt_status rt_planet_map(const rt_planet *p, double lat0, double lon0, int64_t nx, int64_t ny,
-                        double step, const rt_terra_out *out, uint8_t *visible, int threads)
+                        double step, const rt_terra_out *out, uint8_t *visible, int threads,
+                        const rt_poll *poll)
 {
     rt_status s = rt_planet_check(p, NULL);
     if (s != RT_OK) return s;
     if (nx < 1 || ny < 1 || nx > ((int64_t)1 << 40) / ny) return RT_ERR_SIZE;
     if (!isfinite(lat0) || !isfinite(lon0) || !isfinite(step) || !(step > 0)) return RT_ERR_COORD;
     if (!out) return RT_ERR_NULL;
+    rt__watch wt;
+    if (rt__watch_start(&wt, poll)) return RT_ERR_INTERRUPTED;
     planet_job j;
     memset(&j, 0, sizeof j);
+    j.w = &wt;
     j.p = p;
     j.out = out;
     j.visible = visible;
@@ -348,6 +357,6 @@ rt_status rt_planet_map(const rt_planet *p, double lat0, double lon0, int64_t nx
     j.step = step;
     j.cols = nx;
     j.rows = ny;
-    rt_parallel_for(threads, ny, map_rows, &j);
-    return RT_OK;
+    rt__parallel_watch(threads, ny, 4 * RT_WORK_POINT * nx, map_rows, &j, &wt);
+    return rt__watch_status(&wt);
 }

@@ -10,7 +10,8 @@
  *  - Outputs go to caller-owned buffers; nothing here allocates except the
  *    placed table (rt_placed_*), which says so.
  *  - Errors are an rt_status return value, never a print or an abort.  A
- *    function that fails has written nothing to its outputs.
+ *    function that fails has written nothing to its outputs (a call stopped
+ *    by its poll, RT_ERR_INTERRUPTED: see "Interrupts" below).
  *  - Reentrant and thread-safe: there is no mutable global state.  Functions
  *    take `const` parameter structs and may run concurrently on the same
  *    struct, provided nobody modifies the struct (or the placed table it
@@ -45,7 +46,8 @@ typedef enum rt_status {
     RT_ERR_COORD,           /* a coordinate or step is non-finite, or step <= 0 */
     RT_ERR_NOMEM,           /* memory allocation failed */
     RT_ERR_PLACED_VALUE,    /* a placed value is not a valid terrain type or feature */
-    RT_ERR_NULL             /* a required pointer argument is NULL */
+    RT_ERR_NULL,            /* a required pointer argument is NULL */
+    RT_ERR_INTERRUPTED      /* the caller's poll (rt_poll) asked the call to stop */
 } rt_status;
 
 /* A static English description of a status code. Thread-safe. */
@@ -282,6 +284,31 @@ const char *rt_simd_name(int variant);
 int rt_simd_resolve(int variant);
 
 /* ------------------------------------------------------------------------ */
+/* Interrupts                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* Every function that can run long on big input takes a last argument
+ * `const rt_poll *poll` (NULL, or fn NULL: no polling).  It calls
+ * poll->fn(poll->ctx) once at the start, before writing anything, and then
+ * about every 1 to 50 ms of work, ONLY on the thread that called it (never
+ * on its worker threads) and with no lock held.  A nonzero return stops the
+ * call: its worker threads stop at their next check (every chunk of rows or
+ * points, and inside long rows), scratch is freed, and it returns
+ * RT_ERR_INTERRUPTED once they have.  A poll that stops the call at its
+ * first call leaves every output untouched; one that stops it later leaves
+ * its outputs holding part of the result (a caller that must keep them
+ * computes into scratch and copies on RT_OK: the Python binding does so for
+ * out= arrays).  Polling never changes a result: a call that is not stopped
+ * gives the same bits, with or without a poll, for every thread count.
+ * Checking costs a relaxed atomic load per chunk of work, and the poll is
+ * called only every few milliseconds of work: rate-limit expensive checks
+ * in fn itself (the binding's looks at the clock first). */
+typedef struct rt_poll {
+    int (*fn)(void *ctx); /* nonzero: stop now */
+    void *ctx;
+} rt_poll;
+
+/* ------------------------------------------------------------------------ */
 /* Threads                                                                  */
 /* ------------------------------------------------------------------------ */
 
@@ -345,28 +372,32 @@ int64_t rt_stream_max_route(const rt_stream_opts *o);
  * ROAD.  Heights are read from a cache of 32 x 32 m tiles (8 KB each)
  * allocated as the route reaches them; without memory the point path serves
  * them (the same bits).  RT_ERR_PARAM: bad options; RT_ERR_COORD: |x| or |y|
- * beyond RT_STREAM_COORD_LIMIT. */
+ * beyond RT_STREAM_COORD_LIMIT.  poll: see "Interrupts" (an uncapped route
+ * of max_points points reads 100 heights a step). */
 rt_status rt_trace_stream(const rt_terrain *t, int64_t x, int64_t y, const rt_stream_opts *o,
                           int64_t *xy, int64_t cap, int64_t *n, double *length, int *end,
-                          int *marsh);
+                          int *marsh, const rt_poll *poll);
 
 /* The ponds of a block of integer points x0..x0+nx-1, y0..y0+ny-1 in
  * row-major order (y ascending, then x): *count receives their number and
  * the first min(*count, cap) are written to xy (2 int64 each; xy may be
  * NULL when cap is 0).  Computed in bands of rows with `threads` threads;
- * allocates a band of scratch (RT_ERR_NOMEM). */
+ * allocates a band of scratch (RT_ERR_NOMEM).  The work is the block's
+ * nx*ny points, whatever the count: poll, see "Interrupts". */
 rt_status rt_stream_ponds(const rt_terrain *t, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
-                          int64_t *xy, int64_t cap, int64_t *count, int threads);
+                          int64_t *xy, int64_t cap, int64_t *count, int threads,
+                          const rt_poll *poll);
 
 /* The routes from n sources (src: 2n int64), threaded across sources; the
  * results are those of rt_trace_stream for each, whatever the thread count.
  * Route k goes to xy + 2*k*slot (room for `slot` points, slot >=
  * rt_stream_max_route(o)); npts[k], length[k], end[k], marsh[k] as above.
  * The routes share one cache of heights (tiles computed once, by the grid
- * path, whichever thread reads them first). */
+ * path, whichever thread reads them first).  poll: see "Interrupts". */
 rt_status rt_trace_streams(const rt_terrain *t, const int64_t *src, int64_t n,
                            const rt_stream_opts *o, int64_t *xy, int64_t slot, int64_t *npts,
-                           double *length, uint8_t *end, uint8_t *marsh, int threads);
+                           double *length, uint8_t *end, uint8_t *marsh, int threads,
+                           const rt_poll *poll);
 
 /* Soak one route into `table` (SPEC 7): the 3x3 square around each
  * interpolated point becomes a placed STREAM unless something is placed
@@ -383,10 +414,14 @@ rt_status rt_mark_route(const rt_terrain *t, rt_placed *table, const int64_t *xy
  * offsets[k] points; ends[k]); whenever the table's STREAM and MARSH entries
  * then exceed `limit`, every STREAM and MARSH entry is removed and that route
  * is marked again (the seed's 300,000 rule).  *added and *restarts (may be
- * NULL) receive the entries placed and the number of restarts. */
+ * NULL) receive the entries placed and the number of restarts.  poll: see
+ * "Interrupts"; it is asked before each route, so a stop (like RT_ERR_NOMEM)
+ * leaves the table with the routes marked so far: mark a copy
+ * (rt_placed_clone) and keep it only on RT_OK for all or nothing, as the
+ * Python binding does. */
 rt_status rt_mark_routes(const rt_terrain *t, rt_placed *table, const int64_t *xy,
                          const int64_t *offsets, const uint8_t *ends, int64_t n, int64_t limit,
-                         int64_t *added, int64_t *restarts);
+                         int64_t *added, int64_t *restarts, const rt_poll *poll);
 
 /* ------------------------------------------------------------------------ */
 /* Contours (SPEC 15)                                                       */
@@ -402,10 +437,10 @@ rt_status rt_mark_routes(const rt_terrain *t, rt_placed *table, const int64_t *x
  * transcription in relfterrain/maps.py.  *crossings (may be NULL) receives
  * the number of vertices.  RT_ERR_SIZE: more than max_crossings vertices
  * (the mask is then incomplete); RT_ERR_PARAM: interval not a positive
- * finite number, index_every < 0 or a non-finite z. */
+ * finite number, index_every < 0 or a non-finite z.  poll: see "Interrupts". */
 rt_status rt_contour_mask(const double *z, int64_t nx, int64_t ny, double interval,
                           int index_every, int64_t max_crossings, uint8_t *mask,
-                          int64_t *crossings);
+                          int64_t *crossings, const rt_poll *poll);
 
 /* ------------------------------------------------------------------------ */
 /* Classic fractal generators (seeds 001 and 002)                           */
@@ -424,7 +459,10 @@ rt_status rt_contour_mask(const double *z, int64_t nx, int64_t ny, double interv
  * libm function whose last bit varies between C libraries.
  *
  * All functions are reentrant and thread-safe; they write only their output
- * buffers and write nothing when they fail. */
+ * buffers and write nothing when they fail.  midpoint displacement,
+ * diamond-square (whose grid is in and out: stopped, it holds part of the
+ * passes), limited random and circle hill take a poll (see "Interrupts");
+ * clouds, one pass of a few operations a value, does not. */
 
 /* Largest iteration counts accepted: the 1-D line has 2^it + 1 points, the
  * 2-D square (2^it + 1)^2; both keep every index inside int64. */
@@ -448,7 +486,7 @@ double rt_classic_cos(double x);
  * RT_ERR_PARAM: iterations outside 0..RT_MAX_MIDPOINT_ITERATIONS, or scale,
  * ratio not finite.  RT_ERR_NULL: u or out NULL. */
 rt_status rt_midpoint_displacement(int iterations, double scale, double ratio,
-                                   const double *u, double *out);
+                                   const double *u, double *out, const rt_poll *poll);
 
 /* The diamond-square algorithm (seed 002), n = 2^iterations + 1.
  * grid: n*n doubles, row-major, in and out.  On input NaN marks a point to
@@ -477,7 +515,7 @@ rt_status rt_midpoint_displacement(int iterations, double scale, double ratio,
  * edges with wrap.  RT_ERR_NULL: u or grid NULL. */
 rt_status rt_diamond_square(int iterations, double scale, double ratio,
                             double corner, int wrap, const double *u,
-                            double *grid);
+                            double *grid, const rt_poll *poll);
 
 /* Cloud opacity (seed 002, "Cloudy Skies"): the height array clamped to
  * clear sky (0) at and below `clear` and full cloud (1) at and above
@@ -504,7 +542,7 @@ rt_status rt_clouds(const double *heights, int64_t n, double clear,
 rt_status rt_limited_random(int64_t width, int64_t height, double max_increase,
                             double minimum, double maximum,
                             const double *u_start, const double *u_step,
-                            double *out);
+                            double *out, const rt_poll *poll);
 
 /* Circle-hill heightmap (seed 001), every cell of the array, at a cost of
  * O(n_circles * radius^2).  out: height*width doubles, out[k*width + j] the
@@ -520,7 +558,7 @@ rt_status rt_limited_random(int64_t width, int64_t height, double max_increase,
  * finite.  RT_ERR_NULL: a NULL pointer (u may be NULL when n_circles = 0). */
 rt_status rt_circle_hill(int64_t width, int64_t height, int64_t n_circles,
                          double radius, double hill_height, double maximum,
-                         double base, const double *u, double *out);
+                         double base, const double *u, double *out, const rt_poll *poll);
 
 /* ------------------------------------------------------------------------ */
 /* Galaxy: stars scattered through 3-D space (SPEC 9)                       */
@@ -699,9 +737,11 @@ rt_status rt_site_check(const rt_site_options *o);
  * results (about 2.3 KB per 16 x 16 m tile visited).
  * Errors: the parameter checks of rt_terrain_check (without the profile
  * scan); RT_ERR_PARAM (options, a0 not finite); RT_ERR_COORD (x, y not
- * finite or beyond RT_SITE_MAX_COORD); RT_ERR_NULL; RT_ERR_NOMEM. */
+ * finite or beyond RT_SITE_MAX_COORD); RT_ERR_NULL; RT_ERR_NOMEM.
+ * poll: see "Interrupts" (max_loops up to 10^7 jumps and candidates);
+ * *out is written only on RT_OK. */
 rt_status rt_find_good_site(const rt_terrain *t, double x, double y, double a0,
-                            const rt_site_options *o, rt_site *out);
+                            const rt_site_options *o, rt_site *out, const rt_poll *poll);
 
 /* Paint the disc of an altered result into table (nothing to do when
  * site->altered is 0): every integer point with dx*dx + dy*dy <= R*R,
@@ -721,12 +761,13 @@ rt_status rt_site_paint(rt_placed *table, const rt_site *site, const rt_site_opt
  * cache of terra tiles per thread (up to about 10 MB each, computed by the
  * grid path).  To alter the world, call
  * rt_site_paint(table, &out[k], o) for k = 0 .. n-1 in order: the table then
- * equals what the searches saw.  A failed call writes nothing.
+ * equals what the searches saw.  A failed call writes nothing, a stopped
+ * one (poll, see "Interrupts") neither: results are copied to out at the end.
  * Errors: those of rt_find_good_site (every start checked before any
  * search); RT_ERR_SIZE for n < 0. */
 rt_status rt_find_good_sites(const rt_terrain *t, const double *x, const double *y,
                              const double *a0, int64_t n, const rt_site_options *o,
-                             rt_site *out, int threads);
+                             rt_site *out, int threads, const rt_poll *poll);
 /* Terrain evolving in time (SPEC 14)                                       */
 /* ------------------------------------------------------------------------ */
 
@@ -792,9 +833,9 @@ typedef struct rt_nebula_out {
 
 /* Density, gas and amount of a block; integer blocks with integer vectors
  * inside |coordinate| <= RT_TERRAIN_DOMAIN take an exact integer path (the
- * same bits). */
+ * same bits).  poll: see "Interrupts" (*amount is written only on RT_OK). */
 rt_status rt_nebula_grid(const rt_nebula *nb, const rt_grid3 *g, const rt_nebula_out *out,
-                         int threads);
+                         int threads, const rt_poll *poll);
 /* Density at n points (x[k], y[k], z[k]); RT_ERR_COORD for a non-finite one. */
 rt_status rt_nebula_points(const rt_nebula *nb, const double *x, const double *y,
                            const double *z, int64_t n, double *out, int threads);
@@ -867,9 +908,12 @@ rt_status rt_planet_terra_points(const rt_planet *p, const double *lat, const do
  * on the visible hemisphere; where R*R - u*u - w*w < 0 the pixel is
  * outside: height and depth NaN, terrain RT_MAP_OUTSIDE, feature NONE,
  * visible 0.  visible (nx*ny bytes) may be NULL.  RT_ERR_SIZE: nx, ny < 1
- * or nx*ny > 2^40; RT_ERR_COORD: lat0, lon0 or step not finite, step <= 0. */
+ * or nx*ny > 2^40; RT_ERR_COORD: lat0, lon0 or step not finite, step <= 0.
+ * poll: see "Interrupts" (the point functions above take none: a caller
+ * splits big arrays of points, as the binding does). */
 rt_status rt_planet_map(const rt_planet *p, double lat0, double lon0, int64_t nx, int64_t ny,
-                        double step, const rt_terra_out *out, uint8_t *visible, int threads);
+                        double step, const rt_terra_out *out, uint8_t *visible, int threads,
+                        const rt_poll *poll);
 
 /* ------------------------------------------------------------------------ */
 /* Islands (Skylands, SPEC 14 and 16)                                       */
@@ -886,9 +930,10 @@ rt_status rt_planet_map(const rt_planet *p, double lat0, double lon0, int64_t nx
  * counts[k] the points of component k.  Allocates about 12 bytes per point
  * of scratch (RT_ERR_NOMEM, nothing written).  RT_ERR_SIZE: nx or ny < 1,
  * or nx*ny > RT_MAX_ISLAND_POINTS.  RT_ERR_NULL: a NULL pointer.
- * Reentrant; single-threaded. */
+ * Reentrant; single-threaded.  poll: see "Interrupts"; counts and *count
+ * are written only on RT_OK. */
 rt_status rt_label_islands(const uint8_t *land, int64_t nx, int64_t ny, int32_t *labels,
-                           int64_t *counts, int64_t *count);
+                           int64_t *counts, int64_t *count, const rt_poll *poll);
 
 /* ------------------------------------------------------------------------ */
 /* fdlibm sin and cos                                                       */
@@ -949,9 +994,13 @@ rt_status rt_road_check(const rt_road *r, int64_t *bound);
  * Allocates scratch of about one byte per point q (RT_ERR_NOMEM).  The bridge
  * check runs on `threads` threads; results do not depend on the count.
  * Errors: those of rt_road_check, RT_ERR_NULL (t, cells, count or
- * bad_segment NULL), the parameter errors of rt_terrain_check.  Reentrant. */
+ * bad_segment NULL), the parameter errors of rt_terrain_check.  Reentrant.
+ * poll: see "Interrupts" (the cells are sorted in runs that are then merged,
+ * through a buffer of 16 bytes a cell: RT_ERR_NOMEM); count, bridge and
+ * bad_segment are written only on RT_OK. */
 rt_status rt_road_cells(const rt_terrain *t, const rt_road *r, int64_t *cells, int64_t cap,
-                        int64_t *count, int64_t *bridge, int64_t *bad_segment, int threads);
+                        int64_t *count, int64_t *bridge, int64_t *bad_segment, int threads,
+                        const rt_poll *poll);
 
 /* ------------------------------------------------------------------------ */
 /* Mines, caverns and cave mouths (SPEC 8)                                  */
@@ -970,7 +1019,10 @@ rt_status rt_road_cells(const rt_terrain *t, const rt_road *r, int64_t *cells, i
  *      sincos:  u = PI10000 * rt_sin(xg) * rt_cos(yg) * (k + 1)
  *    (the factor (k + 1) = 1 on level 0 changes nothing).
  * Open cells connect to their 4 orthogonal neighbours on a level, and to the
- * same cell on the adjacent levels. */
+ * same cell on the adjacent levels.
+ * Every function below taking a poll honours it (see "Interrupts"); the
+ * shaft scan's work is cs*cs points a cell, cave mouths' every point of the
+ * block, however few the results. */
 
 typedef enum rt_mine_variant {
     RT_MINES_CLASSIC = 0, /* The Forest: u = PI10000 * xg * yg */
@@ -1010,13 +1062,13 @@ rt_status rt_mines_check(const rt_mines *m);
  * feature arithmetic (SPEC 5) gives MINE, and points with a placed entry,
  * are confirmed by terra; elsewhere terra runs at every point. */
 rt_status rt_mines_above(const rt_mines *m, const rt_terrain *t, const rt_cells *b,
-                         uint8_t *above, int threads);
+                         uint8_t *above, int threads, const rt_poll *poll);
 
 /* open[(k*ny + r)*nx + c] = 1 if cell [r][c] is open on level k (k = 0 ..
  * levels-1), else 0.  above: the block's rt_mines_above result (level 0 is
  * open there), or NULL to leave the shafts out (the frac(u) test alone). */
 rt_status rt_mines_open(const rt_mines *m, const rt_cells *b, const uint8_t *above,
-                        uint8_t *open, int threads);
+                        uint8_t *open, int threads, const rt_poll *poll);
 
 /* Connected components of the nonzero cells of open (nz*ny*nx bytes, index
  * (k*ny + r)*nx + c): 4 neighbours in a layer plus the same cell in the
@@ -1026,7 +1078,7 @@ rt_status rt_mines_open(const rt_mines *m, const rt_cells *b, const uint8_t *abo
  * of rows across threads; the result does not depend on the thread count.
  * RT_ERR_SIZE: a dimension < 1 or more than RT_MAX_LABEL_CELLS cells. */
 rt_status rt_label_cells(int64_t nz, int64_t ny, int64_t nx, const uint8_t *open,
-                         int32_t *labels, int64_t *count, int threads);
+                         int32_t *labels, int64_t *count, int threads, const rt_poll *poll);
 
 /* Per component of a labelling (count components, n cells):
  * sizes[l] = cells labelled l (l = 0 .. count; sizes[0] the zero cells);
@@ -1035,7 +1087,7 @@ rt_status rt_label_cells(int64_t nz, int64_t ny, int64_t nx, const uint8_t *open
  * of level 0).  RT_ERR_PARAM for a label outside 0..count. */
 rt_status rt_label_census(const int32_t *labels, int64_t n, int64_t count,
                           const uint8_t *flags, int64_t nflags, int64_t *sizes,
-                          int64_t *flagged);
+                          int64_t *flagged, const rt_poll *poll);
 
 /* The steepness of the ground at an integer point: the largest
  * |h(q) - h(p)| / |q - p| over its 8 integer neighbours q (|q - p| = 1 or
@@ -1051,7 +1103,7 @@ double rt_ground_slope(const rt_terrain *t, int64_t x, int64_t y);
  * block with a point beyond +-RT_MINES_LIMIT. */
 rt_status rt_cave_mouths(const rt_terrain *t, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
                          double steepness, int64_t *xs, int64_t *ys, double *slope,
-                         int64_t cap, int64_t *count, int threads);
+                         int64_t cap, int64_t *count, int threads, const rt_poll *poll);
 
 /* Caverns: the floor is the ground height H, the roof
  * H(x*scale + dx, y*scale + dy) + dz (each coordinate computed in doubles

@@ -475,17 +475,22 @@ static rt_status check_start(double x, double y, double a0)
     return RT_OK;
 }
 
+/* One search; RT_ERR_INTERRUPTED (nothing written) when the watch says stop. */
 static rt_status search(const rt_terrain *t, const plan *p, pool *pl, double x, double y,
-                        double a0, rt_site *out)
+                        double a0, rt_site *out, rt__watch *w)
 {
     const rt_site_options *o = p->o;
     rt_site res;
     memset(&res, 0, sizeof res);
     int64_t sx = (int64_t)rt__round_js(x), sy = (int64_t)rt__round_js(y);
+    /* a candidate reads at most its discs (from the cache) */
+    const int64_t per_try = 64 + p->nf + p->nd;
+    int64_t pending = 0;
 
     /* 1. dry land by big jumps (ground height, not terra) */
     int64_t jumps = 0;
     while (rt__height_point(t, (double)sx, (double)sy) - t->lake_height < o->min_height) {
+        if (rt__watch_charge(w, &pending, RT_WORK_POINT)) return RT_ERR_INTERRUPTED;
         if (jumps >= o->max_loops) {
             res.x = sx;
             res.y = sy;
@@ -514,6 +519,7 @@ static rt_status search(const rt_terrain *t, const plan *p, pool *pl, double x, 
     int64_t tries = 0, ax = 0, ay = 0;
     int have_a = 0;
     for (; tries < o->max_loops; tries++) {
+        if (rt__watch_charge(w, &pending, per_try)) goto stopped;
         int64_t cx, cy;
         spiral_next(&sp, &cx, &cy);
         int m = criteria(&c, p, cx, cy, CRIT_COUNT - 1);
@@ -557,6 +563,7 @@ static rt_status search(const rt_terrain *t, const plan *p, pool *pl, double x, 
         int best = -1;
         spiral_start(&sp, sx, sy, a0);
         for (int64_t i = 0; i < o->max_loops; i++) {
+            if (rt__watch_charge(w, &pending, per_try)) goto stopped;
             int64_t cx, cy;
             spiral_next(&sp, &cx, &cy);
             int m = criteria(&c, p, cx, cy, best);
@@ -577,10 +584,13 @@ done:
 nomem:
     cache_close(&c);
     return RT_ERR_NOMEM;
+stopped:
+    cache_close(&c);
+    return RT_ERR_INTERRUPTED;
 }
 
 rt_status rt_find_good_site(const rt_terrain *t, double x, double y, double a0,
-                            const rt_site_options *o, rt_site *out)
+                            const rt_site_options *o, rt_site *out, const rt_poll *poll)
 {
     rt_status s = rt__terrain_check_shape(t, NULL);
     if (s == RT_OK) s = rt_site_check(o);
@@ -588,12 +598,14 @@ rt_status rt_find_good_site(const rt_terrain *t, double x, double y, double a0,
     if (!out) return RT_ERR_NULL;
     s = check_start(x, y, a0);
     if (s != RT_OK) return s;
+    rt__watch w;
+    if (rt__watch_start(&w, poll)) return RT_ERR_INTERRUPTED;
     plan p;
     s = plan_make(o, &p);
     if (s != RT_OK) return s;
     pool pl;
     pool_init(&pl, t, 0);
-    s = search(t, &p, &pl, x, y, a0, out);
+    s = search(t, &p, &pl, x, y, a0, out, &w);
     pool_clear(&pl);
     plan_free(&p);
     return s;
@@ -677,6 +689,7 @@ typedef struct batch {
     atomic_llong next; /* the next run of the order to search */
     rt_site *res;
     uint8_t *failed;   /* per start: 1 when out of memory */
+    rt__watch *w;
 } batch;
 
 /* A worker: searches runs of neighbouring starts as they come, with its own
@@ -687,13 +700,15 @@ static void batch_worker(void *ctx, int64_t begin, int64_t end)
     for (int64_t w = begin; w < end; w++) {
         pool pl;
         pool_init(&pl, b->t, b->n > 1);
-        for (;;) {
+        while (!rt__watch_stopped(b->w)) {
             long long r0 = atomic_fetch_add(&b->next, (long long)b->run);
             if (r0 >= b->n) break;
             for (long long r = r0; r < r0 + b->run && r < b->n; r++) {
                 int64_t k = b->order[r].k;
-                b->failed[k] = search(b->t, b->p, &pl, b->x[k], b->y[k],
-                                      b->a0 ? b->a0[k] : 0.0, &b->res[k]) != RT_OK;
+                rt_status s = search(b->t, b->p, &pl, b->x[k], b->y[k], b->a0 ? b->a0[k] : 0.0,
+                                     &b->res[k], b->w);
+                if (s == RT_ERR_INTERRUPTED) break;
+                b->failed[k] = s != RT_OK;
             }
         }
         pool_clear(&pl);
@@ -702,7 +717,7 @@ static void batch_worker(void *ctx, int64_t begin, int64_t end)
 
 rt_status rt_find_good_sites(const rt_terrain *t, const double *x, const double *y,
                              const double *a0, int64_t n, const rt_site_options *o,
-                             rt_site *out, int threads)
+                             rt_site *out, int threads, const rt_poll *poll)
 {
     rt_status s = rt__terrain_check_shape(t, NULL);
     if (s == RT_OK) s = rt_site_check(o);
@@ -715,11 +730,13 @@ rt_status rt_find_good_sites(const rt_terrain *t, const double *x, const double 
         if (s != RT_OK) return s;
     }
     if ((uint64_t)n > SIZE_MAX / sizeof(rt_site)) return RT_ERR_NOMEM;
+    rt__watch w;
+    if (rt__watch_start(&w, poll)) return RT_ERR_INTERRUPTED;
     plan p;
     s = plan_make(o, &p);
     if (s != RT_OK) return s;
     rt_site *res = malloc((size_t)n * sizeof *res);
-    uint8_t *failed = malloc((size_t)n);
+    uint8_t *failed = calloc((size_t)n, 1);
     if (!res || !failed) {
         s = RT_ERR_NOMEM;
         goto out;
@@ -744,12 +761,15 @@ rt_status rt_find_good_sites(const rt_terrain *t, const double *x, const double 
         /* a few runs a worker: long enough that the tiles at their borders,
          * which two workers may both compute, are few; enough to even out */
         int64_t run = n / (4 * (int64_t)workers);
-        batch b = {t, &p, x, y, a0, order, n, run < 16 ? 16 : run, 0, res, failed};
+        batch b = {t, &p, x, y, a0, order, n, run < 16 ? 16 : run, 0, res, failed, &w};
         atomic_init(&b.next, 0);
+        /* the searches charge the watch themselves; the caller's thread
+         * is one of the workers, so it polls */
         rt_parallel_for(workers, workers, batch_worker, &b);
         free(order);
         for (int64_t k = 0; k < n; k++)
             if (failed[k]) s = RT_ERR_NOMEM;
+        if (rt__watch_stopped(&w)) s = RT_ERR_INTERRUPTED;
     } else {
         /* in order, each search seeing the discs painted before it */
         rt_terrain local = *t;
@@ -757,7 +777,7 @@ rt_status rt_find_good_sites(const rt_terrain *t, const double *x, const double 
         pool pl;
         pool_init(&pl, &local, n > 1);
         for (int64_t k = 0; k < n && s == RT_OK; k++) {
-            s = search(&local, &p, &pl, x[k], y[k], a0 ? a0[k] : 0.0, &res[k]);
+            s = search(&local, &p, &pl, x[k], y[k], a0 ? a0[k] : 0.0, &res[k], &w);
             if (s != RT_OK || !res[k].altered) continue;
             pool_clear(&pl); /* the disc changes terra */
             if (!own) {

@@ -189,15 +189,21 @@ typedef struct route_out {
     int end, marsh;
 } route_out;
 
+/* The route from (x, y); abandoned (r->end = -1) when the watch says stop. */
 static void trace(const rt_terrain *t, height_cache *w, const scan_set *s,
-                  const rt_stream_opts *o, int64_t x, int64_t y, route_out *r)
+                  const rt_stream_opts *o, int64_t x, int64_t y, route_out *r, rt__watch *wt)
 {
     const double lake = t->lake_height;
     double h0 = height_at(w, x, y), length = 0.0;
-    int64_t n = 0;
+    int64_t n = 0, pending = 0;
     if (n < r->cap) r->xy[2 * n] = x, r->xy[2 * n + 1] = y;
     n++;
     for (;;) {
+        /* a step reads s->n heights */
+        if (rt__watch_charge(wt, &pending, s->n * RT_WORK_POINT)) {
+            r->end = -1;
+            break;
+        }
         int best = -1;
         double hmin = h0;
         for (int k = 0; k < s->n; k++) {
@@ -234,6 +240,7 @@ static void trace(const rt_terrain *t, height_cache *w, const scan_set *s,
     r->n = n;
     r->length = length;
     r->marsh = 0;
+    if (r->end < 0) return;
     if (r->end == RT_END_HOLLOW) {
         rt_terra_res res;
         rt__terra_point(t, (double)x, (double)y, &res);
@@ -257,21 +264,24 @@ static int coord_ok(int64_t v)
 
 rt_status rt_trace_stream(const rt_terrain *t, int64_t x, int64_t y, const rt_stream_opts *o,
                           int64_t *xy, int64_t cap, int64_t *n, double *length, int *end,
-                          int *marsh)
+                          int *marsh, const rt_poll *poll)
 {
     rt_status s = rt__terrain_check_shape(t, NULL);
     if (s == RT_OK) s = check_opts(o);
     if (s != RT_OK) return s;
     if (!n || !length || !end || !marsh || (cap > 0 && !xy)) return RT_ERR_NULL;
     if (!coord_ok(x) || !coord_ok(y)) return RT_ERR_COORD;
+    rt__watch wt;
+    if (rt__watch_start(&wt, poll)) return RT_ERR_INTERRUPTED;
     scan_set set;
     scan_offsets(o->neighbourhood, &set);
     const int64_t reach = route_reach(o);
     height_cache w;
     cache_open(&w, t, x - reach, y - reach, 2 * reach + 1, 2 * reach + 1);
     route_out r = {xy, cap < 0 ? 0 : cap, 0, 0.0, 0, 0};
-    trace(t, &w, &set, o, x, y, &r);
+    trace(t, &w, &set, o, x, y, &r, &wt);
     cache_close(&w);
+    if (rt__watch_stopped(&wt)) return RT_ERR_INTERRUPTED;
     *n = r.n;
     *length = r.length;
     *end = r.end;
@@ -301,6 +311,7 @@ typedef struct pond_job {
     uint8_t *band;
     int64_t *count;
     uint32_t lo, hi; /* WATERHOLE needs lo <= xyff < hi */
+    rt__watch *w;
 } pond_job;
 
 static int terra_pond(const rt_terrain *t, double x, double y)
@@ -309,6 +320,9 @@ static int terra_pond(const rt_terrain *t, double x, double y)
     rt__terra_point(t, x, y, &res);
     return res.feature == RT_WATERHOLE;
 }
+
+/* Columns of a row scanned between two checks of the watch. */
+#define POND_RUN ((int64_t)1 << 16)
 
 static void pond_rows(void *ctx, int64_t begin, int64_t end)
 {
@@ -327,6 +341,8 @@ static void pond_rows(void *ctx, int64_t begin, int64_t end)
             const int nres = rt__xyff_residues(yi, j->lo, j->hi, res);
             int64_t cand[RT_FEATURE_ROW_CHUNK];
             for (int64_t xa = j->x0; nres > 0 && xa <= xb; xa += RT_FEATURE_ROW_CHUNK) {
+                /* a long row is checked as it goes (the chunks check between rows) */
+                if (xa > j->x0 && rt__watch_stop(j->w, 4 * RT_FEATURE_ROW_CHUNK)) return;
                 int64_t x1 = xb - xa < RT_FEATURE_ROW_CHUNK ? xb : xa + RT_FEATURE_ROW_CHUNK - 1;
                 int nc = rt__xyff_candidates(xa, x1, res, nres, cand);
                 nc = j->bare->directions == 5
@@ -340,6 +356,7 @@ static void pond_rows(void *ctx, int64_t begin, int64_t end)
             }
         } else {
             for (int64_t c = 0; c < j->nx; c++) {
+                if (c > 0 && c % POND_RUN == 0 && rt__watch_stop(j->w, 4 * POND_RUN)) return;
                 double x = (double)(j->x0 + c);
                 uint32_t xyff = rt__low32(x * y) & 0xffu;
                 if (xyff >= j->lo && xyff < j->hi &&
@@ -354,7 +371,8 @@ static void pond_rows(void *ctx, int64_t begin, int64_t end)
 }
 
 rt_status rt_stream_ponds(const rt_terrain *t, int64_t x0, int64_t y0, int64_t nx, int64_t ny,
-                          int64_t *xy, int64_t cap, int64_t *count, int threads)
+                          int64_t *xy, int64_t cap, int64_t *count, int threads,
+                          const rt_poll *poll)
 {
     rt_status s = rt__terrain_check_shape(t, NULL);
     if (s != RT_OK) return s;
@@ -363,6 +381,8 @@ rt_status rt_stream_ponds(const rt_terrain *t, int64_t x0, int64_t y0, int64_t n
         return RT_ERR_SIZE;
     if (!coord_ok(x0) || !coord_ok(y0) || !coord_ok(x0 + nx - 1) || !coord_ok(y0 + ny - 1))
         return RT_ERR_COORD;
+    rt__watch w;
+    if (rt__watch_start(&w, poll)) return RT_ERR_INTERRUPTED;
     /* generated ponds first (no table), then the points the table speaks
      * for, STREAM and MARSH entries aside, by terra with the table */
     int64_t np = rt_placed_count(t->placed);
@@ -387,8 +407,13 @@ rt_status rt_stream_ponds(const rt_terrain *t, int64_t x0, int64_t y0, int64_t n
     int64_t found = 0;
     for (int64_t r0 = 0; r0 < ny; r0 += rows) {
         int64_t nr = ny - r0 < rows ? ny - r0 : rows;
-        pond_job j = {&bare, x0, y0 + r0, nx, band, rowc, lo, t->waterhole_below};
-        rt_parallel_for(threads, nr, pond_rows, &j);
+        pond_job j = {&bare, x0, y0 + r0, nx, band, rowc, lo, t->waterhole_below, &w};
+        /* about 4 units a point: most are ruled out by one product */
+        rt__parallel_watch(threads, nr, 4 * nx, pond_rows, &j, &w);
+        if (rt__watch_stopped(&w)) {
+            s = RT_ERR_INTERRUPTED;
+            goto done;
+        }
         for (int64_t k = 0; k < np; k++) {
             int64_t c = px[k] - x0, r = py[k] - (y0 + r0);
             if (c < 0 || c >= nx || r < 0 || r >= nr || soaked(pv[k])) continue;
@@ -433,6 +458,7 @@ typedef struct trace_job {
     int64_t *xy, slot, *npts;
     double *length;
     uint8_t *end, *marsh;
+    rt__watch *wt;
 } trace_job;
 
 static void trace_range(void *ctx, int64_t begin, int64_t end)
@@ -440,7 +466,8 @@ static void trace_range(void *ctx, int64_t begin, int64_t end)
     const trace_job *j = ctx;
     for (int64_t k = begin; k < end; k++) {
         route_out r = {j->xy + 2 * k * j->slot, j->slot, 0, 0.0, 0, 0};
-        trace(j->t, j->w, j->set, j->o, j->src[2 * k], j->src[2 * k + 1], &r);
+        trace(j->t, j->w, j->set, j->o, j->src[2 * k], j->src[2 * k + 1], &r, j->wt);
+        if (r.end < 0) return; /* stopped */
         j->npts[k] = r.n;
         j->length[k] = r.length;
         j->end[k] = (uint8_t)r.end;
@@ -450,7 +477,8 @@ static void trace_range(void *ctx, int64_t begin, int64_t end)
 
 rt_status rt_trace_streams(const rt_terrain *t, const int64_t *src, int64_t n,
                            const rt_stream_opts *o, int64_t *xy, int64_t slot, int64_t *npts,
-                           double *length, uint8_t *end, uint8_t *marsh, int threads)
+                           double *length, uint8_t *end, uint8_t *marsh, int threads,
+                           const rt_poll *poll)
 {
     rt_status s = rt__terrain_check_shape(t, NULL);
     if (s == RT_OK) s = check_opts(o);
@@ -460,11 +488,13 @@ rt_status rt_trace_streams(const rt_terrain *t, const int64_t *src, int64_t n,
     if (slot < rt_stream_max_route(o)) return RT_ERR_SIZE;
     for (int64_t k = 0; k < 2 * n; k++)
         if (!coord_ok(src[k])) return RT_ERR_COORD;
+    rt__watch wt;
+    if (rt__watch_start(&wt, poll)) return RT_ERR_INTERRUPTED;
     scan_set set;
     scan_offsets(o->neighbourhood, &set);
     const int64_t reach = route_reach(o);
     int64_t k0 = 0;
-    while (k0 < n) {
+    while (k0 < n && !rt__watch_stopped(&wt)) {
         /* a group of consecutive sources whose window fits: one cache */
         int64_t xmin = src[2 * k0], xmax = xmin, ymin = src[2 * k0 + 1], ymax = ymin, k1 = k0 + 1;
         while (k1 < n) {
@@ -481,7 +511,7 @@ rt_status rt_trace_streams(const rt_terrain *t, const int64_t *src, int64_t n,
         height_cache w;
         cache_open(&w, t, xmin - reach, ymin - reach, xmax - xmin + 1 + 2 * reach,
                    ymax - ymin + 1 + 2 * reach);
-        trace_job j = {t, &w, &set, o, src, xy, slot, npts, length, end, marsh};
+        trace_job j = {t, &w, &set, o, src, xy, slot, npts, length, end, marsh, &wt};
         /* rt_parallel_for hands out indices from 0: shift the arrays */
         j.src = src + 2 * k0;
         j.xy = xy + 2 * k0 * slot;
@@ -489,11 +519,12 @@ rt_status rt_trace_streams(const rt_terrain *t, const int64_t *src, int64_t n,
         j.length = length + k0;
         j.end = end + k0;
         j.marsh = marsh + k0;
-        rt_parallel_for(threads, k1 - k0, trace_range, &j);
+        /* a route: a few dozen steps of ~100 heights each, typically */
+        rt__parallel_watch(threads, k1 - k0, 4000 * RT_WORK_POINT, trace_range, &j, &wt);
         cache_close(&w);
         k0 = k1;
     }
-    return RT_OK;
+    return rt__watch_status(&wt);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -644,10 +675,12 @@ rt_status rt_mark_route(const rt_terrain *t, rt_placed *table, const int64_t *xy
 
 rt_status rt_mark_routes(const rt_terrain *t, rt_placed *table, const int64_t *xy,
                          const int64_t *offsets, const uint8_t *ends, int64_t n, int64_t limit,
-                         int64_t *added, int64_t *restarts)
+                         int64_t *added, int64_t *restarts, const rt_poll *poll)
 {
     if (n < 0 || limit < 0) return RT_ERR_SIZE;
     if (!table || (n > 0 && (!xy || !offsets || !ends))) return RT_ERR_NULL;
+    rt__watch w;
+    if (rt__watch_start(&w, poll)) return RT_ERR_INTERRUPTED;
     const uint8_t stream = RT_PLACED_TERRAIN(RT_STREAM), marsh = RT_PLACED_TERRAIN(RT_MARSH);
     int64_t soaked_now = rt_placed_count_value(table, stream) + rt_placed_count_value(table, marsh);
     int64_t total = 0, again = 0;
@@ -656,6 +689,11 @@ rt_status rt_mark_routes(const rt_terrain *t, rt_placed *table, const int64_t *x
     for (int64_t k = 0; k < n && s == RT_OK; k++) {
         const int64_t *route = xy + 2 * offsets[k];
         int64_t m = offsets[k + 1] - offsets[k], got = 0;
+        /* a route's points soak a 3 x 3 square each (terra at each cell) */
+        if (rt__watch_stop(&w, (m + 81) * 9 * RT_WORK_POINT)) {
+            s = RT_ERR_INTERRUPTED;
+            break;
+        }
         s = mark_route(t, &memo, table, route, m, ends[k], &got);
         total += got;
         soaked_now += got;

@@ -13,6 +13,7 @@ would, and hands it over as NumPy arrays.
 
 from . import classic, maps, presets, sites, streams
 from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
+from ._validate import MAX_SCAN_POINTS
 from .features import FeatureTable
 from .galaxy import (
     GALAXY_DOMAIN,
@@ -40,7 +41,7 @@ from .planet import Planet, PlanetGrid, PlanetMap, PlanetSample
 from .presets import Islands, islands
 from .random_profile import RandomProfile, make_profile
 from .roads import Road, load
-from .sites import Site, SiteOptions, SiteReason, Sites
+from .sites import MAX_SITE_TRIES, Site, SiteOptions, SiteReason, Sites
 from .streams import MarkResult, Stream
 from .terrain import (
     CLASSIC_MAP,
@@ -64,6 +65,8 @@ __all__ = [
     "GALAXY_DOMAIN",
     "GALAXY_VECTORS",
     "MAX_BLOCK_POINTS",
+    "MAX_SCAN_POINTS",
+    "MAX_SITE_TRIES",
     "INITIAL_VIEW",
     "OBSERVER",
     "STAR_DTYPE",

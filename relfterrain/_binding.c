@@ -7,14 +7,20 @@
  */
 #include "_binding.h"
 
+#include <time.h>
 #include <unistd.h>
 
 PyObject *rtpy_raise(rt_status status, const char *what)
 {
     const char *msg = rt_strerror(status);
+    /* a signal handler's exception, raised during the call's poll */
+    if (status != RT_OK && PyErr_Occurred()) return NULL;
     switch (status) {
     case RT_OK:
         PyErr_SetString(PyExc_SystemError, "rtpy_raise called without an error");
+        break;
+    case RT_ERR_INTERRUPTED:
+        PyErr_SetNone(PyExc_KeyboardInterrupt);
         break;
     case RT_ERR_NOMEM:
         PyErr_Format(PyExc_MemoryError, "%s: %s", what, msg);
@@ -30,6 +36,91 @@ PyObject *rtpy_raise(rt_status status, const char *what)
         break;
     }
     return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Interrupts                                                               */
+/* ------------------------------------------------------------------------ */
+
+static double monotonic_seconds(void)
+{
+#ifdef CLOCK_MONOTONIC
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) == 0) return (double)ts.tv_sec + 1e-9 * ts.tv_nsec;
+#endif
+    return -1.0; /* no clock: check at every poll */
+}
+
+static int poll_signals(void *ctx)
+{
+    rtpy_poll *p = ctx;
+    double now = monotonic_seconds();
+    if (now >= 0.0 && now < p->next) return 0;
+    p->next = now + RTPY_POLL_SECONDS;
+    /* the thread's own thread state: the exception set here is still set
+     * when the caller takes the GIL back after the core call */
+    PyGILState_STATE g = PyGILState_Ensure();
+    int stop = PyErr_CheckSignals() < 0;
+    PyGILState_Release(g);
+    return stop;
+}
+
+const rt_poll *rtpy_poll_init(rtpy_poll *p)
+{
+    p->poll.fn = poll_signals;
+    p->poll.ctx = p;
+    double now = monotonic_seconds();
+    p->next = now >= 0.0 ? now + RTPY_POLL_SECONDS : 0.0;
+    return &p->poll;
+}
+
+void rtpy_call_begin(rtpy_call *c, int64_t work, int count, PyArrayObject *const *arrays,
+                     const int *given)
+{
+    int any_given = 0;
+    unsigned long long need = 0;
+    c->count = count;
+    for (int k = 0; k < count; k++) {
+        c->arrays[k] = arrays[k];
+        c->scratch[k] = NULL;
+        c->data[k] = arrays[k] ? PyArray_DATA(arrays[k]) : NULL;
+        if (arrays[k] && given && given[k]) {
+            any_given = 1;
+            need += (unsigned long long)PyArray_NBYTES(arrays[k]);
+        }
+    }
+    c->poll = rtpy_poll_init(&c->pl);
+    if (!any_given) return;
+    if (work <= RTPY_ROWS_POINTS) {
+        c->poll = NULL; /* short: in place, not interrupted */
+        return;
+    }
+    int ok = need > 0 && rtpy_check_alloc(need, "out") == 0;
+    if (!ok) PyErr_Clear(); /* no room for a scratch: written in place */
+    for (int k = 0; ok && k < count; k++) {
+        if (!(arrays[k] && given[k])) continue;
+        c->scratch[k] = PyMem_RawMalloc((size_t)PyArray_NBYTES(arrays[k]));
+        if (!c->scratch[k]) ok = 0;
+    }
+    for (int k = 0; k < count; k++) {
+        if (!ok) {
+            PyMem_RawFree(c->scratch[k]);
+            c->scratch[k] = NULL;
+        } else if (c->scratch[k]) {
+            c->data[k] = c->scratch[k];
+        }
+    }
+}
+
+void rtpy_call_end(rtpy_call *c, rt_status status)
+{
+    for (int k = 0; k < c->count; k++) {
+        if (c->scratch[k] && status == RT_OK)
+            memcpy(PyArray_DATA(c->arrays[k]), c->scratch[k],
+                   (size_t)PyArray_NBYTES(c->arrays[k]));
+        PyMem_RawFree(c->scratch[k]);
+        c->scratch[k] = NULL;
+    }
 }
 
 unsigned long long rtpy_physical_memory(void)
@@ -306,45 +397,39 @@ fail:
 int rtpy_rows(rtpy_rows_fn fn, void *ctx, int64_t nx, int64_t ny, int count,
               PyArrayObject *const *arrays, const int *given, rt_status *status)
 {
-    void *base[RTPY_ROWS_MAX_OUTPUTS], *scratch[RTPY_ROWS_MAX_OUTPUTS];
+    return rtpy_rows_sized(fn, ctx, nx, ny, count, arrays, given, status, RTPY_ROWS_POINTS);
+}
+
+int rtpy_slices(rtpy_rows_fn fn, void *ctx, int64_t n, int count, PyArrayObject *const *arrays,
+                const int *given, rt_status *status)
+{
+    return rtpy_rows_sized(fn, ctx, 1, n, count, arrays, given, status, RTPY_SLICE_POINTS);
+}
+
+int rtpy_rows_sized(rtpy_rows_fn fn, void *ctx, int64_t nx, int64_t ny, int count,
+                    PyArrayObject *const *arrays, const int *given, rt_status *status,
+                    int64_t block_points)
+{
     size_t rowbytes[RTPY_ROWS_MAX_OUTPUTS];
     *status = RT_OK;
     if (count > RTPY_ROWS_MAX_OUTPUTS) {
         PyErr_SetString(PyExc_SystemError, "rtpy_rows: too many outputs");
         return -1;
     }
-    int64_t rows = nx >= RTPY_ROWS_POINTS ? 1 : RTPY_ROWS_POINTS / nx;
+    int64_t rows = nx >= block_points ? 1 : block_points / nx;
     int chunked = rows < ny;
-    unsigned long long need = 0;
-    for (int k = 0; k < count; k++) {
-        base[k] = arrays[k] ? PyArray_DATA(arrays[k]) : NULL;
+    for (int k = 0; k < count; k++)
         rowbytes[k] = arrays[k] ? (size_t)nx * (size_t)PyArray_ITEMSIZE(arrays[k]) : 0;
-        scratch[k] = NULL;
-        if (chunked && arrays[k] && given[k]) need += (unsigned long long)PyArray_NBYTES(arrays[k]);
-    }
-    if (need > 0) {
-        int ok = rtpy_check_alloc(need, "out") == 0;
-        if (!ok) PyErr_Clear(); /* no room for a scratch: written in place */
-        for (int k = 0; ok && k < count; k++) {
-            if (!(arrays[k] && given[k])) continue;
-            scratch[k] = PyMem_RawMalloc((size_t)PyArray_NBYTES(arrays[k]));
-            if (!scratch[k]) ok = 0;
-        }
-        for (int k = 0; k < count; k++) {
-            if (!ok) {
-                PyMem_RawFree(scratch[k]);
-                scratch[k] = NULL;
-            } else if (scratch[k]) {
-                base[k] = scratch[k];
-            }
-        }
-    }
+    /* given outputs in scratch when there is more than one block (the one
+     * core call of a single block is never interrupted) */
+    rtpy_call c;
+    rtpy_call_begin(&c, chunked ? INT64_MAX : 0, count, arrays, given);
     int rc = 0;
     for (int64_t r = 0; r < ny; r += rows) {
         int64_t n = rows < ny - r ? rows : ny - r;
         void *d[RTPY_ROWS_MAX_OUTPUTS];
         for (int k = 0; k < count; k++)
-            d[k] = base[k] ? (char *)base[k] + (size_t)r * rowbytes[k] : NULL;
+            d[k] = c.data[k] ? (char *)c.data[k] + (size_t)r * rowbytes[k] : NULL;
         rt_status s;
         Py_BEGIN_ALLOW_THREADS
         s = fn(ctx, r, n, d);
@@ -359,11 +444,7 @@ int rtpy_rows(rtpy_rows_fn fn, void *ctx, int64_t nx, int64_t ny, int count,
             break;
         }
     }
-    for (int k = 0; k < count; k++) {
-        if (scratch[k] && rc == 0) memcpy(PyArray_DATA(arrays[k]), scratch[k],
-                                          (size_t)PyArray_NBYTES(arrays[k]));
-        PyMem_RawFree(scratch[k]);
-    }
+    rtpy_call_end(&c, rc == 0 ? RT_OK : RT_ERR_INTERRUPTED);
     return rc;
 }
 

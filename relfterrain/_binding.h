@@ -22,8 +22,50 @@
 #include "relfterrain.h"
 
 /* Set a Python exception for a failed core call and return NULL.  `what`
- * names the argument(s) the status is about, e.g. "profile". */
+ * names the argument(s) the status is about, e.g. "profile".  An exception
+ * already set (a signal handler's, raised during the call's poll) is the one
+ * kept, whatever the status; RT_ERR_INTERRUPTED is always that exception
+ * (KeyboardInterrupt if, against the core's contract, none is set). */
 PyObject *rtpy_raise(rt_status status, const char *what);
+
+/* ---- Interrupts: one poll for every core call that takes one ---------- */
+
+/* The poll of a core call made with the GIL released (see rt_poll in
+ * relfterrain.h; the core calls it on this thread only): it looks at the
+ * clock and, at most every RTPY_POLL_SECONDS, takes the GIL and runs the
+ * signal handlers (PyErr_CheckSignals).  Nonzero when a handler raised
+ * (Ctrl-C: KeyboardInterrupt): the exception stays set, the core stops with
+ * RT_ERR_INTERRUPTED and rtpy_raise returns it.  A call shorter than
+ * RTPY_POLL_SECONDS never takes the GIL.  Set up with the GIL held. */
+#define RTPY_POLL_SECONDS 0.1
+typedef struct rtpy_poll {
+    rt_poll poll;
+    double next; /* the clock reading after which the next check is due */
+} rtpy_poll;
+const rt_poll *rtpy_poll_init(rtpy_poll *p);
+
+/* A polled core call that writes outputs the caller may have given (out=):
+ * rtpy_call_begin (GIL held) decides where each output is computed
+ * (c->data[k]) and which poll to pass (c->poll); rtpy_call_end (GIL held)
+ * copies given outputs back on RT_OK and frees the scratch.  The rule,
+ * the same as rtpy_rows': a call of at most RTPY_ROWS_POINTS points of
+ * work (`work`) with a given output runs unpolled, in place (well under a
+ * second); a longer one computes given outputs in private scratch copies,
+ * so an interrupted (or failed) call leaves them untouched (if the scratch
+ * does not fit in the physical memory they are written in place, and an
+ * interrupt leaves part of the result there).  Without given outputs the
+ * call is always polled and writes the arrays directly. */
+typedef struct rtpy_call {
+    rtpy_poll pl;
+    const rt_poll *poll;
+    int count;
+    PyArrayObject *arrays[8];
+    void *scratch[8];
+    void *data[8];
+} rtpy_call;
+void rtpy_call_begin(rtpy_call *c, int64_t work, int count, PyArrayObject *const *arrays,
+                     const int *given);
+void rtpy_call_end(rtpy_call *c, rt_status status);
 
 /* Validate an output array, or allocate one when obj is None (or NULL).
  * The checks: a numpy.ndarray (TypeError), the dtype (TypeError), the shape,
@@ -81,7 +123,10 @@ int rtpy_outputs_sized(PyObject *outputs, int count, const char *const *names, c
 /* A grid computed in row blocks of about RTPY_ROWS_POINTS points, one core
  * call each with the GIL released, so that Ctrl-C is honoured within a
  * fraction of a second: between blocks PyErr_CheckSignals runs (the signal
- * handlers, KeyboardInterrupt) and other Python threads may run.
+ * handlers, KeyboardInterrupt) and other Python threads may run.  This is
+ * the mechanism of every pointwise grid or array of points whose core call
+ * can compute any block of rows (or slice of points: nx = 1, ny = n); the
+ * others take a poll (rtpy_poll, rtpy_call).
  * fn(ctx, row0, nrows, data) computes rows row0 .. row0+nrows-1 into
  * data[k] (each output's first such row, NULL where not wanted).  Outputs the
  * caller gave (given[k]) are computed into private scratch copies and copied
@@ -97,6 +142,18 @@ int rtpy_outputs_sized(PyObject *outputs, int count, const char *const *names, c
 typedef rt_status (*rtpy_rows_fn)(void *ctx, int64_t row0, int64_t nrows, void *const *data);
 int rtpy_rows(rtpy_rows_fn fn, void *ctx, int64_t nx, int64_t ny, int count,
               PyArrayObject *const *arrays, const int *given, rt_status *status);
+/* The same with blocks of about block_points points, for grids whose points
+ * cost more than the terrain's tile kernels' (point by point, several
+ * heights a point). */
+int rtpy_rows_sized(rtpy_rows_fn fn, void *ctx, int64_t nx, int64_t ny, int count,
+                    PyArrayObject *const *arrays, const int *given, rt_status *status,
+                    int64_t block_points);
+/* The same for n arbitrary points (one a row) in slices of RTPY_SLICE_POINTS:
+ * a point costs up to about 1 us (terra with 64 directions), so a slice
+ * takes well under a second too. */
+#define RTPY_SLICE_POINTS ((int64_t)1 << 18)
+int rtpy_slices(rtpy_rows_fn fn, void *ctx, int64_t n, int count, PyArrayObject *const *arrays,
+                const int *given, rt_status *status);
 
 /* A tuple of the outputs (None where not wanted); steals the references. */
 PyObject *rtpy_outputs_tuple(int count, PyArrayObject **arrays);

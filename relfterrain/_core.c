@@ -52,6 +52,9 @@ static int core_exec(PyObject *module)
     if (PyModule_AddIntConstant(module, "MAX_DIRECTIONS", RT_MAX_DIRECTIONS) < 0) return -1;
     if (PyModule_AddIntConstant(module, "MAX_VECTOR", RT_MAX_VECTOR) < 0) return -1;
     if (PyModule_AddIntConstant(module, "MAX_THREADS", RT_MAX_THREADS) < 0) return -1;
+    /* the status a call stopped by its poll returns (never raised as such:
+     * the signal handler's exception is) */
+    if (PyModule_AddIntConstant(module, "ERR_INTERRUPTED", RT_ERR_INTERRUPTED) < 0) return -1;
     /* the codes and the placed encoding, so Python never retypes them */
     PyObject *names = PyTuple_New(RT_TERRAIN_TYPE_COUNT);
     for (int k = 0; names && k < RT_TERRAIN_TYPE_COUNT; k++)

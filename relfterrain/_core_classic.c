@@ -72,8 +72,10 @@ static PyObject *classic_midpoint_displacement(PyObject *module, PyObject *args,
     const double *ud = PyArray_DATA(u);
     double *od = PyArray_DATA(out);
     rt_status s;
+    rtpy_poll pl;
+    const rt_poll *poll = rtpy_poll_init(&pl);
     Py_BEGIN_ALLOW_THREADS
-    s = rt_midpoint_displacement(iterations, scale, ratio, ud, od);
+    s = rt_midpoint_displacement(iterations, scale, ratio, ud, od, poll);
     Py_END_ALLOW_THREADS
     Py_DECREF(u);
     if (s != RT_OK) {
@@ -114,8 +116,11 @@ static PyObject *classic_diamond_square(PyObject *module, PyObject *args, PyObje
     const double *ud = PyArray_DATA(u);
     double *gd = PyArray_DATA(grid);
     rt_status s;
+    /* grid is in and out: the Python layer passes a fresh one (seeded) */
+    rtpy_poll pl;
+    const rt_poll *poll = rtpy_poll_init(&pl);
     Py_BEGIN_ALLOW_THREADS
-    s = rt_diamond_square(iterations, scale, ratio, corner, wrap, ud, gd);
+    s = rt_diamond_square(iterations, scale, ratio, corner, wrap, ud, gd, poll);
     Py_END_ALLOW_THREADS
     Py_DECREF(u);
     if (s != RT_OK) {
@@ -123,6 +128,18 @@ static PyObject *classic_diamond_square(PyObject *module, PyObject *args, PyObje
         return rtpy_raise(s, "scale, ratio, corner, seed_grid");
     }
     return (PyObject *)grid;
+}
+
+/* clouds in slices of values (rtpy_slices) */
+typedef struct clouds_ctx {
+    const double *heights;
+    double clear, cloudy;
+} clouds_ctx;
+
+static rt_status clouds_rows(void *ctx, int64_t row0, int64_t nrows, void *const *data)
+{
+    const clouds_ctx *c = ctx;
+    return rt_clouds(c->heights + row0, nrows, c->clear, c->cloudy, data[0]);
 }
 
 static PyObject *classic_clouds(PyObject *module, PyObject *args, PyObject *kwds)
@@ -142,16 +159,22 @@ static PyObject *classic_clouds(PyObject *module, PyObject *args, PyObject *kwds
         Py_DECREF(h);
         return NULL;
     }
-    const double *hd = PyArray_DATA(h);
-    double *od = PyArray_DATA(out);
     int64_t n = (int64_t)PyArray_SIZE(h);
-    rt_status s;
-    Py_BEGIN_ALLOW_THREADS
-    s = rt_clouds(hd, n, clear, cloudy, od);
-    Py_END_ALLOW_THREADS
+    rt_status s = RT_OK;
+    clouds_ctx c = {PyArray_DATA(h), clear, cloudy};
+    int given = 0, rc = 0;
+    if (n > 0) {
+        rc = rtpy_slices(clouds_rows, &c, n, 1, &out, &given, &s);
+    } else { /* the parameter checks alone */
+        Py_BEGIN_ALLOW_THREADS
+        s = rt_clouds(NULL, 0, clear, cloudy, NULL);
+        Py_END_ALLOW_THREADS
+        rc = s == RT_OK ? 0 : -1;
+    }
     Py_DECREF(h);
-    if (s != RT_OK) {
+    if (rc < 0) {
         Py_DECREF(out);
+        if (s == RT_OK) return NULL; /* interrupted */
         return rtpy_raise(s, "clear, cloudy");
     }
     return (PyObject *)out;
@@ -186,8 +209,10 @@ static PyObject *classic_limited_random(PyObject *module, PyObject *args, PyObje
     const double *sd = PyArray_DATA(u_start), *td = PyArray_DATA(u_step);
     double *od = PyArray_DATA(out);
     rt_status s;
+    rtpy_poll pl;
+    const rt_poll *poll = rtpy_poll_init(&pl);
     Py_BEGIN_ALLOW_THREADS
-    s = rt_limited_random(width, height, max_increase, minimum, maximum, sd, td, od);
+    s = rt_limited_random(width, height, max_increase, minimum, maximum, sd, td, od, poll);
     Py_END_ALLOW_THREADS
     Py_DECREF(u_start);
     Py_DECREF(u_step);
@@ -226,8 +251,11 @@ static PyObject *classic_circle_hill(PyObject *module, PyObject *args, PyObject 
     const double *ud = PyArray_DATA(u);
     double *od = PyArray_DATA(out);
     rt_status s;
+    rtpy_poll pl;
+    const rt_poll *poll = rtpy_poll_init(&pl);
     Py_BEGIN_ALLOW_THREADS
-    s = rt_circle_hill(width, height, n_circles, radius, hill_height, maximum, base, ud, od);
+    s = rt_circle_hill(width, height, n_circles, radius, hill_height, maximum, base, ud, od,
+                       poll);
     Py_END_ALLOW_THREADS
     Py_DECREF(u);
     if (s != RT_OK) {

@@ -25,9 +25,11 @@ static PyObject *contours_mask(PyObject *module, PyObject *args, PyObject *kwds)
     if (dims[0] > 0 && dims[1] > 0) {
         const double *zd = PyArray_DATA(z);
         uint8_t *md = PyArray_DATA(mask);
+        rtpy_poll pl;
+        const rt_poll *poll = rtpy_poll_init(&pl);
         Py_BEGIN_ALLOW_THREADS
         s = rt_contour_mask(zd, dims[1], dims[0], interval, index_every, max_crossings, md,
-                            &crossings);
+                            &crossings, poll);
         Py_END_ALLOW_THREADS
     }
     if (s != RT_OK) {

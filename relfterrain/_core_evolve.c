@@ -26,6 +26,32 @@ static int evolve_args(PyObject *core, PyObject *tvec_obj, rt_terrain *params,
     return 0;
 }
 
+/* Points in slices and grids in row blocks (rtpy_rows). */
+typedef struct evolve_ctx {
+    const rt_terrain *p;
+    const double *tvec;
+    const double *x, *y, *t; /* points */
+    const rt_block *b;       /* grid */
+    double time;
+    int threads;
+} evolve_ctx;
+
+static rt_status evolve_point_rows(void *ctx, int64_t row0, int64_t nrows, void *const *data)
+{
+    const evolve_ctx *c = ctx;
+    return rt_height_time_points(c->p, c->tvec, c->x + row0, c->y + row0, c->t + row0, nrows,
+                                 data[0], c->threads);
+}
+
+static rt_status evolve_grid_rows(void *ctx, int64_t row0, int64_t nrows, void *const *data)
+{
+    const evolve_ctx *c = ctx;
+    rt_block b = *c->b;
+    b.r0 += row0;
+    b.ny = nrows;
+    return rt_height_time_grid(c->p, c->tvec, &b, c->time, data[0], c->threads);
+}
+
 static PyObject *evolve_points(PyObject *module, PyObject *args, PyObject *kwds)
 {
     (void)module;
@@ -49,13 +75,18 @@ static PyObject *evolve_points(PyObject *module, PyObject *args, PyObject *kwds)
     }
     out = (PyArrayObject *)PyArray_EMPTY(1, &n, NPY_FLOAT64, 0);
     if (!out) goto fail;
-    rt_status s;
-    Py_BEGIN_ALLOW_THREADS
-    s = rt_height_time_points(&params, PyArray_DATA(tvec), PyArray_DATA(x), PyArray_DATA(y),
-                              PyArray_DATA(t), n, PyArray_DATA(out), threads);
-    Py_END_ALLOW_THREADS
-    if (s != RT_OK) {
-        rtpy_raise(s, s == RT_ERR_VECTOR_VALUE ? "time_vector" : "x, y, t");
+    rt_status s = RT_OK;
+    evolve_ctx c = {&params, PyArray_DATA(tvec), PyArray_DATA(x), PyArray_DATA(y),
+                    PyArray_DATA(t), NULL, 0.0, threads};
+    int given = 0, rc = 0;
+    if (n > 0) {
+        rc = rtpy_slices(evolve_point_rows, &c, n, 1, &out, &given, &s);
+    } else { /* the parameter checks alone */
+        s = rt_height_time_points(&params, PyArray_DATA(tvec), NULL, NULL, NULL, 0, NULL, 1);
+        rc = s == RT_OK ? 0 : -1;
+    }
+    if (rc < 0) {
+        if (s != RT_OK) rtpy_raise(s, s == RT_ERR_VECTOR_VALUE ? "time_vector" : "x, y, t");
         goto fail;
     }
     Py_DECREF(tvec), Py_DECREF(x), Py_DECREF(y), Py_DECREF(t);
@@ -88,11 +119,12 @@ static PyObject *evolve_grid(PyObject *module, PyObject *args, PyObject *kwds)
     if (!out) goto fail;
     rt_block b = {x0, y0, step, c0, r0, nx, ny};
     rt_status s;
-    Py_BEGIN_ALLOW_THREADS
-    s = rt_height_time_grid(&params, PyArray_DATA(tvec), &b, time, PyArray_DATA(out), threads);
-    Py_END_ALLOW_THREADS
-    if (s != RT_OK) {
-        rtpy_raise(s, s == RT_ERR_VECTOR_VALUE ? "time_vector" : "x0, y0, step, t");
+    evolve_ctx c = {&params, PyArray_DATA(tvec), NULL, NULL, NULL, &b, time, threads};
+    int given = out_obj != Py_None;
+    /* the point-by-point double arithmetic: blocks of 2^20 points */
+    if (rtpy_rows_sized(evolve_grid_rows, &c, nx, ny, 1, &out, &given, &s, (int64_t)1 << 20) < 0) {
+        if (s != RT_OK)
+            rtpy_raise(s, s == RT_ERR_VECTOR_VALUE ? "time_vector" : "x0, y0, step, t");
         goto fail;
     }
     Py_DECREF(tvec);

@@ -4,6 +4,21 @@
  */
 #include "_binding.h"
 
+/* In slices of points (rtpy_slices). */
+typedef struct building_ctx {
+    const rt_terrain *p;
+    const int64_t *x, *y;
+} building_ctx;
+
+static rt_status building_rows(void *ctx, int64_t row0, int64_t nrows, void *const *data)
+{
+    const building_ctx *c = ctx;
+    uint8_t *od = data[0];
+    for (int64_t k = 0; k < nrows; k++)
+        od[k] = (uint8_t)rt_building_at(c->p, c->x[row0 + k], c->y[row0 + k]);
+    return RT_OK;
+}
+
 /* building_at(core, x, y) -> uint8 (n,): rt_building_at at integer points. */
 static PyObject *features_building_at(PyObject *module, PyObject *args)
 {
@@ -25,14 +40,14 @@ static PyObject *features_building_at(PyObject *module, PyObject *args)
     }
     out = (PyArrayObject *)PyArray_EMPTY(1, &n, NPY_UINT8, 0);
     if (!out) goto fail;
-    const int64_t *xd = PyArray_DATA(x), *yd = PyArray_DATA(y);
-    uint8_t *od = PyArray_DATA(out);
     rt_terrain p;
     rtpy_placed_box *box = rtpy_terrain_snapshot((rtpy_terrain *)core, &p);
-    Py_BEGIN_ALLOW_THREADS
-    for (npy_intp k = 0; k < n; k++) od[k] = (uint8_t)rt_building_at(&p, xd[k], yd[k]);
-    Py_END_ALLOW_THREADS
+    building_ctx c = {&p, PyArray_DATA(x), PyArray_DATA(y)};
+    int given = 0;
+    rt_status s;
+    int rc = n > 0 ? rtpy_slices(building_rows, &c, n, 1, &out, &given, &s) : 0;
     rtpy_box_release(box);
+    if (rc < 0) goto fail; /* interrupted */
     Py_DECREF(x);
     Py_DECREF(y);
     return (PyObject *)out;

@@ -37,8 +37,10 @@ static PyObject *islands_label(PyObject *module, PyObject *args, PyObject *kwds)
     }
     int64_t count = 0;
     rt_status s;
+    rtpy_poll pl;
+    const rt_poll *poll = rtpy_poll_init(&pl);
     Py_BEGIN_ALLOW_THREADS
-    s = rt_label_islands(PyArray_DATA(land), nx, ny, PyArray_DATA(labels), scratch, &count);
+    s = rt_label_islands(PyArray_DATA(land), nx, ny, PyArray_DATA(labels), scratch, &count, poll);
     Py_END_ALLOW_THREADS
     if (s != RT_OK) {
         rtpy_raise(s, "land");

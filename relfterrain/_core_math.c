@@ -16,6 +16,20 @@ static PyArrayObject *math_input(PyObject *obj)
     return rtpy_input(obj, "x", NPY_FLOAT64, 0, 0);
 }
 
+/* Values in slices (rtpy_slices), Ctrl-C between them. */
+typedef struct math_ctx {
+    const double *x;
+    double (*fn)(double);
+} math_ctx;
+
+static rt_status math_rows(void *ctx, int64_t row0, int64_t nrows, void *const *data)
+{
+    const math_ctx *c = ctx;
+    double *od = data[0];
+    for (int64_t k = 0; k < nrows; k++) od[k] = c->fn(c->x[row0 + k]);
+    return RT_OK;
+}
+
 static PyObject *math_apply(PyObject *arg, double (*fn)(double))
 {
     PyArrayObject *x = math_input(arg);
@@ -26,13 +40,16 @@ static PyObject *math_apply(PyObject *arg, double (*fn)(double))
         Py_DECREF(x);
         return NULL;
     }
-    const double *xd = PyArray_DATA(x);
-    double *od = PyArray_DATA(out);
     npy_intp n = PyArray_SIZE(x);
-    Py_BEGIN_ALLOW_THREADS
-    for (npy_intp k = 0; k < n; k++) od[k] = fn(xd[k]);
-    Py_END_ALLOW_THREADS
+    math_ctx c = {PyArray_DATA(x), fn};
+    int given = 0;
+    rt_status s;
+    int rc = n > 0 ? rtpy_slices(math_rows, &c, n, 1, &out, &given, &s) : 0;
     Py_DECREF(x);
+    if (rc < 0) { /* interrupted */
+        Py_DECREF(out);
+        return NULL;
+    }
     return (PyObject *)out;
 }
 

@@ -73,11 +73,17 @@ static PyObject *mines_above(PyObject *module, PyObject *args, PyObject *kwds)
     rt_cells b = {xg0, yg0, nx, ny};
     rt_terrain p;
     rtpy_placed_box *box = rtpy_terrain_snapshot((rtpy_terrain *)tobj, &p);
-    uint8_t *data = PyArray_DATA(out);
     rt_status s;
+    /* the work: cs*cs points a cell (an out= is filled from scratch when long) */
+    int given = out_obj != Py_None;
+    double work = (double)nx * (double)ny * (double)(cs * cs);
+    rtpy_call c;
+    rtpy_call_begin(&c, work < 9e18 ? (int64_t)work : INT64_MAX, 1, &out, &given);
+    uint8_t *data = c.data[0];
     Py_BEGIN_ALLOW_THREADS
-    s = rt_mines_above(&m, &p, &b, data, threads);
+    s = rt_mines_above(&m, &p, &b, data, threads, c.poll);
     Py_END_ALLOW_THREADS
+    rtpy_call_end(&c, s);
     rtpy_box_release(box);
     if (s != RT_OK) {
         Py_DECREF(out);
@@ -125,11 +131,15 @@ static PyObject *mines_open(PyObject *module, PyObject *args, PyObject *kwds)
     if (!out) goto fail;
     rt_cells b = {xg0, yg0, nx, ny};
     const uint8_t *ad = above ? PyArray_DATA(above) : NULL;
-    uint8_t *od = PyArray_DATA(out);
     rt_status s;
+    int given = out_obj != Py_None;
+    rtpy_call c;
+    rtpy_call_begin(&c, (int64_t)(nx * ny * levels), 1, &out, &given);
+    uint8_t *od = c.data[0];
     Py_BEGIN_ALLOW_THREADS
-    s = rt_mines_open(&m, &b, ad, od, threads);
+    s = rt_mines_open(&m, &b, ad, od, threads, c.poll);
     Py_END_ALLOW_THREADS
+    rtpy_call_end(&c, s);
     if (s != RT_OK) {
         rtpy_raise(s, cells_what(s));
         goto fail;
@@ -172,12 +182,16 @@ static PyObject *label_cells(PyObject *module, PyObject *args, PyObject *kwds)
     out = rtpy_output(out_obj, "out", NPY_INT32, nd, dims);
     if (!out) goto fail;
     const uint8_t *od = PyArray_DATA(open);
-    int32_t *ld = PyArray_DATA(out);
     int64_t count = 0;
     rt_status s;
+    int given = out_obj != Py_None;
+    rtpy_call c;
+    rtpy_call_begin(&c, (int64_t)(nz * ny * nx), 1, &out, &given);
+    int32_t *ld = c.data[0];
     Py_BEGIN_ALLOW_THREADS
-    s = rt_label_cells(nz, ny, nx, od, ld, &count, threads);
+    s = rt_label_cells(nz, ny, nx, od, ld, &count, threads, c.poll);
     Py_END_ALLOW_THREADS
+    rtpy_call_end(&c, s);
     if (s != RT_OK) {
         rtpy_raise(s, "open");
         goto fail;
@@ -228,8 +242,10 @@ static PyObject *label_census(PyObject *module, PyObject *args, PyObject *kwds)
     int64_t n = PyArray_SIZE(lab), nf = flags ? PyArray_SIZE(flags) : 0;
     int64_t *sd = PyArray_DATA(sizes), *gd = flagged ? PyArray_DATA(flagged) : NULL;
     rt_status s;
+    rtpy_poll pl;
+    const rt_poll *poll = rtpy_poll_init(&pl);
     Py_BEGIN_ALLOW_THREADS
-    s = rt_label_census(ld, n, count, fd, nf, sd, gd);
+    s = rt_label_census(ld, n, count, fd, nf, sd, gd, poll);
     Py_END_ALLOW_THREADS
     if (s != RT_OK) {
         rtpy_raise(s, "labels: values must be between 0 and count");
@@ -264,14 +280,24 @@ static PyObject *cave_mouths(PyObject *module, PyObject *args, PyObject *kwds)
         return NULL;
     }
     if (threads_obj && rtpy_threads(threads_obj, &threads) < 0) return NULL;
-    if (rtpy_check_block(nx, ny, 0, 0, 1) < 0) return NULL;
+    if (nx < 1 || ny < 1) {
+        PyErr_Format(PyExc_ValueError, "nx, ny: must be >= 1, got %lld, %lld", nx, ny);
+        return NULL;
+    }
+    /* what the call allocates: a counter per row (the results, after
+     * counting); the area's work is limited by the Python layer */
+    if ((unsigned long long)ny > (unsigned long long)PY_SSIZE_T_MAX / 8 ||
+        rtpy_check_alloc((unsigned long long)ny * 8, "nx, ny") < 0)
+        return NULL;
     rt_terrain p;
     rtpy_placed_box *box = rtpy_terrain_snapshot((rtpy_terrain *)tobj, &p);
     int64_t count = 0;
     rt_status s;
     PyArrayObject *xs = NULL, *ys = NULL, *sl = NULL;
+    rtpy_poll pl;
+    const rt_poll *poll = rtpy_poll_init(&pl);
     Py_BEGIN_ALLOW_THREADS
-    s = rt_cave_mouths(&p, x0, y0, nx, ny, steep, NULL, NULL, NULL, 0, &count, threads);
+    s = rt_cave_mouths(&p, x0, y0, nx, ny, steep, NULL, NULL, NULL, 0, &count, threads, poll);
     Py_END_ALLOW_THREADS
     if (s != RT_OK) goto fail_status;
     npy_intp dim = (npy_intp)count;
@@ -281,8 +307,9 @@ static PyObject *cave_mouths(PyObject *module, PyObject *args, PyObject *kwds)
     if (!sl) goto fail;
     int64_t got = 0, *xd = PyArray_DATA(xs), *yd = PyArray_DATA(ys);
     double *sd = PyArray_DATA(sl);
+    poll = rtpy_poll_init(&pl);
     Py_BEGIN_ALLOW_THREADS
-    s = rt_cave_mouths(&p, x0, y0, nx, ny, steep, xd, yd, sd, count, &got, threads);
+    s = rt_cave_mouths(&p, x0, y0, nx, ny, steep, xd, yd, sd, count, &got, threads, poll);
     Py_END_ALLOW_THREADS
     if (s != RT_OK) goto fail_status;
     rtpy_box_release(box);
@@ -297,6 +324,23 @@ fail:
     Py_XDECREF(ys);
     Py_XDECREF(sl);
     return NULL;
+}
+
+/* Caverns in row blocks (rtpy_rows): the block's rows r0 + row0 .. */
+typedef struct cavern_rows_ctx {
+    const rt_terrain *p;
+    const rt_caverns *cv;
+    const rt_block *b;
+    int threads;
+} cavern_rows_ctx;
+
+static rt_status cavern_rows(void *ctx, int64_t row0, int64_t nrows, void *const *data)
+{
+    const cavern_rows_ctx *c = ctx;
+    rt_block b = *c->b;
+    b.r0 += row0;
+    b.ny = nrows;
+    return rt_caverns_grid(c->p, c->cv, &b, data[0], data[1], data[2], c->threads);
 }
 
 static const char *const CAVERN_NAMES[3] = {"out.floor", "out.roof", "out.space"};
@@ -334,18 +378,27 @@ static PyObject *caverns_grid(PyObject *module, PyObject *args, PyObject *kwds)
     }
     int bad = rtpy_outputs_sized(outputs, 3, CAVERN_NAMES, CAVERN_TYPES, 2, dims, arrays, data,
                                  "nx, ny");
+    /* which outputs the caller gave (True: allocated here) */
+    int given[3] = {0, 0, 0};
+    for (int k = 0; !bad && k < 3; k++) {
+        PyObject *item = PySequence_GetItem(outputs, k); /* a sequence: checked */
+        given[k] = item && item != Py_None && item != Py_True;
+        Py_XDECREF(item);
+    }
     Py_XDECREF(all);
     if (bad) return NULL;
+    PyErr_Clear();
     rt_block b = {x0, y0, step, c0, r0, nx, ny};
     rt_terrain p;
     rtpy_placed_box *box = rtpy_terrain_snapshot((rtpy_terrain *)tobj, &p);
     rt_status s;
-    Py_BEGIN_ALLOW_THREADS
-    s = rt_caverns_grid(&p, &cv, &b, data[0], data[1], data[2], threads);
-    Py_END_ALLOW_THREADS
+    cavern_rows_ctx ctx = {&p, &cv, &b, threads};
+    /* two height grids a point, row by row: smaller blocks than the terrain's */
+    int rc = rtpy_rows_sized(cavern_rows, &ctx, nx, ny, 3, arrays, given, &s, (int64_t)1 << 21);
     rtpy_box_release(box);
-    if (s != RT_OK) {
+    if (rc < 0) {
         for (int k = 0; k < 3; k++) Py_CLEAR(arrays[k]);
+        if (s == RT_OK) return NULL; /* interrupted */
         return rtpy_raise(s, s == RT_ERR_PARAM ? "scale, dx, dy, dz: must be finite"
                              : s == RT_ERR_COORD ? "x0, y0, step, scale, dx, dy: a floor or roof coordinate is not finite"
                                                  : "nx, ny");

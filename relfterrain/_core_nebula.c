@@ -43,6 +43,20 @@ static int nebula_params(PyObject *prof_obj, PyObject *vec_obj, double threshold
     return 0;
 }
 
+/* Points in slices (rtpy_slices). */
+typedef struct nebula_rows_ctx {
+    const rt_nebula *nb;
+    const double *x, *y, *z;
+    int threads;
+} nebula_rows_ctx;
+
+static rt_status nebula_rows(void *ctx, int64_t row0, int64_t nrows, void *const *data)
+{
+    const nebula_rows_ctx *c = ctx;
+    return rt_nebula_points(c->nb, c->x + row0, c->y + row0, c->z + row0, nrows, data[0],
+                            c->threads);
+}
+
 static PyObject *nebula_points(PyObject *module, PyObject *args, PyObject *kwds)
 {
     (void)module;
@@ -67,13 +81,11 @@ static PyObject *nebula_points(PyObject *module, PyObject *args, PyObject *kwds)
     }
     out = (PyArrayObject *)PyArray_EMPTY(1, &n, NPY_FLOAT64, 0);
     if (!out) goto fail;
-    rt_status s;
-    Py_BEGIN_ALLOW_THREADS
-    s = rt_nebula_points(&nb, PyArray_DATA(x), PyArray_DATA(y), PyArray_DATA(z), n,
-                         PyArray_DATA(out), threads);
-    Py_END_ALLOW_THREADS
-    if (s != RT_OK) {
-        rtpy_raise(s, "x, y, z");
+    rt_status s = RT_OK;
+    nebula_rows_ctx ctx = {&nb, PyArray_DATA(x), PyArray_DATA(y), PyArray_DATA(z), threads};
+    int given = 0;
+    if (n > 0 && rtpy_slices(nebula_rows, &ctx, n, 1, &out, &given, &s) < 0) {
+        if (s != RT_OK) rtpy_raise(s, "x, y, z");
         goto fail;
     }
     Py_DECREF(prof), Py_DECREF(vec), Py_DECREF(x), Py_DECREF(y), Py_DECREF(z);
@@ -120,13 +132,24 @@ static PyObject *nebula_grid(PyObject *module, PyObject *args, PyObject *kwds)
     static const int types[3] = {NPY_FLOAT64, NPY_FLOAT32, NPY_BOOL};
     if (rtpy_outputs_sized(outputs, 3, names, types, 3, dims, arrays, data, "nx, ny, nz") < 0)
         goto fail;
+    /* which outputs the caller gave (True: allocated here) */
+    int given[3] = {0, 0, 0};
+    for (int k = 0; k < 3; k++) {
+        PyObject *item = PySequence_GetItem(outputs, k); /* a sequence: checked */
+        given[k] = item && item != Py_None && item != Py_True;
+        Py_XDECREF(item);
+    }
+    PyErr_Clear();
+    rtpy_call c;
+    rtpy_call_begin(&c, (int64_t)(nx * ny * nz), 3, arrays, given);
     double amount = 0.0;
-    rt_nebula_out o = {data[0], data[1], data[2], want_amount ? &amount : NULL};
+    rt_nebula_out o = {c.data[0], c.data[1], c.data[2], want_amount ? &amount : NULL};
     rt_grid3 g = {x0, y0, z0, step, nx, ny, nz};
     rt_status s;
     Py_BEGIN_ALLOW_THREADS
-    s = rt_nebula_grid(&nb, &g, &o, threads);
+    s = rt_nebula_grid(&nb, &g, &o, threads, c.poll);
     Py_END_ALLOW_THREADS
+    rtpy_call_end(&c, s);
     if (s != RT_OK) {
         rtpy_raise(s, s == RT_ERR_SIZE ? "nx, ny, nz" : "x0, y0, z0, step");
         goto fail;

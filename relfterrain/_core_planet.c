@@ -120,6 +120,23 @@ static int planet_parse(PyObject *params, planet_args *a)
     return 0;
 }
 
+/* Points in slices (rtpy_slices). */
+typedef struct planet_rows_ctx {
+    const rt_planet *p;
+    const double *lat, *lon;
+    int terra, threads;
+} planet_rows_ctx;
+
+static rt_status planet_rows(void *ctx, int64_t row0, int64_t nrows, void *const *data)
+{
+    const planet_rows_ctx *c = ctx;
+    if (!c->terra)
+        return rt_planet_height_points(c->p, c->lat + row0, c->lon + row0, nrows, data[0],
+                                       c->threads);
+    rt_terra_out o = {data[0], data[1], data[2], data[3]};
+    return rt_planet_terra_points(c->p, c->lat + row0, c->lon + row0, nrows, &o, c->threads);
+}
+
 static PyObject *planet_points(PyObject *module, PyObject *args, PyObject *kwds)
 {
     (void)module;
@@ -145,21 +162,11 @@ static PyObject *planet_points(PyObject *module, PyObject *args, PyObject *kwds)
     static const int types[4] = {NPY_FLOAT64, NPY_FLOAT64, NPY_UINT8, NPY_UINT8};
     for (int k = 0; k < (terra ? 4 : 1); k++)
         if (!(outs[k] = (PyArrayObject *)PyArray_EMPTY(1, &n, types[k], 0))) goto fail;
-    rt_status s;
-    if (terra) {
-        rt_terra_out o = {PyArray_DATA(outs[0]), PyArray_DATA(outs[1]), PyArray_DATA(outs[2]),
-                          PyArray_DATA(outs[3])};
-        Py_BEGIN_ALLOW_THREADS
-        s = rt_planet_terra_points(&a.p, PyArray_DATA(lat), PyArray_DATA(lon), n, &o, threads);
-        Py_END_ALLOW_THREADS
-    } else {
-        Py_BEGIN_ALLOW_THREADS
-        s = rt_planet_height_points(&a.p, PyArray_DATA(lat), PyArray_DATA(lon), n,
-                                    PyArray_DATA(outs[0]), threads);
-        Py_END_ALLOW_THREADS
-    }
-    if (s != RT_OK) {
-        rtpy_raise(s, "lat, lon");
+    rt_status s = RT_OK;
+    planet_rows_ctx ctx = {&a.p, PyArray_DATA(lat), PyArray_DATA(lon), terra, threads};
+    int given[4] = {0, 0, 0, 0};
+    if (n > 0 && rtpy_slices(planet_rows, &ctx, n, terra ? 4 : 1, outs, given, &s) < 0) {
+        if (s != RT_OK) rtpy_raise(s, "lat, lon");
         goto fail;
     }
     planet_args_free(&a);
@@ -196,8 +203,10 @@ static PyObject *planet_map(PyObject *module, PyObject *args, PyObject *kwds)
     rt_terra_out o = {PyArray_DATA(outs[0]), PyArray_DATA(outs[1]), PyArray_DATA(outs[2]),
                       PyArray_DATA(outs[3])};
     rt_status s;
+    rtpy_poll pl;
+    const rt_poll *poll = rtpy_poll_init(&pl);
     Py_BEGIN_ALLOW_THREADS
-    s = rt_planet_map(&a.p, lat0, lon0, nx, ny, step, &o, PyArray_DATA(outs[4]), threads);
+    s = rt_planet_map(&a.p, lat0, lon0, nx, ny, step, &o, PyArray_DATA(outs[4]), threads, poll);
     Py_END_ALLOW_THREADS
     if (s != RT_OK) {
         rtpy_raise(s, s == RT_ERR_SIZE ? "nx, ny" : "lat0, lon0, step");

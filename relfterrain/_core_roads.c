@@ -68,6 +68,11 @@ static PyObject *roads_road_cells(PyObject *module, PyObject *args, PyObject *kw
         PyErr_SetString(PyExc_MemoryError, "points: the road is too long");
         goto fail;
     }
+    /* the cells (16 bytes a cell, the road's bound) and their sorting
+     * buffer as large, before allocating */
+    if (rtpy_check_alloc_for((unsigned long long)bound * 4 * sizeof(int64_t), "points, half_width",
+                             "the cells the road paves and their sorting buffer") < 0)
+        goto fail;
     scratch = PyMem_RawMalloc((size_t)(bound > 0 ? bound : 1) * 2 * sizeof *scratch);
     npy_intp nseg = (npy_intp)(n - 1);
     bridge = (PyArrayObject *)PyArray_ZEROS(1, &nseg, NPY_INT64, 0);
@@ -79,8 +84,10 @@ static PyObject *roads_road_cells(PyObject *module, PyObject *args, PyObject *kw
     rtpy_placed_box *box = rtpy_terrain_snapshot((rtpy_terrain *)core, &p);
     int64_t count = 0, bad = -1;
     int64_t *bd = PyArray_DATA(bridge);
+    rtpy_poll pl;
+    const rt_poll *poll = rtpy_poll_init(&pl);
     Py_BEGIN_ALLOW_THREADS
-    s = rt_road_cells(&p, &road, scratch, bound, &count, bd, &bad, threads);
+    s = rt_road_cells(&p, &road, scratch, bound, &count, bd, &bad, threads, poll);
     Py_END_ALLOW_THREADS
     rtpy_box_release(box);
     if (s != RT_OK) {

@@ -119,8 +119,10 @@ static PyObject *sites_find_good_site(PyObject *module, PyObject *args, PyObject
     rt_site r;
     rt_status s;
     rtpy_placed_box *box = rtpy_terrain_snapshot(self, &p);
+    rtpy_poll pl;
+    const rt_poll *poll = rtpy_poll_init(&pl);
     Py_BEGIN_ALLOW_THREADS
-    s = rt_find_good_site(&p, x, y, a0, &o, &r);
+    s = rt_find_good_site(&p, x, y, a0, &o, &r, poll);
     Py_END_ALLOW_THREADS
     rtpy_box_release(box);
     if (s != RT_OK) return rtpy_raise(s, s == RT_ERR_COORD ? "x, y" : "terrain");
@@ -197,8 +199,10 @@ static PyObject *sites_find_good_sites(PyObject *module, PyObject *args, PyObjec
     const double *xd = PyArray_DATA(x), *yd = PyArray_DATA(y);
     const double *ad = a0 ? PyArray_DATA(a0) : NULL;
     rtpy_placed_box *box = rtpy_terrain_snapshot(self, &p);
+    rtpy_poll pl;
+    const rt_poll *poll = rtpy_poll_init(&pl);
     Py_BEGIN_ALLOW_THREADS
-    s = rt_find_good_sites(&p, xd, yd, ad, (int64_t)n, &o, res, threads);
+    s = rt_find_good_sites(&p, xd, yd, ad, (int64_t)n, &o, res, threads, poll);
     Py_END_ALLOW_THREADS
     rtpy_box_release(box);
     if (s != RT_OK) {

@@ -4,9 +4,10 @@
  * relfterrain/streams.py.
  *
  * Areas are computed from a copy-on-write snapshot of the placed table with
- * the GIL released; marking writes the terrain's own table with the GIL held
- * (it is sequential by the seed's rule anyway), so concurrent place() calls
- * see it as one step.
+ * the GIL released; marking marks a private copy of the terrain's table
+ * (GIL released, Ctrl-C honoured) that replaces the table only when it is
+ * complete and nothing changed the table meanwhile, so concurrent place()
+ * calls see it as one step and an interrupted call changes nothing.
  */
 #include "_binding.h"
 
@@ -84,8 +85,10 @@ static PyObject *streams_trace(PyObject *module, PyObject *args, PyObject *kwds)
         rt_terrain p;
         rtpy_placed_box *box = rtpy_terrain_snapshot(self, &p);
         int64_t *data = PyArray_DATA(xy);
+        rtpy_poll pl;
+        const rt_poll *poll = rtpy_poll_init(&pl);
         Py_BEGIN_ALLOW_THREADS
-        s = rt_trace_stream(&p, x, y, &o, data, cap, &n, &length, &end, &marsh);
+        s = rt_trace_stream(&p, x, y, &o, data, cap, &n, &length, &end, &marsh, poll);
         Py_END_ALLOW_THREADS
         rtpy_box_release(box);
         if (s != RT_OK || n <= cap) break;
@@ -118,8 +121,10 @@ static PyArrayObject *ponds_of(const rt_terrain *p, long long x0, long long y0, 
         if (!a) return NULL;
         int64_t *data = PyArray_DATA(a);
         rt_status s;
+        rtpy_poll pl;
+        const rt_poll *poll = rtpy_poll_init(&pl);
         Py_BEGIN_ALLOW_THREADS
-        s = rt_stream_ponds(p, x0, y0, nx, ny, data, cap, &count, threads);
+        s = rt_stream_ponds(p, x0, y0, nx, ny, data, cap, &count, threads, poll);
         Py_END_ALLOW_THREADS
         if (s != RT_OK) {
             Py_DECREF(a);
@@ -174,8 +179,11 @@ static PyObject *streams_of(const rt_terrain *p, PyArrayObject *src, const rt_st
     for (int64_t b0 = 0; b0 < k; b0 += batch) {
         int64_t nb = k - b0 < batch ? k - b0 : batch;
         rt_status s;
+        rtpy_poll pl;
+        const rt_poll *poll = rtpy_poll_init(&pl);
         Py_BEGIN_ALLOW_THREADS
-        s = rt_trace_streams(p, sd + 2 * b0, nb, o, xy, slot, npts, len, end, marsh, threads);
+        s = rt_trace_streams(p, sd + 2 * b0, nb, o, xy, slot, npts, len, end, marsh, threads,
+                             poll);
         Py_END_ALLOW_THREADS
         if (s != RT_OK) {
             rtpy_raise(s, "x0, y0, nx, ny, margin");
@@ -314,17 +322,58 @@ static PyObject *streams_mark(PyObject *module, PyObject *args, PyObject *kwds)
     PyArrayObject *xy = (PyArrayObject *)PyTuple_GET_ITEM(found, 2);
     PyArrayObject *ends = (PyArrayObject *)PyTuple_GET_ITEM(found, 4);
     int64_t n = PyArray_DIM(ends, 0), added = 0, restarts = 0;
+    const int64_t *xyd = PyArray_DATA(xy), *offd = PyArray_DATA(off);
+    const uint8_t *endd = PyArray_DATA(ends);
     PyObject *result = NULL;
-    /* the terrain's own table, written with the GIL held (see the top) */
-    rt_placed *table = rtpy_box_writable(&self->placed);
-    if (table) {
-        rt_status s = rt_mark_routes(&self->params, table, PyArray_DATA(xy), PyArray_DATA(off),
-                                     PyArray_DATA(ends), n, limit, &added, &restarts);
-        if (s != RT_OK)
-            rtpy_raise(s, "x0, y0, nx, ny");
-        else
-            result = Py_BuildValue("(OLL)", found, (long long)added, (long long)restarts);
+    rt_status s = RT_OK;
+    /* All or nothing, one step as seen from Python: a private copy of the
+     * table is marked with the GIL released (Ctrl-C honoured) and becomes
+     * the terrain's table if nobody changed that meanwhile (a change goes to
+     * a new box, copy-on-write, since we hold this one); else the marking is
+     * done again on the new table.  After a few such races the last try
+     * marks the table itself with the GIL held, unpolled. */
+    for (int attempt = 0;; attempt++) {
+        if (attempt == 3) {
+            rt_placed *table = rtpy_box_writable(&self->placed);
+            if (!table) break;
+            s = rt_mark_routes(&self->params, table, xyd, offd, endd, n, limit, &added,
+                               &restarts, NULL);
+            break;
+        }
+        rtpy_placed_box *box = rtpy_box_acquire(self->placed);
+        rt_terrain params = self->params;
+        rt_placed *copy = rt_placed_clone(box->table);
+        if (!copy) {
+            rtpy_box_release(box);
+            PyErr_NoMemory();
+            break;
+        }
+        rtpy_poll pl;
+        const rt_poll *poll = rtpy_poll_init(&pl);
+        Py_BEGIN_ALLOW_THREADS
+        s = rt_mark_routes(&params, copy, xyd, offd, endd, n, limit, &added, &restarts, poll);
+        Py_END_ALLOW_THREADS
+        if (s == RT_OK && self->placed == box) {
+            rtpy_placed_box *fresh = rtpy_box_new(copy);
+            if (!fresh) {
+                rt_placed_free(copy);
+                rtpy_box_release(box);
+                PyErr_NoMemory();
+                break;
+            }
+            self->placed = fresh;
+            rtpy_box_release(box); /* ours */
+            rtpy_box_release(box); /* the terrain's */
+            break;
+        }
+        rt_placed_free(copy);
+        rtpy_box_release(box);
+        if (s != RT_OK) break;
     }
+    if (!PyErr_Occurred() && s == RT_OK)
+        result = Py_BuildValue("(OLL)", found, (long long)added, (long long)restarts);
+    else if (s != RT_OK)
+        rtpy_raise(s, "x0, y0, nx, ny");
     Py_DECREF(found);
     return result;
 }
@@ -346,6 +395,7 @@ static PyObject *streams_mark_route(PyObject *module, PyObject *args, PyObject *
         PyErr_SetString(PyExc_ValueError, "route: must have shape (n, 2)");
         goto done;
     }
+    /* one route (at most max_points): marked with the GIL held, unpolled */
     rt_placed *table = rtpy_box_writable(&self->placed);
     if (!table) goto done;
     int64_t added = 0;

@@ -324,6 +324,49 @@ static PyObject *TerrainCore_terra_grid(TerrainCore *self, PyObject *args, PyObj
 /* Points                                                                   */
 /* ------------------------------------------------------------------------ */
 
+/* Points in slices (rtpy_slices), the snapshot taken once. */
+typedef struct point_rows {
+    const rt_terrain *p;
+    const double *x, *y;
+    int threads;
+} point_rows;
+
+static rt_status height_point_rows(void *vctx, int64_t row0, int64_t nrows, void *const *data)
+{
+    const point_rows *c = vctx;
+    return rt_height_points(c->p, c->x + row0, c->y + row0, nrows, data[0], c->threads);
+}
+
+static rt_status terra_point_rows(void *vctx, int64_t row0, int64_t nrows, void *const *data)
+{
+    const point_rows *c = vctx;
+    rt_terra_out o = {data[0], data[1], data[2], data[3]};
+    return rt_terra_points(c->p, c->x + row0, c->y + row0, nrows, &o, c->threads);
+}
+
+static rt_status selector_rows(void *vctx, int64_t row0, int64_t nrows, void *const *data)
+{
+    const point_rows *c = vctx;
+    return rt_tree_selector_points(c->x + row0, c->y + row0, nrows, data[0]);
+}
+
+static rt_status offset_rows(void *vctx, int64_t row0, int64_t nrows, void *const *data)
+{
+    const point_rows *c = vctx;
+    return rt_tree_offsets_points(c->x + row0, c->y + row0, nrows, data[0], data[1]);
+}
+
+/* rtpy_slices over n points; 0 or -1 with an exception set (what: the names) */
+static int points_call(rtpy_rows_fn fn, point_rows *c, int64_t n, int count,
+                       PyArrayObject *const *arrays, const int *given, const char *what)
+{
+    rt_status s = RT_OK;
+    if (n == 0) return 0;
+    if (rtpy_slices(fn, c, n, count, arrays, given, &s) == 0) return 0;
+    if (s != RT_OK) rtpy_raise(s, what); /* else interrupted: the exception is set */
+    return -1;
+}
+
 static int get_xy(PyObject *xo, PyObject *yo, PyArrayObject **x, PyArrayObject **y)
 {
     *x = rtpy_input_1d(xo, "x", NPY_FLOAT64);
@@ -354,17 +397,11 @@ static PyObject *TerrainCore_height_points(TerrainCore *self, PyObject *args, Py
     if (!out) goto fail;
     rt_terrain p;
     rtpy_placed_box *box = rtpy_terrain_snapshot(self, &p);
-    rt_status s;
-    const double *xd = PyArray_DATA(x), *yd = PyArray_DATA(y);
-    double *od = PyArray_DATA(out);
-    Py_BEGIN_ALLOW_THREADS
-    s = rt_height_points(&p, xd, yd, (int64_t)n, od, threads);
-    Py_END_ALLOW_THREADS
+    point_rows c = {&p, PyArray_DATA(x), PyArray_DATA(y), threads};
+    int given = out_obj != Py_None;
+    int rc = points_call(height_point_rows, &c, (int64_t)n, 1, &out, &given, "x, y");
     rtpy_box_release(box);
-    if (s != RT_OK) {
-        rtpy_raise(s, "x, y");
-        goto fail;
-    }
+    if (rc < 0) goto fail;
     Py_DECREF(x);
     Py_DECREF(y);
     return (PyObject *)out;
@@ -389,18 +426,20 @@ static PyObject *TerrainCore_terra_points(TerrainCore *self, PyObject *args, PyO
     npy_intp n = PyArray_DIM(x, 0);
     rt_terra_out o;
     if (terra_outputs(outputs, 1, &n, arrays, &o) < 0) goto fail;
+    (void)o;
+    int given[4] = {0, 0, 0, 0};
+    for (int k = 0; outputs && k < 4; k++) {
+        PyObject *item = PySequence_GetItem(outputs, k); /* a sequence: checked */
+        given[k] = item && item != Py_None && item != Py_True;
+        Py_XDECREF(item);
+    }
+    PyErr_Clear();
     rt_terrain p;
     rtpy_placed_box *box = rtpy_terrain_snapshot(self, &p);
-    rt_status s;
-    const double *xd = PyArray_DATA(x), *yd = PyArray_DATA(y);
-    Py_BEGIN_ALLOW_THREADS
-    s = rt_terra_points(&p, xd, yd, (int64_t)n, &o, threads);
-    Py_END_ALLOW_THREADS
+    point_rows c = {&p, PyArray_DATA(x), PyArray_DATA(y), threads};
+    int rc = points_call(terra_point_rows, &c, (int64_t)n, 4, arrays, given, "x, y");
     rtpy_box_release(box);
-    if (s != RT_OK) {
-        rtpy_raise(s, "x, y");
-        goto fail;
-    }
+    if (rc < 0) goto fail;
     Py_DECREF(x);
     Py_DECREF(y);
     return rtpy_outputs_tuple(4, arrays);
@@ -422,16 +461,9 @@ static PyObject *TerrainCore_tree_selector(TerrainCore *self, PyObject *args, Py
     npy_intp n = PyArray_DIM(x, 0);
     out = rtpy_output(Py_None, "out", NPY_UINT8, 1, &n);
     if (!out) goto fail;
-    rt_status s;
-    const double *xd = PyArray_DATA(x), *yd = PyArray_DATA(y);
-    uint8_t *od = PyArray_DATA(out);
-    Py_BEGIN_ALLOW_THREADS
-    s = rt_tree_selector_points(xd, yd, (int64_t)n, od);
-    Py_END_ALLOW_THREADS
-    if (s != RT_OK) {
-        rtpy_raise(s, "x, y");
-        goto fail;
-    }
+    point_rows c = {NULL, PyArray_DATA(x), PyArray_DATA(y), 1};
+    int given = 0;
+    if (points_call(selector_rows, &c, (int64_t)n, 1, &out, &given, "x, y") < 0) goto fail;
     Py_DECREF(x);
     Py_DECREF(y);
     return (PyObject *)out;
@@ -454,16 +486,10 @@ static PyObject *TerrainCore_tree_offsets(TerrainCore *self, PyObject *args, PyO
     dx = rtpy_output(Py_None, "dx", NPY_FLOAT64, 1, &n);
     dy = dx ? rtpy_output(Py_None, "dy", NPY_FLOAT64, 1, &n) : NULL;
     if (!dy) goto fail;
-    rt_status s;
-    const double *xd = PyArray_DATA(x), *yd = PyArray_DATA(y);
-    double *dxd = PyArray_DATA(dx), *dyd = PyArray_DATA(dy);
-    Py_BEGIN_ALLOW_THREADS
-    s = rt_tree_offsets_points(xd, yd, (int64_t)n, dxd, dyd);
-    Py_END_ALLOW_THREADS
-    if (s != RT_OK) {
-        rtpy_raise(s, "x, y");
-        goto fail;
-    }
+    point_rows c = {NULL, PyArray_DATA(x), PyArray_DATA(y), 1};
+    PyArrayObject *both[2] = {dx, dy};
+    int given[2] = {0, 0};
+    if (points_call(offset_rows, &c, (int64_t)n, 2, both, given, "x, y") < 0) goto fail;
     Py_DECREF(x);
     Py_DECREF(y);
     return Py_BuildValue("(NN)", dx, dy);
@@ -499,13 +525,22 @@ static PyObject *TerrainCore_buildings(TerrainCore *self, PyObject *args, PyObje
         return NULL;
     }
     long long cap = kx * ky;
+    /* the centres' scratch: 16 bytes a lattice point, before allocating */
+    if (rtpy_check_alloc_for((unsigned long long)(cap > 0 ? cap : 1) * 2 * sizeof(int64_t),
+                             "nx, ny", "the building lattice of the area") < 0)
+        return NULL;
     int64_t *buf = PyMem_RawMalloc((size_t)(cap > 0 ? cap : 1) * 2 * sizeof(int64_t));
     if (!buf) return PyErr_NoMemory();
     rt_terrain p;
     rtpy_placed_box *box = rtpy_terrain_snapshot(self, &p);
     long long n = 0;
+    /* the poll (Ctrl-C) between lattice rows, every 4096 points or so */
+    rtpy_poll pl;
+    const rt_poll *poll = rtpy_poll_init(&pl);
+    int stopped = 0;
+    long long since = 0;
     Py_BEGIN_ALLOW_THREADS
-    for (long long j = 0; j < ky; j++)
+    for (long long j = 0; j < ky && !stopped; j++) {
         for (long long i = 0; i < kx; i++) {
             int64_t bx = xs + 16 * i, by = ys + 16 * j;
             if (rt_building_at(&p, bx, by)) {
@@ -514,8 +549,18 @@ static PyObject *TerrainCore_buildings(TerrainCore *self, PyObject *args, PyObje
                 n++;
             }
         }
+        since += kx;
+        if (since >= 4096) {
+            since = 0;
+            stopped = poll->fn(poll->ctx);
+        }
+    }
     Py_END_ALLOW_THREADS
     rtpy_box_release(box);
+    if (stopped) {
+        PyMem_RawFree(buf);
+        return rtpy_raise(RT_ERR_INTERRUPTED, "nx, ny");
+    }
     npy_intp dims[2] = {(npy_intp)n, 2};
     PyArrayObject *out = (PyArrayObject *)PyArray_EMPTY(2, dims, NPY_INT64, 0);
     if (out && n) memcpy(PyArray_DATA(out), buf, (size_t)n * 2 * sizeof(int64_t));

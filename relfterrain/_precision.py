@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from . import _core
+
 #: Elements of the double buffer of one band (8 MiB).
 BAND_ELEMENTS = 1 << 20
 
@@ -59,17 +61,35 @@ def _output(out: Any, name: str, dtype: np.dtype, shape: tuple[int, int]) -> np.
     return out
 
 
+def _scratch(given: list[np.ndarray], bands: int) -> list[np.ndarray]:
+    """Where to compute the caller's arrays (``out=``): with more than one
+    band (Ctrl-C is honoured between bands), fresh arrays copied into
+    ``given`` at the end, so an interrupted call leaves them untouched; in
+    place when those would not fit in the physical memory (as the core's row
+    blocks do)."""
+    if bands <= 1 or not given:
+        return given
+    try:
+        _core.check_alloc(sum(a.nbytes for a in given), "out")
+    except MemoryError:
+        return given
+    return [np.empty_like(a) for a in given]
+
+
 def height_grid32(core: Any, x0: float, y0: float, nx: int, ny: int, step: float,
                   r0: int, c0: int, out: Any, threads: int) -> np.ndarray:
     """``height_grid`` as float32: bands of doubles rounded into ``out``."""
     res = _output(out, "out", np.dtype(np.float32), (ny, nx))
     rows = band_rows(nx)
+    work = _scratch([res], -(-ny // rows))[0] if out is not None else res
     buf = np.empty((min(rows, ny), nx), dtype=np.float64)
     for r in range(0, ny, rows):
         k = min(rows, ny - r)
         h = core.height_grid(x0, y0, nx, k, step, r0=r0 + r, c0=c0, out=buf[:k],
                              threads=threads)
-        res[r:r + k] = h
+        work[r:r + k] = h
+    if work is not res:
+        res[...] = work
     return res
 
 
@@ -87,14 +107,23 @@ def terra_grid32(core: Any, x0: float, y0: float, nx: int, ny: int, step: float,
                 raise ValueError(f"{names[k]}, {names[m]}: output arrays must not share memory")
     rows = band_rows(nx)
     n = min(rows, ny)
+    # the caller's arrays computed in scratch when interruptible (see _scratch)
+    given = [k for k, o in enumerate(outputs) if isinstance(o, np.ndarray)]
+    fresh = _scratch([res[k] for k in given], -(-ny // rows))
+    work = list(res)
+    for k, a in zip(given, fresh):
+        work[k] = a
     hbuf = np.empty((n, nx), dtype=np.float64)
     dbuf = np.empty((n, nx), dtype=np.float64)
     for r in range(0, ny, rows):
         k = min(rows, ny - r)
         h, d, _, _ = core.terra_grid(x0, y0, nx, k, step, r0=r0 + r, c0=c0,
-                                     outputs=(hbuf[:k], dbuf[:k], res[2][r:r + k],
-                                              res[3][r:r + k]),
+                                     outputs=(hbuf[:k], dbuf[:k], work[2][r:r + k],
+                                              work[3][r:r + k]),
                                      threads=threads)
-        res[0][r:r + k] = h
-        res[1][r:r + k] = d
+        work[0][r:r + k] = h
+        work[1][r:r + k] = d
+    for k in given:
+        if work[k] is not res[k]:
+            res[k][...] = work[k]
     return tuple(res)

@@ -174,3 +174,26 @@ def grid_args(x0: Any, y0: Any, nx: Any, ny: Any, step: Any, offset: Any = (0, 0
         if not math.isfinite(origin + float(first + n - 1) * step):
             raise ValueError(f"{name}0, step: the grid's last {name} coordinate is not finite")
     return x0, y0, nx, ny, step, r0, c0
+
+
+# -- work limits (issue 13) -------------------------------------------------
+
+#: Area scans (the ponds of :meth:`Terrain.streams` and
+#: :meth:`Terrain.mark_streams`, :meth:`Terrain.features`, the mine shafts of
+#: :class:`Mines`, :meth:`Mines.cave_mouths`) visit every integer point of
+#: their area, however few results they find: more than this many points
+#: (2**38, about 2.7e11: a square of 524 km, minutes to hours of work) are
+#: refused unless ``allow_huge=True``.
+MAX_SCAN_POINTS: int = 1 << 38
+
+
+def work(amount: int, limit: int, limit_name: str, names: str, what: str,
+         allow_huge: Any) -> None:
+    """Refuse ``amount`` of work above ``limit`` (a power of two named
+    ``limit_name``) unless ``allow_huge``: a ValueError naming ``names``,
+    the argument(s) the work comes from; ``what`` says what is counted."""
+    if flag(allow_huge, "allow_huge") or amount <= limit:
+        return
+    raise ValueError(
+        f"{names}: {what} must be at most {limit_name} = 2**{limit.bit_length() - 1}, "
+        f"got {amount}; pass allow_huge=True to run it anyway (Ctrl-C stops it)")

@@ -33,6 +33,7 @@ import numpy as np
 from . import _core, _validate
 
 __all__ = [
+    "MAX_CIRCLE_CELLS",
     "RngLike",
     "circle_hill",
     "clouds",
@@ -48,6 +49,19 @@ RngLike = Union[None, int, np.random.Generator]  # noqa: UP007 (a runtime alias)
 ArrayLike = Any
 
 _F64 = 8  # bytes per float64
+
+#: :func:`circle_hill` refuses more work than this (2**36 cells, about
+#: 6.9e10: minutes to hours) unless ``allow_huge=True``: its work is
+#: ``n_circles`` times the cells of a circle's square (``2*floor(radius) + 3``
+#: a side, at most the array), which the array's size does not bound. The
+#: other generators' work is bounded by their output (checked against the
+#: memory).
+MAX_CIRCLE_CELLS: int = 1 << 36
+
+# Uniforms are drawn in slices of this many (a few ms each), so that Ctrl-C
+# is honoured while a big array's are drawn; the values are those of one
+# rng.random(n) call (every bit generator gives its doubles in order).
+_DRAW = 1 << 20
 
 
 # -- argument checks ----------------------------------------------------------
@@ -65,6 +79,14 @@ def _generator(rng: RngLike) -> np.random.Generator:
     raise TypeError(
         f"rng: must be None, an int seed or a numpy.random.Generator, got {rng!r}"
     )
+
+
+def _uniforms(g: np.random.Generator, n: int) -> np.ndarray:
+    """``g.random(n)``, drawn in slices (Ctrl-C is honoured between them)."""
+    u = np.empty(n)
+    for k in range(0, n, _DRAW):
+        g.random(out=u[k:k + _DRAW])
+    return u
 
 
 def _int(value: Any, name: str, minimum: int) -> int:
@@ -156,7 +178,7 @@ def midpoint_displacement(
     _core.check_alloc(2 * n * _F64, "iterations", f"2 x (2**{iterations} + 1) float64")
     g = _generator(rng)
     try:
-        u = g.random(n)
+        u = _uniforms(g, n)
         return _core.midpoint_displacement(iterations, scale, _ratio(h), u)
     except MemoryError:
         raise _too_large("iterations", f"a line of 2**{iterations} + 1 points") from None
@@ -276,7 +298,7 @@ def diamond_square(
     seed = None if seed_grid is None else _seed_grid(seed_grid, n, wrap)
     g = _generator(rng)
     try:
-        u = g.random(n * n)
+        u = _uniforms(g, n * n)
         grid = np.full((n, n), np.nan)
     except MemoryError:
         raise _too_large("iterations", f"a (2**{iterations} + 1)**2 grid") from None
@@ -406,8 +428,8 @@ def limited_random(
     _check_size(width, height, 2)
     g = _generator(rng)
     try:
-        u_start = g.random(height)
-        u_step = g.random(height * width)
+        u_start = _uniforms(g, height)
+        u_step = _uniforms(g, height * width)
         return _core.limited_random(width, height, max_increase, minimum, maximum, u_start,
                                     u_step)
     except MemoryError:
@@ -423,6 +445,8 @@ def circle_hill(
     maximum: float,
     base: float = 50.0,
     rng: RngLike = None,
+    *,
+    allow_huge: bool = False,
 ) -> np.ndarray:
     """The "circle-hill" height map of seed 001.
 
@@ -460,6 +484,12 @@ def circle_hill(
     rng : int, numpy.random.Generator or None
         Randomness: ``rng.random((n_circles, 2))``, row ``c`` the ``x`` and
         ``y`` uniforms of circle ``c``.
+    allow_huge : bool
+        Run even when the work, ``n_circles`` times the cells of a circle's
+        square (``min(width, 2*floor(radius) + 3) * min(height, ...)``),
+        exceeds :data:`MAX_CIRCLE_CELLS` (2**36); otherwise such a call is
+        refused at once (ValueError naming ``n_circles, radius``). Ctrl-C
+        stops a long call (KeyboardInterrupt).
 
     Returns
     -------
@@ -485,13 +515,18 @@ def circle_hill(
     maximum = _real(maximum, "maximum")
     base = _real(base, "base")
     _check_size(width, height, 1)
+    side = 2 * math.floor(min(radius, 2.0**62)) + 3  # the square the core visits, at most
+    _validate.work(n_circles * min(width, side) * min(height, side), MAX_CIRCLE_CELLS,
+                   "MAX_CIRCLE_CELLS", "n_circles, radius",
+                   "the cells visited, n_circles * min(width, 2*floor(radius) + 3) * "
+                   "min(height, 2*floor(radius) + 3),", allow_huge)
     if n_circles > sys.maxsize // (2 * _F64):
         raise MemoryError(f"n_circles: {n_circles} circles' random numbers cannot be allocated")
     _core.check_alloc((width * height + 2 * n_circles) * _F64, "width, height, n_circles",
                       f"a {height} x {width} array and {n_circles} circles' random numbers")
     g = _generator(rng)
     try:
-        u = g.random(2 * n_circles)
+        u = _uniforms(g, 2 * n_circles)
         return _core.circle_hill(width, height, n_circles, radius, hill_height, maximum, base, u)
     except MemoryError:
         raise _too_large("width, height, n_circles",

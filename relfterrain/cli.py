@@ -243,6 +243,11 @@ def _terrain(args: argparse.Namespace) -> Terrain:
         return Terrain(lake_height=args.lake_height)
 
 
+def _allow_huge_arg(p: argparse.ArgumentParser, limit: str) -> None:
+    p.add_argument("--allow-huge", action="store_true",
+                   help=f"run even beyond {limit} (refused otherwise; Ctrl-C stops a run)")
+
+
 def _lake_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lake-height", type=float, default=None,
                    help="lake level (default 204, the classic lake base)")
@@ -479,6 +484,7 @@ def _features_arguments(p: argparse.ArgumentParser) -> None:
     _lake_arg(p)
     _threads_arg(p)
     _progress_arg(p)
+    _allow_huge_arg(p, "MAX_SCAN_POINTS = 2**38 points")
     p.add_argument("-o", "--output", required=True,
                    help="output file: " + ", ".join(_FEATURE_FORMATS) +
                         " (columns x, y, feature, code)")
@@ -487,8 +493,13 @@ def _features_arguments(p: argparse.ArgumentParser) -> None:
 @command("features", "the point features of an area (1 m spacing) to .csv, .geojson or "
          ".parquet", _features_arguments)
 def _features(args: argparse.Namespace) -> int:
+    from . import _validate
+
     args.step = 1.0
     x0, y0, nx, ny, _ = _check_grid(args)
+    with checking():
+        _validate.work(nx * ny, _validate.MAX_SCAN_POINTS, "MAX_SCAN_POINTS", "NX, NY",
+                       "the points scanned, NX * NY,", args.allow_huge)
     t = _terrain(args)
     show = _progress(args)
     start = time.perf_counter()
@@ -534,6 +545,7 @@ def _stars_arguments(p: argparse.ArgumentParser) -> None:
                    help="value of the star test (default 127)")
     _threads_arg(p)
     _progress_arg(p)
+    _allow_huge_arg(p, "MAX_BLOCK_POINTS = 2**44 points")
     p.add_argument("-o", "--output", required=True,
                    help="output file: " + ", ".join(_STAR_FORMATS) +
                         " (columns x, y, z, magnitude, planets, colour)")
@@ -542,18 +554,23 @@ def _stars_arguments(p: argparse.ArgumentParser) -> None:
 @command("stars", "the star catalogue of a block of space to .csv, .parquet or .npz",
          _stars_arguments)
 def _stars(args: argparse.Namespace) -> int:
-    from .galaxy import Galaxy, _block
+    from .galaxy import MAX_BLOCK_POINTS, Galaxy, _block
 
     with checking():
         block = _block(args.x0, args.y0, args.z0, args.nx, args.ny, args.nz)
         galaxy = Galaxy(f_mask=args.f_mask, f_value=args.f_value)
+        if block.volume > MAX_BLOCK_POINTS and not args.allow_huge:
+            raise ValueError(f"NX, NY, NZ: a block of {block.volume} points is more than "
+                             "MAX_BLOCK_POINTS = 2**44 (hours of work, or years); pass "
+                             "--allow-huge to scan it anyway (Ctrl-C stops it)")
     _check_threads(args)
     show = _progress(args)
     start = time.perf_counter()
     with Output(args.output, _STAR_FORMATS) as out:
         if out.ext == ".parquet":
             _needs("pyarrow", "parquet", ".parquet output")
-        cat = galaxy.stars(*block, threads=args.threads, progress=show)
+        cat = galaxy.stars(*block, threads=args.threads, progress=show,
+                           allow_huge=args.allow_huge)
         names = cat.dtype.names or ()
         cols = {n: np.ascontiguousarray(cat[n]) for n in names}
         if out.ext == ".csv":
@@ -650,6 +667,7 @@ def _streams_arguments(p: argparse.ArgumentParser) -> None:
                    help="the length cap, metres (default 300; 0 or less: no cap)")
     _lake_arg(p)
     _threads_arg(p)
+    _allow_huge_arg(p, "MAX_SCAN_POINTS = 2**38 points (the area and its margin)")
     p.add_argument("-o", "--output", required=True,
                    help="output file: " + ", ".join(_STREAM_FORMATS))
 
@@ -670,7 +688,7 @@ def _streams(args: argparse.Namespace) -> int:
         with checking():
             found = t.streams(int(x0), int(y0), nx, ny, margin=args.margin,
                               neighbourhood=args.neighbourhood, max_length=cap,
-                              threads=args.threads)
+                              threads=args.threads, allow_huge=args.allow_huge)
         meta = _meta(t.params, area=[x0, y0, nx, ny], margin=args.margin,
                      neighbourhood=args.neighbourhood, max_length=cap)
         if out.ext == ".geojson":

@@ -61,9 +61,11 @@ def _integer_area(x0: Any, y0: Any, nx: Any, ny: Any) -> tuple[int, int, int, in
 
 
 def features(t: Terrain, x0: int, y0: int, nx: int, ny: int, *,
-             threads: int | None = None) -> FeatureTable:
+             threads: int | None = None, allow_huge: bool = False) -> FeatureTable:
     """Every point feature at the integer points of an area; see :meth:`Terrain.features`."""
     x0, y0, nx, ny = _integer_area(x0, y0, nx, ny)
+    _validate.work(nx * ny, _validate.MAX_SCAN_POINTS, "MAX_SCAN_POINTS", "nx, ny",
+                   "the points scanned, nx * ny,", allow_huge)
     threads = _validate.threads(threads)
     rows = max(1, _CHUNK_POINTS // nx)
     xs, ys, fs = [], [], []

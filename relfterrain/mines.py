@@ -192,6 +192,12 @@ class Mines:
                           f"a {block[3]} x {block[2]} block of {self.levels} level(s)")
         return block
 
+    def _shaft_scan(self, ncx: int, ncy: int, allow_huge: Any, names: str = "ncx, ncy") -> None:
+        # the shafts: cell_size**2 points of every cell, however few are MINEs
+        _validate.work(ncx * ncy * self.cell_size ** 2, _validate.MAX_SCAN_POINTS,
+                       "MAX_SCAN_POINTS", names,
+                       "the points scanned for shafts, ncx * ncy * cell_size**2,", allow_huge)
+
     # -- single cells -------------------------------------------------------
 
     def cell_of(self, x: float, y: float) -> tuple[int, int]:
@@ -229,25 +235,30 @@ class Mines:
 
     def open_above_grid(self, xg0: int, yg0: int, ncx: int, ncy: int, *,
                         out: np.ndarray | None = None,
-                        threads: int | None = None) -> np.ndarray:
+                        threads: int | None = None, allow_huge: bool = False) -> np.ndarray:
         """Open above (a shaft) per cell: bool ``(ncy, ncx)``.
 
         Cell ``[r, c]`` is centred at ``(xg0 + c*cs, yg0 + r*cs)``; ``xg0``
         and ``yg0`` must be multiples of the cell size. The cost is the
-        cell's ``cs*cs`` points (about 1 M cells/s a core at 16 m).
+        cell's ``cs*cs`` points (about 1 M cells/s a core at 16 m): blocks of
+        more than :data:`relfterrain.MAX_SCAN_POINTS` (2**38) points are
+        refused (ValueError) unless ``allow_huge=True``. Ctrl-C stops the
+        scan (KeyboardInterrupt) and leaves a given ``out`` untouched.
         """
         xg0, yg0, ncx, ncy = self._block(xg0, yg0, ncx, ncy)
+        self._shaft_scan(ncx, ncy, allow_huge)
         return _core.mines_above(self.terrain._core, xg0, yg0, ncx, ncy, out=out,
                                  threads=_validate.threads(threads), **self._kw())
 
     def open_grid(self, xg0: int, yg0: int, ncx: int, ncy: int, *, level: int | None = 0,
                   shafts: bool = True, out: np.ndarray | None = None,
-                  threads: int | None = None) -> np.ndarray:
+                  threads: int | None = None, allow_huge: bool = False) -> np.ndarray:
         """Open cells: bool ``(ncy, ncx)`` of ``level``, or ``(levels, ncy, ncx)``.
 
         ``level=None`` gives every level. ``shafts=False`` leaves the shafts
         out (only the ``frac(u)`` test, much faster; level 0 then differs
-        from the seed's at the rare cells with a shaft).
+        from the seed's at the rare cells with a shaft). With the shafts,
+        the limit and ``allow_huge`` of :meth:`open_above_grid` apply.
         """
         xg0, yg0, ncx, ncy = self._block(xg0, yg0, ncx, ncy)
         th = _validate.threads(threads)
@@ -255,6 +266,7 @@ class Mines:
         k = None if level is None else self._level(level)
         above = None
         if shafts and k in (None, 0):
+            self._shaft_scan(ncx, ncy, allow_huge)
             above = _core.mines_above(self.terrain._core, xg0, yg0, ncx, ncy, threads=th,
                                       **self._kw())
         if k is None:
@@ -272,8 +284,11 @@ class Mines:
         return res
 
     def label(self, xg0: int, yg0: int, ncx: int, ncy: int, *, shafts: bool = True,
-              threads: int | None = None) -> MineLabels:
+              threads: int | None = None, allow_huge: bool = False) -> MineLabels:
         """The connected mines of a block of cells, every level (see :class:`MineLabels`).
+
+        With the shafts, the limit and ``allow_huge`` of
+        :meth:`open_above_grid` apply. Ctrl-C stops every step.
 
         >>> import relfterrain as rt
         >>> lab = rt.Mines(rt.Terrain(), levels=2).label(23392, 5312, 8, 8)
@@ -286,6 +301,7 @@ class Mines:
             raise ValueError(f"ncx, ncy: at most {_core.MAX_LABEL_CELLS} cells (all levels) "
                              f"can be labelled at once, got {self.levels * ncx * ncy}")
         if _validate.flag(shafts, "shafts"):
+            self._shaft_scan(ncx, ncy, allow_huge)
             above = _core.mines_above(self.terrain._core, xg0, yg0, ncx, ncy, threads=th,
                                       **self._kw())
         else:
@@ -304,7 +320,8 @@ class Mines:
 
     def percolation(self, sizes: Any = (64, 128, 256), thresholds: Any = (0.40, 0.41, 0.42), *,
                     xg0: int | None = None, yg0: int | None = None, shafts: bool = True,
-                    threads: int | None = None) -> list[PercolationRow]:
+                    threads: int | None = None, allow_huge: bool = False
+                    ) -> list[PercolationRow]:
         """Do the mines form one unbounded network? Blocks of growing size.
 
         For each square block of ``size x size`` cells (south-west cell
@@ -314,7 +331,9 @@ class Mines:
         west-east or south-north, and the share of open cells that can be
         reached from a shaft. Above the percolation threshold the largest
         share stays put as the block grows and spanning mines persist; below
-        it the share falls toward 0. The shafts are computed once per size.
+        it the share falls toward 0. The shafts are computed once per size
+        (the limit and ``allow_huge`` of :meth:`open_above_grid` apply to
+        each size).
 
         >>> import relfterrain as rt
         >>> rows = rt.Mines(rt.Terrain()).percolation([32], [0.4])
@@ -332,11 +351,14 @@ class Mines:
             if not 0.0 <= t < 1.0:
                 raise ValueError(f"thresholds: each must be in [0, 1), got {t!r}")
         shafts = _validate.flag(shafts, "shafts")
-        rows = []
-        for n in size_list:
+        for n in size_list:  # every size checked before any work
             if self.levels * n * n > _core.MAX_LABEL_CELLS:
                 raise ValueError(f"sizes: at most {_core.MAX_LABEL_CELLS} cells (all levels) "
                                  f"can be labelled at once, got {n}")
+            if shafts:
+                self._shaft_scan(n, n, allow_huge, "sizes")
+        rows = []
+        for n in size_list:
             if shafts:
                 above = _core.mines_above(self.terrain._core, x0, y0, n, n, threads=th,
                                           **self._kw())
@@ -353,13 +375,15 @@ class Mines:
     # -- cave mouths --------------------------------------------------------
 
     def cave_mouths(self, x0: int, y0: int, nx: int, ny: int, steepness: float = 1.0, *,
-                    threads: int | None = None) -> CaveMouths:
+                    threads: int | None = None, allow_huge: bool = False) -> CaveMouths:
         """MINE features on steep ground among the integer points of an area.
 
         The slope at a point ``p`` is the largest ``|h(q) - h(p)| / |q - p|``
         over its 8 integer neighbours ``q`` (``h`` the ground height); a MINE
         whose slope exceeds ``steepness`` is a cave mouth leading into the
-        level below. Row-major order (``y``, then ``x``).
+        level below. Row-major order (``y``, then ``x``). Every point of the
+        area is scanned: more than :data:`relfterrain.MAX_SCAN_POINTS` (2**38)
+        are refused (ValueError) unless ``allow_huge=True``; Ctrl-C stops it.
 
         >>> import relfterrain as rt
         >>> cm = rt.Mines(rt.Terrain()).cave_mouths(*rt.CLASSIC_MAP)
@@ -371,6 +395,8 @@ class Mines:
         nx = _validate.integer(nx, "nx", 1)
         ny = _validate.integer(ny, "ny", 1)
         steepness = _validate.real(steepness, "steepness")
+        _validate.work(nx * ny, _validate.MAX_SCAN_POINTS, "MAX_SCAN_POINTS", "nx, ny",
+                       "the points scanned, nx * ny,", allow_huge)
         x, y, s = _core.cave_mouths(self.terrain._core, x0, y0, nx, ny, steepness,
                                     threads=_validate.threads(threads))
         return CaveMouths(x, y, s)

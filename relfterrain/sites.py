@@ -68,6 +68,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CRITERIA",
+    "MAX_SITE_TRIES",
     "Site",
     "SiteOptions",
     "SiteReason",
@@ -90,6 +91,11 @@ CRITERIA: tuple[str, ...] = (
 #: Largest ``max_loops`` and distances accepted (the core's limits).
 MAX_LOOPS: int = _core.SITE_MAX_LOOPS
 MAX_DISTANCE: float = _core.SITE_MAX_DISTANCE
+#: :func:`find_good_sites` refuses more than this many candidates in all
+#: (starts times ``max_loops``, the most a call can examine: 2**34, about
+#: 1.7e10, hours of work) unless ``allow_huge=True``. Most starts need a few
+#: candidates; the limit is for the worst case.
+MAX_SITE_TRIES: int = 1 << 34
 _MAX_COORD: float = _core.SITE_MAX_COORD
 
 _JUMP = (-100, 100)
@@ -319,7 +325,7 @@ def find_good_sites(terrain: Terrain, x: Any, y: Any, *, min_height: float = 10,
                     mine_distance: float = 7, building_distance: float = 10,
                     clearance: float = 10, max_loops: int = 1000, may_alter: bool = False,
                     patch_radius: float = 20, rng: Any = None,
-                    threads: int | None = None) -> Sites:
+                    threads: int | None = None, allow_huge: bool = False) -> Sites:
     """findGoodSite from many starts, in C: :class:`Sites` of arrays.
 
     ``x`` and ``y`` broadcast together; every array of the result has their
@@ -337,6 +343,11 @@ def find_good_sites(terrain: Terrain, x: Any, y: Any, *, min_height: float = 10,
     ``rng``: None gives every start ``a0 = 0``; an int seed or a Generator
     gives start i the angle ``2*pi*u[i]`` with
     ``u = numpy.random.default_rng(rng).random(n)``.
+
+    Starts times ``max_loops`` above :data:`MAX_SITE_TRIES` (2**34) is
+    refused (ValueError naming ``x, y, max_loops``) unless
+    ``allow_huge=True``. Ctrl-C stops the call (KeyboardInterrupt); the
+    terrain is then unchanged.
 
     Examples
     --------
@@ -358,6 +369,8 @@ def find_good_sites(terrain: Terrain, x: Any, y: Any, *, min_height: float = 10,
     except ValueError:
         raise ValueError(f"x, y: shapes {xa.shape} and {ya.shape} do not broadcast") from None
     shape = xb.shape
+    _validate.work(xb.size * o.max_loops, MAX_SITE_TRIES, "MAX_SITE_TRIES", "x, y, max_loops",
+                   "the candidates a call may examine, starts * max_loops,", allow_huge)
     xf = np.ascontiguousarray(xb.ravel())
     yf = np.ascontiguousarray(yb.ravel())
     a0 = None

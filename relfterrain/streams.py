@@ -90,9 +90,16 @@ def _coord(value: Any, name: str) -> int:
     return v
 
 
-def _area(x0: Any, y0: Any, nx: Any, ny: Any, margin: Any) -> tuple[int, int, int, int, int]:
-    return (_coord(x0, "x0"), _coord(y0, "y0"), _validate.integer(nx, "nx", 1),
+def _area(x0: Any, y0: Any, nx: Any, ny: Any, margin: Any,
+          allow_huge: Any = False) -> tuple[int, int, int, int, int]:
+    area = (_coord(x0, "x0"), _coord(y0, "y0"), _validate.integer(nx, "nx", 1),
             _validate.integer(ny, "ny", 1), _validate.integer(margin, "margin", 0))
+    # the ponds are looked for at every point of the area and its margin
+    _validate.work((area[2] + 2 * area[4]) * (area[3] + 2 * area[4]), _validate.MAX_SCAN_POINTS,
+                   "MAX_SCAN_POINTS", "nx, ny, margin",
+                   "the points scanned for ponds, (nx + 2*margin) * (ny + 2*margin),",
+                   allow_huge)
+    return area
 
 
 def _unpack(packed: tuple) -> list[Stream]:
@@ -116,9 +123,9 @@ def trace_stream(terrain: Terrain, x: int, y: int, *, neighbourhood: str = "cros
 
 def streams(terrain: Terrain, x0: int, y0: int, nx: int, ny: int, *, margin: int = 300,
             neighbourhood: str = "cross", max_length: float | None = 300.0,
-            threads: int | None = None) -> list[Stream]:
+            threads: int | None = None, allow_huge: bool = False) -> list[Stream]:
     """Every stream of an area: see :meth:`Terrain.streams`."""
-    area = _area(x0, y0, nx, ny, margin)
+    area = _area(x0, y0, nx, ny, margin, allow_huge)
     return _unpack(_core.area_streams(
         terrain._core, *area[:4], margin=area[4], threads=_validate.threads(threads),
         **_options(neighbourhood, max_length)))
@@ -126,9 +133,10 @@ def streams(terrain: Terrain, x0: int, y0: int, nx: int, ny: int, *, margin: int
 
 def mark_streams(terrain: Terrain, x0: int, y0: int, nx: int, ny: int, *, margin: int = 300,
                  neighbourhood: str = "cross", max_length: float | None = 300.0,
-                 limit: int = 300_000, threads: int | None = None) -> MarkResult:
+                 limit: int = 300_000, threads: int | None = None,
+                 allow_huge: bool = False) -> MarkResult:
     """Soak the streams of an area into the placed table: see :meth:`Terrain.mark_streams`."""
-    area = _area(x0, y0, nx, ny, margin)
+    area = _area(x0, y0, nx, ny, margin, allow_huge)
     limit = _validate.integer(limit, "limit", 0)
     packed, added, restarts = _core.mark_streams(
         terrain._core, *area[:4], margin=area[4], threads=_validate.threads(threads),

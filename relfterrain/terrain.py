@@ -741,7 +741,7 @@ waterhole_below, knoll_below, x_below, cone_below : int
 
     def streams(self, x0: int, y0: int, nx: int, ny: int, *, margin: int = 300,
                 neighbourhood: str = "cross", max_length: float | None = 300.0,
-                threads: int | None = None) -> list[Stream]:
+                threads: int | None = None, allow_huge: bool = False) -> list[Stream]:
         """Every stream whose pond lies in the area grown by ``margin`` (SPEC 7).
 
         The ponds (WATERHOLE features, the placed table honoured but for its
@@ -749,7 +749,10 @@ waterhole_below, knoll_below, x_below, cone_below : int
         same in y) in row-major order (y ascending, then x), each traced as
         :meth:`trace_stream`; routes of more than 10 points are streams.
         Computed in C, threaded across ponds; the result is the same for every
-        thread count.
+        thread count. The pond scan visits every point of the area and its
+        margin: more than :data:`relfterrain.MAX_SCAN_POINTS` (2**38) points
+        are refused (ValueError) unless ``allow_huge=True``; Ctrl-C stops the
+        call (KeyboardInterrupt) within a fraction of a second.
 
         >>> ss = Terrain().streams(23396, 5318, 800, 600)
         >>> len(ss), ss[0].end, len(ss[0].route)
@@ -757,11 +760,12 @@ waterhole_below, knoll_below, x_below, cone_below : int
         """
         return _streams.streams(self, x0, y0, nx, ny, margin=margin,
                                 neighbourhood=neighbourhood, max_length=max_length,
-                                threads=threads)
+                                threads=threads, allow_huge=allow_huge)
 
     def mark_streams(self, x0: int, y0: int, nx: int, ny: int, *, margin: int = 300,
                      neighbourhood: str = "cross", max_length: float | None = 300.0,
-                     limit: int = 300_000, threads: int | None = None) -> MarkResult:
+                     limit: int = 300_000, threads: int | None = None,
+                     allow_huge: bool = False) -> MarkResult:
         """Soak the streams of an area into the placed table (SPEC 7).
 
         For each stream of :meth:`streams`, in order, the 3 x 3 square around
@@ -771,7 +775,11 @@ waterhole_below, knoll_below, x_below, cone_below : int
         same rule. When the table's STREAM and MARSH entries would exceed
         ``limit`` (the seed's 300,000), every STREAM and MARSH entry is
         removed and marking starts again from the current stream. Grids and
-        points then show them; :meth:`clear_streams` removes them.
+        points then show them; :meth:`clear_streams` removes them. The table
+        changes in one step, when the marking is complete: an interrupted
+        (Ctrl-C) or failed call leaves it as it was. Areas of more than
+        :data:`relfterrain.MAX_SCAN_POINTS` points (margin included) need
+        ``allow_huge=True``, as for :meth:`streams`.
 
         >>> t = Terrain()
         >>> r = t.mark_streams(23396, 5318, 800, 600)
@@ -780,7 +788,7 @@ waterhole_below, knoll_below, x_below, cone_below : int
         """
         return _streams.mark_streams(self, x0, y0, nx, ny, margin=margin,
                                      neighbourhood=neighbourhood, max_length=max_length,
-                                     limit=limit, threads=threads)
+                                     limit=limit, threads=threads, allow_huge=allow_huge)
 
     def clear_streams(self) -> int:
         """Remove every placed STREAM and MARSH entry; returns how many were removed."""
@@ -877,7 +885,8 @@ waterhole_below, knoll_below, x_below, cone_below : int
     # -- features, buildings and trees as tables and grids (SPEC 5) ----------
 
     def features(self, x0: int, y0: int, nx: int, ny: int, *,
-                 threads: int | None = None) -> _features.FeatureTable:
+                 threads: int | None = None, allow_huge: bool = False
+                 ) -> _features.FeatureTable:
         """Every point feature at the integer points ``x0 .. x0+nx-1``, ``y0 .. y0+ny-1``.
 
         A :class:`FeatureTable` of arrays ``x``, ``y`` (int64), ``feature``
@@ -886,13 +895,15 @@ waterhole_below, knoll_below, x_below, cone_below : int
         live at integer points, so this is independent of any grid step
         (counting non-NONE cells of a ``feature_grid`` is not: at step 0.5 each
         feature shows about 4 times). Computed in row chunks (bounded memory)
-        on ``threads`` threads.
+        on ``threads`` threads; Ctrl-C stops it between chunks. Areas of more
+        than :data:`relfterrain.MAX_SCAN_POINTS` (2**38) points are refused
+        (ValueError) unless ``allow_huge=True``.
 
         >>> ft = Terrain().features(23396, 5318, 800, 600)
         >>> int(ft.x[0]), int(ft.y[0]), Feature(ft.feature[0]).name, str(ft.code[0])
         (24117, 5319, 'BOULDER', 'PP')
         """
-        return _features.features(self, x0, y0, nx, ny, threads=threads)
+        return _features.features(self, x0, y0, nx, ny, threads=threads, allow_huge=allow_huge)
 
     def building_grid(self, x0: float, y0: float, nx: int, ny: int, step: float = 1.0, *,
                       offset: tuple[int, int] = (0, 0)) -> np.ndarray:
@@ -956,15 +967,17 @@ waterhole_below, knoll_below, x_below, cone_below : int
                         mine_distance: float = 7, building_distance: float = 10,
                         clearance: float = 10, max_loops: int = 1000, may_alter: bool = False,
                         patch_radius: float = 20, rng: Any = None,
-                        threads: int | None = None) -> Any:
+                        threads: int | None = None, allow_huge: bool = False) -> Any:
         """findGoodSite from many starts (threaded), a :class:`relfterrain.sites.Sites`
-        of arrays; see :func:`relfterrain.sites.find_good_sites`."""
+        of arrays; see :func:`relfterrain.sites.find_good_sites` (starts times
+        ``max_loops`` above :data:`relfterrain.MAX_SITE_TRIES` need ``allow_huge=True``)."""
         from . import sites
         return sites.find_good_sites(self, x, y, min_height=min_height,
                                      mine_distance=mine_distance,
                                      building_distance=building_distance, clearance=clearance,
                                      max_loops=max_loops, may_alter=may_alter,
-                                     patch_radius=patch_radius, rng=rng, threads=threads)
+                                     patch_radius=patch_radius, rng=rng, threads=threads,
+                                     allow_huge=allow_huge)
     # -- maps as pictures (SPEC 15) ---------------------------------------------
 
     def map(self, x0: float, y0: float, nx: int, ny: int, step: float = 1.0,

@@ -165,3 +165,309 @@ def test_independence_table_overflow():
     table = np.full((16, 16), 2**60, np.int64)   # each fits, the total does not
     with pytest.raises(ValueError, match=r"^table"):
         rt.colour_planet_independence(table=table)
+
+
+# -- every other long call (issue 13): the first Ctrl-C stops it ---------------
+#
+# Each input would run for many seconds (most for minutes or hours); the
+# SIGINT comes 0.3 s in. Calls whose work exceeds a documented limit are run
+# with allow_huge=True, which also shows that the flag lets them run.
+
+T = rt.Terrain()
+MINES = rt.Mines(T)
+# a profile rising along x (and flat along y): the route from a far-east
+# point runs downhill for its full 100,000 points, each step reading 100
+# heights of 64 directions
+RAMP = rt.Terrain(profile=np.arange(65536, dtype=np.float64),
+                  **{name: [1 if name == "ah" else 0 if name == "bh" else 1] * 64
+                     for name in ("ah", "bh", "a1", "b1", "a2", "b2", "a3", "b3")},
+                  lake_base=-1e9, lake_height=-1e9)
+
+
+EVOLVING = rt.Terrain(time_vector=True, **{name: _rng.integers(-200, 200, 64).tolist()
+                                            for name in ("ah", "bh", "a1", "b1", "a2", "b2",
+                                                         "a3", "b3")})
+
+
+def test_ramp_route_is_long():
+    # the premise of the trace_stream test: a capped route of the ramp goes on
+    s = RAMP.trace_stream(100_000_000, 0, max_length=1000.0)
+    assert s.end == "limit" and len(s.route) > 100
+
+
+LONG_CALLS = {
+    # classic generators (their uniforms are drawn in slices, then one C call)
+    "midpoint_displacement": lambda: rt.classic.midpoint_displacement(28, rng=1),
+    "diamond_square": lambda: rt.classic.diamond_square(14, rng=1),
+    "limited_random": lambda: rt.classic.limited_random(14000, 14000, 4.0, 0.0, 100.0, rng=1),
+    "circle_hill": lambda: rt.classic.circle_hill(2000, 2000, 10**6, 500.0, 1.0, 100.0, rng=1,
+                                                  allow_huge=True),
+    # streams and sites
+    "trace_stream": lambda: RAMP.trace_stream(100_000_000, 0, max_length=None),
+    "streams": lambda: T.streams(0, 0, 2**19 + 1, 2**19, margin=0, threads=2, allow_huge=True),
+    "find_good_site": lambda: SLOW.find_good_site(0, 0, min_height=1e9, max_loops=10**7),
+    "find_good_sites": lambda: T.find_good_sites(np.zeros(64), np.zeros(64), min_height=1e9,
+                                                 max_loops=10**7, threads=2),
+    "find_good_sites_altering": lambda: T.find_good_sites(
+        np.zeros(64), np.zeros(64), min_height=1e9, max_loops=10**7, may_alter=True),
+    # mines and caverns
+    "open_above_grid": lambda: MINES.open_above_grid(0, 0, 2**15 + 16, 2**15, threads=2,
+                                                     allow_huge=True),
+    "open_grid_levels": lambda: rt.Mines(T, levels=256).open_grid(0, 0, 2048, 2048, level=None,
+                                                                 shafts=False),
+    "label": lambda: MINES.label(0, 0, 4096, 4096),
+    "percolation": lambda: MINES.percolation([4096], [0.4]),
+    "cave_mouths": lambda: MINES.cave_mouths(0, 0, 2**19 + 1, 2**19, threads=2, allow_huge=True),
+    "caverns": lambda: rt.Caverns(SLOW).space_grid(0, 0, 6000, 6000),
+    # planets, nebulae, time, islands
+    "planet_map": lambda: rt.Planet(10_000).map(10, 20, 4000, 4000, step=5.0),
+    "planet_grid": lambda: rt.Planet(10_000).grid(-80, -170, 4000, 4000, 0.04),
+    "nebula_amount": lambda: rt.Nebula(450.0).amount(0, 0, 0, 1000, 1000, 1000),
+    "evolve_grid": lambda: EVOLVING.height_grid(0, 0, 6000, 6000, t=100.0),
+    "islands": lambda: rt.islands(rt.Terrain.preset("skylands"), 0, 0, 12000, 12000),
+    # points, features, roads, maps
+    "features": lambda: T.features(0, 0, 2**19 + 1, 2**19, threads=2, allow_huge=True),
+    "buildings": lambda: T.buildings(0, 0, 2**17, 2**17),
+    "add_road": lambda: T.copy().add_road([(0, 0), (3000, 0)], half_width=200, max_bridge=None),
+    "map": lambda: T.map(0, 0, 6000, 6000),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LONG_CALLS))
+def test_long_call_interrupted(name):
+    assert interrupted_after(LONG_CALLS[name]) == 1
+
+
+# arrays of points, computed in slices (made before the call: NumPy's own
+# loops are not interrupted)
+_NEBULA64 = rt.Nebula(450.0, **{k: _rng.integers(-200, 200, 64).tolist() for k in "abc"})
+
+
+@pytest.mark.parametrize("name", ["height", "sample", "nebula", "planet", "evolve"])
+def test_points_interrupted(name):
+    n = 2**23
+    x = np.arange(n, dtype=np.float64)
+    y = np.full(n, 0.5)
+    call = {
+        "height": lambda: SLOW.height(x, y),
+        "sample": lambda: SLOW.sample(x, y),
+        "nebula": lambda: _NEBULA64.density(x, y, y),
+        "planet": lambda: rt.Planet(10_000).terra(y, x),
+        "evolve": lambda: EVOLVING.height(x, y, y),
+    }[name]
+    assert interrupted_after(call) == 1
+
+
+def test_mark_streams_interrupted_leaves_the_table():
+    t = rt.Terrain()
+    t.place(1, 2, rt.Feature.BOULDER)
+    assert interrupted_after(
+        lambda: t.mark_streams(0, 0, 2**19 + 1, 2**19, margin=0, allow_huge=True)) == 1
+    assert dict(t.placed.items()) == {(1, 2): rt.Feature.BOULDER}
+
+
+def test_find_good_sites_interrupted_paints_nothing():
+    t = rt.Terrain()
+    assert interrupted_after(lambda: t.find_good_sites(
+        np.full(64, 23600.0), np.full(64, 5400.0), min_height=1e9, max_loops=10**7,
+        may_alter=True)) == 1
+    assert len(t.placed) == 0
+
+
+def test_label_cells_interrupted():
+    mask = MINES.open_grid(0, 0, 16000, 16000, shafts=False)
+    assert interrupted_after(lambda: rt.label_cells(mask, threads=2)) == 1
+
+
+def test_contours_interrupted():
+    z = T.height_grid(0, 0, 6000, 6000)
+    assert interrupted_after(lambda: rt.maps.contour_mask(z, 5.0)) == 1
+
+
+# -- a given out= is untouched by an interrupted call --------------------------
+
+def test_open_above_grid_out_untouched():
+    out = np.ones((2**15, 2**15 + 16), dtype=bool)
+    assert interrupted_after(lambda: MINES.open_above_grid(
+        0, 0, 2**15 + 16, 2**15, out=out, allow_huge=True)) == 1
+    assert out.all()
+
+
+def test_open_grid_levels_out_untouched():
+    out = np.ones((256, 2048, 2048), dtype=bool)
+    assert interrupted_after(lambda: rt.Mines(T, levels=256).open_grid(
+        0, 0, 2048, 2048, level=None, shafts=False, out=out)) == 1
+    assert out.all()
+
+
+def test_caverns_out_untouched():
+    out = np.full((6000, 6000), 7.0)
+    assert interrupted_after(lambda: rt.Caverns(SLOW).floor_grid(0, 0, 6000, 6000, out=out)) == 1
+    assert (out == 7.0).all()
+
+
+def test_nebula_grid_out_untouched():
+    out = np.full((400, 400, 400), 7.0)
+    assert interrupted_after(lambda: rt.Nebula(450.0).grid(0.5, 0, 0, 400, 400, 400, out=out)) == 1
+    assert (out == 7.0).all()
+
+
+def test_float32_grid_out_untouched():
+    out = np.full((BIG, BIG), 7.0, dtype=np.float32)
+    assert interrupted_after(lambda: SLOW.height_grid(0, 0, BIG, BIG, dtype="float32",
+                                                      out=out)) == 1
+    assert (out == 7.0).all()
+    outs = [np.full((BIG, BIG), 5.0, np.float32), np.full((BIG, BIG), 6.0, np.float32),
+            np.full((BIG, BIG), 7, np.uint8), np.full((BIG, BIG), 8, np.uint8)]
+    assert interrupted_after(lambda: SLOW.grid(0, 0, BIG, BIG, dtype="float32", out=outs)) == 1
+    for a, v in zip(outs, (5, 6, 7, 8)):
+        assert (a == v).all()
+
+
+def test_float32_out_in_bands_same_bits():
+    # more than one band: computed in scratch and copied, the same bits
+    t = rt.Terrain()
+    ref = t.height_grid(23000, 5000, 700, 3100, 0.5).astype(np.float32)
+    out = np.zeros((3100, 700), np.float32)
+    assert t.height_grid(23000, 5000, 700, 3100, 0.5, dtype="float32", out=out) is out
+    assert np.array_equal(out, ref)
+
+
+def test_cli_interrupted_writes_nothing(tmp_path, capsys):
+    from relfterrain import cli
+
+    target = tmp_path / "f.csv"
+    status = []
+    assert interrupted_after(lambda: status.append(cli.main(
+        ["features", "0", "0", str(2**19 + 1), str(2**19), "--allow-huge", "--no-progress",
+         "-o", str(target)])) or _raise_interrupt(status)) == 1
+    assert status == [130]
+    assert list(tmp_path.iterdir()) == []
+    assert "interrupted" in capsys.readouterr().err
+
+
+def _raise_interrupt(status):
+    # cli.main reports Ctrl-C as exit status 130 instead of raising: re-raise
+    # for interrupted_after, which counts the signals it took
+    if status == [130]:
+        raise KeyboardInterrupt
+    return None
+
+
+# -- size limits: refused at once unless allow_huge=True -----------------------
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: T.streams(0, 0, 2**19 + 1, 2**19, margin=0), "nx, ny, margin"),
+    (lambda: T.streams(0, 0, 2**19, 2**19, margin=1), "nx, ny, margin"),
+    (lambda: T.mark_streams(0, 0, 2**20, 2**20), "nx, ny, margin"),
+    (lambda: T.features(0, 0, 2**19 + 1, 2**19), "nx, ny"),
+    (lambda: MINES.open_above_grid(0, 0, 2**15 + 16, 2**15), "ncx, ncy"),
+    (lambda: MINES.open_grid(0, 0, 2**15 + 16, 2**15), "ncx, ncy"),
+    (lambda: rt.Mines(T, cell_size=4096).label(0, 0, 200, 100), "ncx, ncy"),
+    (lambda: MINES.percolation([64, 2**15 + 16]), "sizes"),
+    (lambda: MINES.cave_mouths(0, 0, 2**19 + 1, 2**19), "nx, ny"),
+    (lambda: T.find_good_sites(np.zeros(1719), np.zeros(1719), max_loops=10**7),
+     "x, y, max_loops"),
+    (lambda: rt.classic.circle_hill(2000, 2000, 10**6, 500.0, 1.0, 100.0), "n_circles, radius"),
+])
+def test_work_limit_refused_at_once(call, name):
+    with pytest.raises(ValueError, match=rf"^{name}: .* must be at most MAX_\w+ = 2\*\*\d+, "
+                                         r"got \d+; pass allow_huge=True"):
+        call()
+
+
+def test_work_limits_documented():
+    assert rt.MAX_SCAN_POINTS == 2**38
+    assert rt.MAX_SITE_TRIES == 2**34 and rt.sites.MAX_SITE_TRIES == rt.MAX_SITE_TRIES
+    assert rt.classic.MAX_CIRCLE_CELLS == 2**36
+    # what stays below: the limit itself, and the documented examples' sizes
+    MINES._shaft_scan(2**15, 2**15, False)  # exactly 2**38 points
+    rt.classic.circle_hill(10, 10, 3, 1.0, 1.0, 100.0, rng=1)
+
+
+def test_allow_huge_find_good_sites_above_the_limit_is_cheap():
+    # the limit is the worst case (starts * max_loops); good starts need one try
+    x = np.full(2000, 23400.0)
+    y = np.full(2000, 5320.0)
+    with pytest.raises(ValueError, match="^x, y, max_loops"):
+        T.find_good_sites(x, y, max_loops=10**7, threads=2)
+    s = T.find_good_sites(x, y, max_loops=10**7, threads=2, allow_huge=True)
+    assert s.ok.all() and (s.tries == 1).all()
+
+
+@pytest.mark.parametrize("value", [1, "yes", None])
+def test_allow_huge_must_be_a_bool(value):
+    with pytest.raises(TypeError, match="^allow_huge"):
+        T.features(0, 0, 10, 10, allow_huge=value)
+
+
+def test_cli_refuses_huge_without_the_flag(tmp_path, capsys):
+    from relfterrain import cli
+
+    for argv in (["features", "0", "0", str(2**19 + 1), str(2**19)],
+                 ["streams", "0", "0", str(2**19), str(2**19)],
+                 ["stars", "0", "0", "0", str(2**15), str(2**15), str(2**15)]):
+        assert cli.main(argv + ["-o", str(tmp_path / "x.csv")]) == 2
+        err = capsys.readouterr().err
+        assert "allow-huge" in err or "allow_huge" in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
+# -- the interrupt status never leaks as another exception ---------------------
+
+def test_interrupted_status_is_known():
+    assert _core.ERR_INTERRUPTED == 11
+    assert "interrupted" in _core.strerror(_core.ERR_INTERRUPTED)
+
+
+class Custom(Exception):
+    pass
+
+
+def signalled(fn, handler, delays=(0.3,)):
+    """Run fn with `handler` installed for SIGINT, sending SIGINT after each
+    of `delays` seconds while fn runs; returns fn's result."""
+    main = threading.main_thread().ident
+    done = threading.Event()
+
+    def fire():
+        for d in delays:
+            if done.wait(d):
+                return
+            signal.pthread_kill(main, signal.SIGINT)
+
+    previous = signal.signal(signal.SIGINT, handler)
+    sender = threading.Thread(target=fire)
+    sender.start()
+    try:
+        return fn()
+    finally:
+        done.set()
+        sender.join()
+        signal.signal(signal.SIGINT, previous)
+
+
+def _raise_custom(signum, frame):
+    raise Custom("from the handler")
+
+
+@pytest.mark.parametrize("name", ["streams", "open_above_grid", "caverns", "circle_hill",
+                                  "find_good_sites", "nebula_amount"])
+def test_handler_exception_is_the_one_raised(name):
+    # not ValueError/SystemError for the core's RT_ERR_INTERRUPTED
+    with pytest.raises(Custom, match="from the handler"):
+        signalled(LONG_CALLS[name], _raise_custom)
+
+
+def test_handler_that_returns_lets_the_call_finish():
+    seen = []
+
+    def count(signum, frame):
+        seen.append(signum)
+
+    area = (0, 0, 12000, 12000)
+    got = signalled(lambda: MINES.cave_mouths(*area, threads=2), count, delays=(0.1, 0.1, 0.1))
+    want = MINES.cave_mouths(*area, threads=1)
+    assert seen  # the handler ran, during or after the call
+    for a, b in zip(got, want):
+        assert np.array_equal(a, b)

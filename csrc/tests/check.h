@@ -39,5 +39,6 @@ uint64_t test_roads(void);
 uint64_t test_sites(void);
 uint64_t test_mines(void);
 uint64_t test_space(void);
+uint64_t test_interrupt(void);
 
 #endif /* RT_TEST_CHECK_H */

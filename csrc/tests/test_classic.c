@@ -27,16 +27,16 @@ uint64_t test_classic(void)
     uniforms(u, (int64_t)N * N, 42);
 
     /* midpoint displacement: ends 0, every value within the summed ranges */
-    CHECK(rt_midpoint_displacement(IT, 10.0, 0.5, u, a) == RT_OK);
+    CHECK(rt_midpoint_displacement(IT, 10.0, 0.5, u, a, NULL) == RT_OK);
     CHECK(a[0] == 0.0 && a[N - 1] == 0.0);
     for (int k = 0; k < N; k++) CHECK(fabs(a[k]) <= 20.0);
-    CHECK(rt_midpoint_displacement(IT, 10.0, 0.5, u, b) == RT_OK);
+    CHECK(rt_midpoint_displacement(IT, 10.0, 0.5, u, b, NULL) == RT_OK);
     CHECK(memcmp(a, b, N * sizeof *a) == 0);
     fp = fnv1a(fp, a, N * sizeof *a);
 
     /* diamond-square: with wrap, opposite edges are identical */
     for (int k = 0; k < N * N; k++) a[k] = NAN;
-    CHECK(rt_diamond_square(IT, 8.0, 0.6, 1.0, 1, u, a) == RT_OK);
+    CHECK(rt_diamond_square(IT, 8.0, 0.6, 1.0, 1, u, a, NULL) == RT_OK);
     for (int k = 0; k < N; k++) {
         CHECK(same_bits(a[k], a[(N - 1) * N + k]));
         CHECK(same_bits(a[k * N], a[k * N + N - 1]));
@@ -46,7 +46,7 @@ uint64_t test_classic(void)
     /* seed values are kept */
     for (int k = 0; k < N * N; k++) b[k] = NAN;
     b[N / 2 * N + N / 2] = 123.25;
-    CHECK(rt_diamond_square(IT, 8.0, 0.6, 1.0, 0, u, b) == RT_OK);
+    CHECK(rt_diamond_square(IT, 8.0, 0.6, 1.0, 0, u, b, NULL) == RT_OK);
     CHECK(b[N / 2 * N + N / 2] == 123.25);
     fp = fnv1a(fp, b, (size_t)N * N * sizeof *b);
 
@@ -56,12 +56,12 @@ uint64_t test_classic(void)
     fp = fnv1a(fp, a, (size_t)N * N * sizeof *a);
 
     /* limited random: within [minimum, maximum] */
-    CHECK(rt_limited_random(N, N - 1, 3.0, 0.0, 50.0, u, u + N, a) == RT_OK);
+    CHECK(rt_limited_random(N, N - 1, 3.0, 0.0, 50.0, u, u + N, a, NULL) == RT_OK);
     for (int k = 0; k < N * (N - 1); k++) CHECK(a[k] >= 0.0 && a[k] <= 50.0);
     fp = fnv1a(fp, a, (size_t)N * (N - 1) * sizeof *a);
 
     /* circle hill: at least the base, at most the maximum */
-    CHECK(rt_circle_hill(N, N, 40, 12.0, 5.0, 30.0, 1.0, u, a) == RT_OK);
+    CHECK(rt_circle_hill(N, N, 40, 12.0, 5.0, 30.0, 1.0, u, a, NULL) == RT_OK);
     for (int k = 0; k < N * N; k++) CHECK(a[k] >= 1.0 && a[k] <= 30.0);
     fp = fnv1a(fp, a, (size_t)N * N * sizeof *a);
 
@@ -75,11 +75,11 @@ uint64_t test_classic(void)
 
     /* bad input: nothing written */
     a[0] = -5.0;
-    CHECK(rt_midpoint_displacement(RT_MAX_MIDPOINT_ITERATIONS + 1, 1.0, 0.5, u, a) == RT_ERR_PARAM);
+    CHECK(rt_midpoint_displacement(RT_MAX_MIDPOINT_ITERATIONS + 1, 1.0, 0.5, u, a, NULL) == RT_ERR_PARAM);
     CHECK(rt_clouds(b, 4, 2.0, 1.0, a) == RT_ERR_PARAM);
-    CHECK(rt_limited_random(0, 3, 1.0, 0.0, 1.0, u, u, a) == RT_ERR_SIZE);
-    CHECK(rt_circle_hill(3, 3, 1, -1.0, 1.0, 1.0, 0.0, u, a) == RT_ERR_PARAM);
-    CHECK(rt_diamond_square(IT, 1.0, 0.5, NAN, 0, u, a) == RT_ERR_PARAM);
+    CHECK(rt_limited_random(0, 3, 1.0, 0.0, 1.0, u, u, a, NULL) == RT_ERR_SIZE);
+    CHECK(rt_circle_hill(3, 3, 1, -1.0, 1.0, 1.0, 0.0, u, a, NULL) == RT_ERR_PARAM);
+    CHECK(rt_diamond_square(IT, 1.0, 0.5, NAN, 0, u, a, NULL) == RT_ERR_PARAM);
     CHECK(a[0] == -5.0);
     free(u);
     free(a);

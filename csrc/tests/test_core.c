@@ -443,6 +443,7 @@ int main(void)
     uint64_t sites = test_sites();
     uint64_t mines = test_mines();
     uint64_t space = test_space();
+    uint64_t interrupt = test_interrupt();
     if (failures) {
         fprintf(stderr, "%d checks failed\n", failures);
         return 1;
@@ -456,6 +457,7 @@ int main(void)
     printf("fingerprint sites %016llx\n", (unsigned long long)sites);
     printf("fingerprint mines %016llx\n", (unsigned long long)mines);
     printf("fingerprint space %016llx\n", (unsigned long long)space);
+    printf("fingerprint interrupt %016llx\n", (unsigned long long)interrupt);
     printf("test_core: all checks passed\n");
     return 0;
 }

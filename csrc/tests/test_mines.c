@@ -70,12 +70,12 @@ static uint64_t check_block(const rt_mines *m, const rt_terrain *t, const rt_cel
     for (int64_t i = 0; i < n; i++) shafts_seen += want[i];
     int64_t count = -1;
     for (int threads = 1; threads <= 3; threads++) {
-        CHECK(rt_mines_above(m, t, b, above, threads) == RT_OK);
+        CHECK(rt_mines_above(m, t, b, above, threads, NULL) == RT_OK);
         CHECK(memcmp(above, want, (size_t)n) == 0);
-        CHECK(rt_mines_open(m, b, above, open, threads) == RT_OK);
+        CHECK(rt_mines_open(m, b, above, open, threads, NULL) == RT_OK);
         if (threads == 1) memcpy(open2, open, (size_t)(n * L));
         CHECK(memcmp(open, open2, (size_t)(n * L)) == 0);
-        CHECK(rt_label_cells(L, b->ny, b->nx, open, lab, &count, threads) == RT_OK);
+        CHECK(rt_label_cells(L, b->ny, b->nx, open, lab, &count, threads, NULL) == RT_OK);
         int64_t rc = flood(L, b->ny, b->nx, open, ref);
         CHECK(rc == count && memcmp(lab, ref, (size_t)(n * L) * sizeof *lab) == 0);
     }
@@ -92,7 +92,7 @@ static uint64_t check_block(const rt_mines *m, const rt_terrain *t, const rt_cel
             }
     int64_t *sizes = malloc((size_t)(count + 1) * sizeof *sizes);
     int64_t *shafts = malloc((size_t)(count + 1) * sizeof *shafts);
-    CHECK(rt_label_census(lab, n * L, count, above, n, sizes, shafts) == RT_OK);
+    CHECK(rt_label_census(lab, n * L, count, above, n, sizes, shafts, NULL) == RT_OK);
     int64_t total = 0;
     for (int64_t l = 0; l <= count; l++) total += sizes[l];
     CHECK(total == n * L);
@@ -161,30 +161,30 @@ static void test_mine_errors(void)
     uint8_t out[4] = {7, 7, 7, 7};
     rt_cells b = {16, 16, 2, 2};
     m.threshold = 1.0;
-    CHECK(rt_mines_open(&m, &b, NULL, out, 1) == RT_ERR_PARAM);
+    CHECK(rt_mines_open(&m, &b, NULL, out, 1, NULL) == RT_ERR_PARAM);
     m.threshold = NAN;
     CHECK(rt_mines_check(&m) == RT_ERR_PARAM);
     rt_mines_defaults(&m);
     m.cell_size = 0;
-    CHECK(rt_mines_above(&m, &t, &b, out, 1) == RT_ERR_PARAM);
+    CHECK(rt_mines_above(&m, &t, &b, out, 1, NULL) == RT_ERR_PARAM);
     rt_mines_defaults(&m);
     m.levels = 0;
     CHECK(rt_mines_check(&m) == RT_ERR_PARAM);
     rt_mines_defaults(&m);
     rt_cells bad = {8, 16, 2, 2};
-    CHECK(rt_mines_open(&m, &bad, NULL, out, 1) == RT_ERR_COORD);
+    CHECK(rt_mines_open(&m, &bad, NULL, out, 1, NULL) == RT_ERR_COORD);
     rt_cells far = {RT_MINES_LIMIT, 0, 2, 1};
-    CHECK(rt_mines_open(&m, &far, NULL, out, 1) == RT_ERR_COORD);
+    CHECK(rt_mines_open(&m, &far, NULL, out, 1, NULL) == RT_ERR_COORD);
     rt_cells empty = {0, 0, 0, 1};
-    CHECK(rt_mines_open(&m, &empty, NULL, out, 1) == RT_ERR_SIZE);
+    CHECK(rt_mines_open(&m, &empty, NULL, out, 1, NULL) == RT_ERR_SIZE);
     CHECK(out[0] == 7 && out[3] == 7);
     int32_t lab[4];
     int64_t count;
-    CHECK(rt_label_cells(1, 65536, 65536, out, lab, &count, 1) == RT_ERR_SIZE);
+    CHECK(rt_label_cells(1, 65536, 65536, out, lab, &count, 1, NULL) == RT_ERR_SIZE);
     int64_t sizes[2];
     int32_t wrong[2] = {0, 5};
-    CHECK(rt_label_census(wrong, 2, 1, NULL, 0, sizes, NULL) == RT_ERR_PARAM);
-    CHECK(rt_cave_mouths(&t, 0, 0, 4, 4, NAN, NULL, NULL, NULL, 0, &count, 1) == RT_ERR_PARAM);
+    CHECK(rt_label_census(wrong, 2, 1, NULL, 0, sizes, NULL, NULL) == RT_ERR_PARAM);
+    CHECK(rt_cave_mouths(&t, 0, 0, 4, 4, NAN, NULL, NULL, NULL, 0, &count, 1, NULL) == RT_ERR_PARAM);
     rt_caverns cv;
     rt_caverns_defaults(&cv);
     cv.scale = INFINITY;
@@ -238,7 +238,7 @@ static uint64_t test_mouths(uint64_t h)
     int64_t xs[CAP], ys[CAP];
     double sl[CAP];
     /* every MINE of the classic map with its slope (steepness -1 keeps all) */
-    CHECK(rt_cave_mouths(&t, 23396, 5318, 800, 600, -1.0, xs, ys, sl, CAP, &count, 2) == RT_OK);
+    CHECK(rt_cave_mouths(&t, 23396, 5318, 800, 600, -1.0, xs, ys, sl, CAP, &count, 2, NULL) == RT_OK);
     CHECK(count > 0 && count < CAP);
     int64_t prev = INT64_MIN;
     for (int64_t k = 0; k < count && k < CAP; k++) {
@@ -250,7 +250,7 @@ static uint64_t test_mouths(uint64_t h)
         prev = ys[k] * 1000000 + xs[k];
         CHECK(same_bits(sl[k], rt_ground_slope(&t, xs[k], ys[k])));
     }
-    CHECK(rt_cave_mouths(&t, 23396, 5318, 800, 600, -1.0, NULL, NULL, NULL, 0, &c2, 1) == RT_OK);
+    CHECK(rt_cave_mouths(&t, 23396, 5318, 800, 600, -1.0, NULL, NULL, NULL, 0, &c2, 1, NULL) == RT_OK);
     CHECK(c2 == count);
     h = fnv1a(h, xs, (size_t)count * sizeof xs[0]);
     h = fnv1a(h, sl, (size_t)count * sizeof sl[0]);

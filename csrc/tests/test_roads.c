@@ -23,7 +23,7 @@ static int64_t pave(const rt_terrain *t, const rt_road *r, int64_t **cells, int6
     int64_t bound = 0, n = -1;
     CHECK(rt_road_check(r, &bound) == RT_OK);
     *cells = malloc((size_t)(bound > 0 ? bound : 1) * 2 * sizeof **cells);
-    CHECK(rt_road_cells(t, r, *cells, bound, &n, bridge, bad, threads) == RT_OK);
+    CHECK(rt_road_cells(t, r, *cells, bound, &n, bridge, bad, threads, NULL) == RT_OK);
     return n;
 }
 
@@ -72,23 +72,23 @@ uint64_t test_roads(void)
     int64_t x3[] = {100, 100, 150}, y3[] = {0, 30, 30};
     rt_road r3 = {x3, y3, 3, 2, 40};
     int64_t sentinel[2] = {-99, -99}, count = -1;
-    CHECK(rt_road_cells(&wet, &r3, sentinel, 1, &count, bridge, &bad, 2) == RT_ERR_SIZE);
+    CHECK(rt_road_cells(&wet, &r3, sentinel, 1, &count, bridge, &bad, 2, NULL) == RT_ERR_SIZE);
     CHECK(sentinel[0] == -99 && count == -1);
     int64_t bound = 0;
     CHECK(rt_road_check(&r3, &bound) == RT_OK && bound == (31 + 51) * 25);
     int64_t *buf = malloc((size_t)bound * 2 * sizeof *buf);
     buf[0] = -99;
-    CHECK(rt_road_cells(&wet, &r3, buf, bound, &count, bridge, &bad, 2) == RT_OK);
+    CHECK(rt_road_cells(&wet, &r3, buf, bound, &count, bridge, &bad, 2, NULL) == RT_OK);
     CHECK(bad == 1 && count == 0 && buf[0] == -99); /* segment 1 has 51 > 40 */
     CHECK(bridge[0] == 31 && bridge[1] == 51);
     r3.max_bridge = 51;
     for (int threads = 1; threads <= 3; threads++) {
         int64_t n2 = -1, b2[2];
-        CHECK(rt_road_cells(&wet, &r3, buf, bound, &n2, b2, &bad, threads) == RT_OK);
+        CHECK(rt_road_cells(&wet, &r3, buf, bound, &n2, b2, &bad, threads, NULL) == RT_OK);
         CHECK(bad == -1 && n2 == 5 * 35 + 55 * 5 - 25 && b2[0] == 31 && b2[1] == 51);
     }
     /* the classic dry ground bridges nothing */
-    CHECK(rt_road_cells(&t, &r3, buf, bound, &count, bridge, &bad, 1) == RT_OK);
+    CHECK(rt_road_cells(&t, &r3, buf, bound, &count, bridge, &bad, 1, NULL) == RT_OK);
     CHECK(bad == -1 && bridge[0] + bridge[1] >= 0);
     fp = fnv1a(fp, bridge, sizeof bridge[0] * 2);
     free(buf);
@@ -108,11 +108,11 @@ uint64_t test_roads(void)
     CHECK(rt_road_check(&bad_r, NULL) == RT_ERR_PARAM);
     bad_r = (rt_road){NULL, y1, 2, 2, 60};
     CHECK(rt_road_check(&bad_r, NULL) == RT_ERR_NULL);
-    CHECK(rt_road_cells(&t, &r, NULL, 100, &count, NULL, &bad, 1) == RT_ERR_NULL);
+    CHECK(rt_road_cells(&t, &r, NULL, 100, &count, NULL, &bad, 1, NULL) == RT_ERR_NULL);
     rt_terrain broken = t;
     broken.profile_len = 3;
     int64_t one[2];
-    CHECK(rt_road_cells(&broken, &r, one, 1000, &count, NULL, &bad, 1) ==
+    CHECK(rt_road_cells(&broken, &r, one, 1000, &count, NULL, &bad, 1, NULL) ==
           RT_ERR_PROFILE_LENGTH);
     return fp;
 }

@@ -109,12 +109,12 @@ uint64_t test_sites(void)
     }
     rt_site one[N], many[N];
     for (int k = 0; k < N; k++) {
-        CHECK(rt_find_good_site(&t, xs[k], ys[k], a0[k], &o, &one[k]) == RT_OK);
+        CHECK(rt_find_good_site(&t, xs[k], ys[k], a0[k], &o, &one[k], NULL) == RT_OK);
         if (one[k].ok) check_found(&t, &o, a0[k], &one[k]);
     }
     for (int threads = 1; threads <= 4; threads++) {
         memset(many, 0xAB, sizeof many);
-        CHECK(rt_find_good_sites(&t, xs, ys, a0, N, &o, many, threads) == RT_OK);
+        CHECK(rt_find_good_sites(&t, xs, ys, a0, N, &o, many, threads, NULL) == RT_OK);
         CHECK(memcmp(one, many, sizeof one) == 0);
     }
     fp = fnv1a(fp, one, sizeof one);
@@ -124,7 +124,7 @@ uint64_t test_sites(void)
     sea.lake_height = 1e6;
     rt_site s;
     o.max_loops = 50;
-    CHECK(rt_find_good_site(&sea, 23500, 5500, 0.0, &o, &s) == RT_OK);
+    CHECK(rt_find_good_site(&sea, 23500, 5500, 0.0, &o, &s, NULL) == RT_OK);
     CHECK(!s.ok && s.reason == RT_SITE_DRY && s.tries == 0 && s.jumps == 50);
     CHECK(s.x == 23500 - 50 * 100 && s.y == 5500 + 50 * 100);
     fp = fnv1a(fp, &s, sizeof s);
@@ -138,13 +138,13 @@ uint64_t test_sites(void)
             CHECK(rt_placed_set(pl, x, y, RT_PLACED_TERRAIN(RT_THICKET)) == RT_OK);
     rt_terrain thick = t;
     thick.placed = pl;
-    CHECK(rt_find_good_site(&thick, 23600, 5600, 0.0, &o, &s) == RT_OK);
+    CHECK(rt_find_good_site(&thick, 23600, 5600, 0.0, &o, &s, NULL) == RT_OK);
     CHECK(!s.ok && s.reason == RT_SITE_SPIRAL && s.tries == 1000 && !s.altered);
     CHECK(brute(&thick, &o, s.x, s.y) == s.criteria);
     fp = fnv1a(fp, &s, sizeof s);
     o.may_alter = 1;
     int64_t before = rt_placed_count(pl);
-    CHECK(rt_find_good_site(&thick, 23600, 5600, 0.0, &o, &s) == RT_OK);
+    CHECK(rt_find_good_site(&thick, 23600, 5600, 0.0, &o, &s, NULL) == RT_OK);
     CHECK(s.ok && s.altered && s.reason == RT_SITE_FOUND && s.tries == 1000);
     CHECK(s.patch == RT_PLACED_TERRAIN(RT_GRASS));
     CHECK(rt_placed_count(pl) == before); /* the search paints nothing */
@@ -163,7 +163,7 @@ uint64_t test_sites(void)
     thick.placed = pl;
     double bx[3] = {23600, 23601, 23600}, by[3] = {5600, 5600, 5600};
     rt_site b3[3];
-    CHECK(rt_find_good_sites(&thick, bx, by, NULL, 3, &o, b3, 2) == RT_OK);
+    CHECK(rt_find_good_sites(&thick, bx, by, NULL, 3, &o, b3, 2, NULL) == RT_OK);
     CHECK(b3[0].altered && b3[0].ok);
     CHECK(!b3[2].altered && b3[2].ok && b3[2].tries < 1000); /* finds the painted disc */
     CHECK(rt_placed_count(pl) == 281 * 281);
@@ -178,29 +178,29 @@ uint64_t test_sites(void)
     rt_site keep = s;
     rt_site_options bad = o;
     bad.clearance = -1;
-    CHECK(rt_find_good_site(&t, 0, 0, 0, &bad, &s) == RT_ERR_PARAM);
+    CHECK(rt_find_good_site(&t, 0, 0, 0, &bad, &s, NULL) == RT_ERR_PARAM);
     bad = o;
     bad.max_loops = RT_SITE_MAX_LOOPS + 1;
-    CHECK(rt_find_good_site(&t, 0, 0, 0, &bad, &s) == RT_ERR_PARAM);
+    CHECK(rt_find_good_site(&t, 0, 0, 0, &bad, &s, NULL) == RT_ERR_PARAM);
     bad = o;
     bad.min_height = NAN;
-    CHECK(rt_find_good_site(&t, 0, 0, 0, &bad, &s) == RT_ERR_PARAM);
-    CHECK(rt_find_good_site(&t, NAN, 0, 0, &o, &s) == RT_ERR_COORD);
-    CHECK(rt_find_good_site(&t, 0, 1e300, 0, &o, &s) == RT_ERR_COORD);
-    CHECK(rt_find_good_site(&t, 0, 0, INFINITY, &o, &s) == RT_ERR_PARAM);
-    CHECK(rt_find_good_site(&t, 0, 0, 0, NULL, &s) == RT_ERR_NULL);
-    CHECK(rt_find_good_site(&t, 0, 0, 0, &o, NULL) == RT_ERR_NULL);
+    CHECK(rt_find_good_site(&t, 0, 0, 0, &bad, &s, NULL) == RT_ERR_PARAM);
+    CHECK(rt_find_good_site(&t, NAN, 0, 0, &o, &s, NULL) == RT_ERR_COORD);
+    CHECK(rt_find_good_site(&t, 0, 1e300, 0, &o, &s, NULL) == RT_ERR_COORD);
+    CHECK(rt_find_good_site(&t, 0, 0, INFINITY, &o, &s, NULL) == RT_ERR_PARAM);
+    CHECK(rt_find_good_site(&t, 0, 0, 0, NULL, &s, NULL) == RT_ERR_NULL);
+    CHECK(rt_find_good_site(&t, 0, 0, 0, &o, NULL, NULL) == RT_ERR_NULL);
     CHECK(memcmp(&s, &keep, sizeof s) == 0);
     xs[5] = NAN;
     memset(many, 0x5A, sizeof many);
-    CHECK(rt_find_good_sites(&t, xs, ys, NULL, N, &o, many, 2) == RT_ERR_COORD);
+    CHECK(rt_find_good_sites(&t, xs, ys, NULL, N, &o, many, 2, NULL) == RT_ERR_COORD);
     for (int k = 0; k < N; k++) CHECK(memcmp(&many[k], &keep, sizeof keep) == 0);
-    CHECK(rt_find_good_sites(&t, xs, ys, NULL, -1, &o, many, 2) == RT_ERR_SIZE);
+    CHECK(rt_find_good_sites(&t, xs, ys, NULL, -1, &o, many, 2, NULL) == RT_ERR_SIZE);
     CHECK(rt_site_paint(NULL, &s, &o) == RT_ERR_NULL);
 
     /* max_loops = 0: no candidate; the centre is reported */
     o.max_loops = 0;
-    CHECK(rt_find_good_site(&t, 23400.4, 5319.6, 0.0, &o, &s) == RT_OK);
+    CHECK(rt_find_good_site(&t, 23400.4, 5319.6, 0.0, &o, &s, NULL) == RT_OK);
     CHECK(!s.ok && s.reason == RT_SITE_SPIRAL && s.tries == 0 && s.criteria == 0);
     CHECK(s.x == s.centre_x && s.y == s.centre_y);
     return fp;

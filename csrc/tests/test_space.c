@@ -38,7 +38,7 @@ uint64_t test_space(void)
     double *d = malloc(25 * 6 * 4 * sizeof *d), amount = 0;
     double px[25 * 6 * 4], py[25 * 6 * 4], pz[25 * 6 * 4], pd[25 * 6 * 4];
     rt_nebula_out o = {d, NULL, NULL, &amount};
-    CHECK(rt_nebula_grid(&nb, &g, &o, 2) == RT_OK);
+    CHECK(rt_nebula_grid(&nb, &g, &o, 2, NULL) == RT_OK);
     for (int k = 0; k < 25 * 6 * 4; k++) {
         px[k] = g.x0 + (double)(k % 25);
         py[k] = g.y0 + (double)((k / 25) % 6);
@@ -60,7 +60,7 @@ uint64_t test_space(void)
     double mh[MX * MY], md[MX * MY];
     uint8_t mt[MX * MY], mf[MX * MY], vis[MX * MY];
     rt_terra_out mo = {mh, md, mt, mf};
-    CHECK(rt_planet_map(&p, 90.0, 0.0, MX, MY, 400.0, &mo, vis, 2) == RT_OK);
+    CHECK(rt_planet_map(&p, 90.0, 0.0, MX, MY, 400.0, &mo, vis, 2, NULL) == RT_OK);
     CHECK(vis[20 * MX + 30] == 1 && vis[0] == 0 && mt[0] == RT_MAP_OUTSIDE);
     h = fnv1a(h, mt, sizeof mt);
     h = fnv1a(h, mf, sizeof mf);
@@ -74,10 +74,10 @@ uint64_t test_space(void)
                                  0, 0, 0, 0, 1, 1, 0, 0, 1, 1};
     int32_t labels[25];
     int64_t counts[26], n = 0;
-    CHECK(rt_label_islands(land, 5, 5, labels, counts, &n) == RT_OK);
+    CHECK(rt_label_islands(land, 5, 5, labels, counts, &n, NULL) == RT_OK);
     CHECK(n == 4 && counts[1] == 8 && labels[4 * 5 + 4] == labels[3 * 5 + 4]);
     h = fnv1a(h, labels, sizeof labels);
-    CHECK(rt_label_islands(land, 0, 5, labels, counts, &n) == RT_ERR_SIZE);
+    CHECK(rt_label_islands(land, 0, 5, labels, counts, &n, NULL) == RT_ERR_SIZE);
     free(a), free(b), free(d);
     return h;
 }

@@ -52,7 +52,7 @@ uint64_t test_streams(void)
     /* ponds of an area, then the routes both ways */
     int64_t count = 0, cap = 4096;
     int64_t *src = malloc((size_t)cap * 2 * sizeof *src);
-    CHECK(rt_stream_ponds(&t, 23096, 5018, 1400, 1200, src, cap, &count, 2) == RT_OK);
+    CHECK(rt_stream_ponds(&t, 23096, 5018, 1400, 1200, src, cap, &count, 2, NULL) == RT_OK);
     CHECK(count > 0 && count <= cap);
     for (int64_t k = 0; k < count && k < cap; k++) fp = fnv1a(fp, src + 2 * k, 2 * sizeof *src);
     for (int nb = 0; nb < RT_NEIGHBOURHOOD_COUNT; nb++) {
@@ -67,14 +67,14 @@ uint64_t test_streams(void)
         uint8_t *end = malloc((size_t)count), *marsh = malloc((size_t)count);
         int64_t *one = malloc((size_t)slot * 2 * sizeof *one);
         for (int threads = 1; threads <= 3; threads += 2) {
-            CHECK(rt_trace_streams(&t, src, count, &o, xy, slot, npts, len, end, marsh, threads) ==
+            CHECK(rt_trace_streams(&t, src, count, &o, xy, slot, npts, len, end, marsh, threads, NULL) ==
                   RT_OK);
             for (int64_t k = 0; k < count; k++) {
                 int64_t n1 = 0;
                 double l1 = 0;
                 int e1 = -1, m1 = -1;
                 CHECK(rt_trace_stream(&t, src[2 * k], src[2 * k + 1], &o, one, slot, &n1, &l1, &e1,
-                                      &m1) == RT_OK);
+                                      &m1, NULL) == RT_OK);
                 CHECK(n1 == npts[k] && same_bits(l1, len[k]) && e1 == end[k] && m1 == marsh[k]);
                 CHECK(memcmp(one, xy + 2 * k * slot, (size_t)n1 * 2 * sizeof *one) == 0);
                 check_route(&t, one, n1, nb, e1, l1, &o);
@@ -96,7 +96,7 @@ uint64_t test_streams(void)
             }
             rt_placed *marked = rt_placed_clone(table);
             int64_t added = 0, restarts = 0;
-            CHECK(rt_mark_routes(&t, marked, packed, off, end, m, 300000, &added, &restarts) ==
+            CHECK(rt_mark_routes(&t, marked, packed, off, end, m, 300000, &added, &restarts, NULL) ==
                   RT_OK);
             CHECK(restarts == 0 && added > 0);
             CHECK(rt_placed_count(marked) == rt_placed_count(table) + added);
@@ -105,7 +105,7 @@ uint64_t test_streams(void)
                       rt_placed_get(table, 23400 + k, 5400 + 2 * k));
             fp = fnv1a(fp, &added, sizeof added);
             rt_placed *small = rt_placed_clone(table);
-            CHECK(rt_mark_routes(&t, small, packed, off, end, m, added / 3, &added, &restarts) ==
+            CHECK(rt_mark_routes(&t, small, packed, off, end, m, added / 3, &added, &restarts, NULL) ==
                   RT_OK);
             CHECK(restarts > 0);
             CHECK(rt_placed_count_value(small, RT_PLACED_TERRAIN(RT_STREAM)) +
@@ -125,13 +125,13 @@ uint64_t test_streams(void)
     double l;
     int e, m;
     o.neighbourhood = 7;
-    CHECK(rt_trace_stream(&t, 0, 0, &o, buf, 1, &n, &l, &e, &m) == RT_ERR_PARAM);
+    CHECK(rt_trace_stream(&t, 0, 0, &o, buf, 1, &n, &l, &e, &m, NULL) == RT_ERR_PARAM);
     rt_stream_opts_defaults(&o);
     o.max_length = NAN;
-    CHECK(rt_trace_stream(&t, 0, 0, &o, buf, 1, &n, &l, &e, &m) == RT_ERR_PARAM);
+    CHECK(rt_trace_stream(&t, 0, 0, &o, buf, 1, &n, &l, &e, &m, NULL) == RT_ERR_PARAM);
     rt_stream_opts_defaults(&o);
-    CHECK(rt_trace_stream(&t, INT64_MAX, 0, &o, buf, 1, &n, &l, &e, &m) == RT_ERR_COORD);
-    CHECK(rt_stream_ponds(&t, 0, 0, 0, 5, NULL, 0, &count, 1) == RT_ERR_SIZE);
+    CHECK(rt_trace_stream(&t, INT64_MAX, 0, &o, buf, 1, &n, &l, &e, &m, NULL) == RT_ERR_COORD);
+    CHECK(rt_stream_ponds(&t, 0, 0, 0, 5, NULL, 0, &count, 1, NULL) == RT_ERR_SIZE);
     free(src);
     rt_placed_free(table);
     return fp;
