@@ -186,7 +186,10 @@ static void above_rows(void *ctx, int64_t begin, int64_t end)
         mine_sink s = {row, xa, cs, NULL, 0, 0, sums};
         int64_t pending = 0;
         for (int64_t y = yg - half; y < yg - half + cs; y++) {
-            if (rt__watch_charge(j->w, &pending, WORK_SCAN * (xb - xa + 1))) return;
+            if (rt__watch_charge(j->w, &pending, WORK_SCAN * (xb - xa + 1))) {
+                free(sums);
+                return;
+            }
             mine_row(j->t, y, xa, xb, &s);
         }
     }
