@@ -277,6 +277,14 @@ def test_find_good_sites_interrupted_paints_nothing():
     assert len(t.placed) == 0
 
 
+def test_add_road_interrupted_changes_nothing():
+    t = rt.Terrain()
+    t.place(1, 2, rt.Feature.BOULDER)
+    assert interrupted_after(
+        lambda: t.add_road([(0, 0), (3000, 0)], half_width=200, max_bridge=None)) == 1
+    assert dict(t.placed.items()) == {(1, 2): rt.Feature.BOULDER} and t.roads == ()
+
+
 def test_label_cells_interrupted():
     mask = MINES.open_grid(0, 0, 16000, 16000, shafts=False)
     assert interrupted_after(lambda: rt.label_cells(mask, threads=2)) == 1
