@@ -507,6 +507,24 @@ rt_placed *rtpy_box_writable(rtpy_placed_box **slot)
     return (*slot)->table;
 }
 
+int rtpy_box_install(rtpy_placed_box **slot, rtpy_placed_box *box, rt_placed *copy)
+{
+    if (*slot != box) {
+        rtpy_box_release(box);
+        return 0;
+    }
+    rtpy_placed_box *fresh = rtpy_box_new(copy);
+    if (!fresh) {
+        rtpy_box_release(box);
+        PyErr_NoMemory();
+        return -1;
+    }
+    *slot = fresh;
+    rtpy_box_release(box); /* the caller's */
+    rtpy_box_release(box); /* the owner's */
+    return 1;
+}
+
 int rtpy_module_add(PyObject *module, const char *name, PyObject *value)
 {
     if (!value) return -1;

@@ -175,6 +175,16 @@ void rtpy_box_release(rtpy_placed_box *b);
 /* The owner's table, ready to modify: copied into a new box (replacing
  * *slot) first if a computation holds it.  NULL with MemoryError. */
 rt_placed *rtpy_box_writable(rtpy_placed_box **slot);
+/* A long change of the table made without the GIL (and so interruptible):
+ * the caller acquires the current box (*slot), changes a private copy of
+ * its table with the GIL released, then calls this with the GIL held: the
+ * copy becomes the table (in a new box) if *slot is still `box` (nobody
+ * changed the table meanwhile: a change would have gone to a new box,
+ * copy-on-write, since the caller holds this one).  Releases the caller's
+ * reference to box.  1: installed (the box owns the copy); 0: the table
+ * changed meanwhile (the copy is the caller's: free it and start again);
+ * -1: MemoryError (the copy is the caller's). */
+int rtpy_box_install(rtpy_placed_box **slot, rtpy_placed_box *box, rt_placed *copy);
 
 /* The terrain's C state, for the binding files of generators built on the
  * terrain (streams, sites, roads, mines): _core_terrain.c owns the type. */

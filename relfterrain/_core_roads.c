@@ -112,6 +112,38 @@ fail:
     return NULL;
 }
 
+/* Many cells of a table, in slices (rtpy_slices). */
+typedef struct cells_ctx {
+    const rt_placed *table; /* get */
+    rt_placed *copy;        /* set: a private copy */
+    const int64_t *cells;
+    const uint8_t *values;
+} cells_ctx;
+
+static rt_status get_rows(void *vctx, int64_t row0, int64_t nrows, void *const *data)
+{
+    const cells_ctx *c = vctx;
+    uint8_t *o = data[0];
+    for (int64_t k = 0; k < nrows; k++)
+        o[k] = rt_placed_get(c->table, c->cells[2 * (row0 + k)], c->cells[2 * (row0 + k) + 1]);
+    return RT_OK;
+}
+
+static rt_status set_rows(void *vctx, int64_t row0, int64_t nrows, void *const *data)
+{
+    (void)data;
+    const cells_ctx *c = vctx;
+    for (int64_t k = row0; k < row0 + nrows; k++) {
+        if (c->values[k] == 0) {
+            rt_placed_remove(c->copy, c->cells[2 * k], c->cells[2 * k + 1]);
+            continue;
+        }
+        rt_status s = rt_placed_set(c->copy, c->cells[2 * k], c->cells[2 * k + 1], c->values[k]);
+        if (s != RT_OK) return s;
+    }
+    return RT_OK;
+}
+
 /* placed_get_many(core, cells) -> uint8 (k,): the encoded values (0: none). */
 static PyObject *roads_placed_get_many(PyObject *module, PyObject *args)
 {
@@ -130,11 +162,19 @@ static PyObject *roads_placed_get_many(PyObject *module, PyObject *args)
         Py_DECREF(cells);
         return NULL;
     }
-    const int64_t *c = PyArray_DATA(cells);
-    uint8_t *o = PyArray_DATA(out);
-    const rt_placed *table = ((rtpy_terrain *)core)->placed->table;
-    for (npy_intp k = 0; k < n; k++) o[k] = rt_placed_get(table, c[2 * k], c[2 * k + 1]);
+    /* from a snapshot, in slices without the GIL (Ctrl-C between them) */
+    rt_terrain p;
+    rtpy_placed_box *box = rtpy_terrain_snapshot((rtpy_terrain *)core, &p);
+    cells_ctx ctx = {p.placed, NULL, PyArray_DATA(cells), NULL};
+    int given = 0;
+    rt_status s;
+    int rc = n > 0 ? rtpy_slices(get_rows, &ctx, n, 1, &out, &given, &s) : 0;
+    rtpy_box_release(box);
     Py_DECREF(cells);
+    if (rc < 0) { /* interrupted */
+        Py_DECREF(out);
+        return NULL;
+    }
     return (PyObject *)out;
 }
 
@@ -162,31 +202,31 @@ static PyObject *roads_placed_set_many(PyObject *module, PyObject *args)
         goto fail;
     }
     rtpy_terrain *self = (rtpy_terrain *)core;
-    copy = rt_placed_clone(self->placed->table);
-    if (!copy) {
-        PyErr_NoMemory();
-        goto fail;
-    }
-    const int64_t *c = PyArray_DATA(cells);
-    const uint8_t *v = PyArray_DATA(values);
-    for (npy_intp k = 0; k < n; k++) {
-        if (v[k] == 0) {
-            rt_placed_remove(copy, c[2 * k], c[2 * k + 1]);
-            continue;
-        }
-        rt_status s = rt_placed_set(copy, c[2 * k], c[2 * k + 1], v[k]);
-        if (s != RT_OK) {
-            rtpy_raise(s, "values");
+    /* All or nothing, one step as seen from Python: a private copy changed
+     * in slices without the GIL (Ctrl-C between them), installed if the
+     * table did not change meanwhile (else done again on the new one). */
+    for (;;) {
+        rtpy_placed_box *box = rtpy_box_acquire(self->placed);
+        copy = rt_placed_clone(box->table);
+        if (!copy) {
+            rtpy_box_release(box);
+            PyErr_NoMemory();
             goto fail;
         }
+        cells_ctx ctx = {NULL, copy, PyArray_DATA(cells), PyArray_DATA(values)};
+        int given = 0;
+        rt_status s = RT_OK;
+        if (n > 0 && rtpy_slices(set_rows, &ctx, n, 0, NULL, &given, &s) < 0) {
+            rtpy_box_release(box);
+            if (s != RT_OK) rtpy_raise(s, "values"); /* else interrupted */
+            goto fail;
+        }
+        int installed = rtpy_box_install(&self->placed, box, copy);
+        if (installed < 0) goto fail;
+        if (installed > 0) break;
+        rt_placed_free(copy);
+        copy = NULL;
     }
-    rtpy_placed_box *box = rtpy_box_new(copy);
-    if (!box) {
-        PyErr_NoMemory();
-        goto fail;
-    }
-    rtpy_box_release(self->placed);
-    self->placed = box;
     Py_DECREF(cells);
     Py_DECREF(values);
     Py_RETURN_NONE;

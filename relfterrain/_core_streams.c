@@ -353,22 +353,15 @@ static PyObject *streams_mark(PyObject *module, PyObject *args, PyObject *kwds)
         Py_BEGIN_ALLOW_THREADS
         s = rt_mark_routes(&params, copy, xyd, offd, endd, n, limit, &added, &restarts, poll);
         Py_END_ALLOW_THREADS
-        if (s == RT_OK && self->placed == box) {
-            rtpy_placed_box *fresh = rtpy_box_new(copy);
-            if (!fresh) {
-                rt_placed_free(copy);
-                rtpy_box_release(box);
-                PyErr_NoMemory();
-                break;
-            }
-            self->placed = fresh;
-            rtpy_box_release(box); /* ours */
-            rtpy_box_release(box); /* the terrain's */
+        if (s != RT_OK) {
+            rt_placed_free(copy);
+            rtpy_box_release(box);
             break;
         }
+        int installed = rtpy_box_install(&self->placed, box, copy);
+        if (installed > 0) break;
         rt_placed_free(copy);
-        rtpy_box_release(box);
-        if (s != RT_OK) break;
+        if (installed < 0) break;
     }
     if (!PyErr_Occurred() && s == RT_OK)
         result = Py_BuildValue("(OLL)", found, (long long)added, (long long)restarts);
