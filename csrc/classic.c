@@ -56,7 +56,11 @@ static double sin_poly(double y)
     return y + (y * z) * p;
 }
 
-double rt_classic_cos(double x)
+/* The cosine itself, inlined where it is used (circle-hill's cells). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline double classic_cos(double x)
 {
     double ax = fabs(x);
     if (!(ax <= 3.5)) return NAN;
@@ -65,6 +69,8 @@ double rt_classic_cos(double x)
     if (ax < 3.0 * PIO4) return sin_poly((PIO2_HI - ax) + PIO2_LO);
     return -cos_poly((PI_HI - ax) + PI_LO);
 }
+
+double rt_classic_cos(double x) { return classic_cos(x); }
 
 /* ------------------------------------------------------------------------ */
 /* Midpoint displacement                                                    */
@@ -91,9 +97,10 @@ rt_status rt_midpoint_displacement(int iterations, double scale, double ratio,
         const int64_t per_point = 4 + 24 * (s < ((int64_t)1 << 36) ? s : (int64_t)1 << 36);
         int64_t run = RT_WATCH_STEP / per_point; /* points between checks */
         if (run < 1) run = 1;
-        for (int64_t i0 = h; i0 < n; i0 += s * run) {
+        const int64_t span = s * run; /* no overflow: run is 1 when s is large */
+        for (int64_t i0 = h; i0 < n; i0 += span) {
             if (rt__watch_stop(&w, per_point * run)) return RT_ERR_INTERRUPTED;
-            const int64_t i1 = (n - i0) / s > run ? i0 + s * run : n;
+            const int64_t i1 = n - i0 > span ? i0 + span : n;
             for (int64_t i = i0; i < i1; i += s)
                 out[i] = (out[i - h] + out[i + h]) / 2.0 + r * (2.0 * u[i] - 1.0);
         }
@@ -338,10 +345,11 @@ rt_status rt_circle_hill(int64_t width, int64_t height, int64_t n_circles,
     rt__watch w;
     if (rt__watch_start(&w, poll)) return RT_ERR_INTERRUPTED;
     int64_t pending = 0;
-    for (int64_t r0 = 0; r0 < height; r0++) {
-        if (rt__watch_charge(&w, &pending, width)) return RT_ERR_INTERRUPTED;
-        double *row = out + r0 * width;
-        for (int64_t j = 0; j < width; j++) row[j] = base;
+    const int64_t cells = width * height;
+    for (int64_t k0 = 0; k0 < cells; k0 += RT_WATCH_STEP) {
+        if (rt__watch_stop(&w, RT_WATCH_STEP)) return RT_ERR_INTERRUPTED;
+        const int64_t k1 = cells - k0 > RT_WATCH_STEP ? k0 + RT_WATCH_STEP : cells;
+        for (int64_t k = k0; k < k1; k++) out[k] = base;
     }
     const double r2 = radius * radius;
     const double half_height = hill_height / 2.0;
@@ -371,7 +379,7 @@ rt_status rt_circle_hill(int64_t width, int64_t height, int64_t n_circles,
                 const double dx = (double)(x - j);
                 const double d = dx * dx + dy * dy;
                 if (d < r2) {
-                    const double a = half_height * (1.0 + rt_classic_cos(RT_PI * d / r2));
+                    const double a = half_height * (1.0 + classic_cos(RT_PI * d / r2));
                     row[j] = js_min(row[j] + a, maximum);
                 }
             }

@@ -309,10 +309,13 @@ typedef struct label_job {
     rt__watch *w;
 } label_job;
 
-/* Union-find work of a cell, in watch units. */
+/* Union-find work of a cell, in watch units; cells of a band. */
 #define WORK_LABEL 8
+#define LABEL_BAND ((int64_t)1 << 18)
 
-/* Union-find inside bands of rows (all layers); parents stay in the band. */
+/* Union-find inside bands of rows (all layers); parents stay in the band.
+ * The watch is checked between bands (rt__parallel_watch), which hold about
+ * LABEL_BAND cells; label_wide_bands serves rows too long for that. */
 static void label_bands(void *ctx, int64_t begin, int64_t end)
 {
     const label_job *j = ctx;
@@ -321,10 +324,8 @@ static void label_bands(void *ctx, int64_t begin, int64_t end)
     int32_t *lab = j->lab;
     for (int64_t bd = begin; bd < end; bd++) {
         int64_t r0 = bd * j->band, r1 = r0 + j->band < ny ? r0 + j->band : ny;
-        int64_t pending = 0;
         for (int64_t k = 0; k < j->nz; k++)
             for (int64_t r = r0; r < r1; r++) {
-                if (rt__watch_charge(j->w, &pending, WORK_LABEL * nx)) return;
                 int64_t base = (k * ny + r) * nx;
                 for (int64_t c = 0; c < nx; c++) {
                     int64_t i = base + c;
@@ -342,6 +343,35 @@ static void label_bands(void *ctx, int64_t begin, int64_t end)
     }
 }
 
+/* The same for bands of one row of more than LABEL_BAND cells (all layers):
+ * the row in runs of LABEL_BAND cells, the watch checked between runs. */
+static void label_wide_bands(void *ctx, int64_t begin, int64_t end)
+{
+    const label_job *j = ctx;
+    const int64_t nx = j->nx, ny = j->ny;
+    const uint8_t *open = j->open;
+    int32_t *lab = j->lab;
+    for (int64_t r = begin; r < end; r++) /* a band is a row */
+        for (int64_t k = 0; k < j->nz; k++) {
+            int64_t base = (k * ny + r) * nx;
+            for (int64_t c0 = 0; c0 < nx; c0 += LABEL_BAND) {
+                if (rt__watch_stop(j->w, WORK_LABEL * LABEL_BAND)) return;
+                const int64_t c1 = nx - c0 > LABEL_BAND ? c0 + LABEL_BAND : nx;
+                for (int64_t c = c0; c < c1; c++) {
+                    int64_t i = base + c;
+                    if (!open[i]) {
+                        lab[i] = -1;
+                        continue;
+                    }
+                    lab[i] = (int32_t)i;
+                    if (c > 0 && open[i - 1]) uf_union(lab, (int32_t)(i - 1), (int32_t)i);
+                    if (k > 0 && open[i - ny * nx])
+                        uf_union(lab, (int32_t)(i - ny * nx), (int32_t)i);
+                }
+            }
+        }
+}
+
 rt_status rt_label_cells(int64_t nz, int64_t ny, int64_t nx, const uint8_t *open,
                          int32_t *labels, int64_t *count, int threads, const rt_poll *poll)
 {
@@ -352,24 +382,32 @@ rt_status rt_label_cells(int64_t nz, int64_t ny, int64_t nx, const uint8_t *open
     if (rt__watch_start(&w, poll)) return RT_ERR_INTERRUPTED;
     if (threads < 1) threads = 1;
     if (threads > RT_MAX_THREADS) threads = RT_MAX_THREADS;
-    /* a few bands a thread; the labelling does not depend on the banding */
+    /* bands of about LABEL_BAND cells (a few ms: the watch is checked
+     * between them), at least a few a thread; the labelling does not
+     * depend on the banding */
     int64_t nb = (int64_t)threads * 4;
+    if (nb < nz * ny * nx / LABEL_BAND) nb = nz * ny * nx / LABEL_BAND;
     if (nb > ny) nb = ny;
     int64_t band = (ny + nb - 1) / nb;
     nb = (ny + band - 1) / band;
     label_job j = {nz, ny, nx, band, open, labels, &w};
-    rt__parallel_watch(threads, nb, WORK_LABEL * band * nx * nz, label_bands, &j, &w);
+    rt__parallel_watch(threads, nb, WORK_LABEL * band * nx * nz,
+                       band == 1 && nx * nz > LABEL_BAND ? label_wide_bands : label_bands, &j, &w);
     if (rt__watch_stopped(&w)) return RT_ERR_INTERRUPTED;
     /* join the bands across their boundaries */
     int64_t pending = 0;
     for (int64_t bd = 1; bd < nb; bd++) {
         int64_t r = bd * band;
         for (int64_t k = 0; k < nz; k++) {
-            if (rt__watch_charge(&w, &pending, WORK_LABEL * nx)) return RT_ERR_INTERRUPTED;
             int64_t base = (k * ny + r) * nx;
-            for (int64_t c = 0; c < nx; c++) {
-                int64_t i = base + c;
-                if (open[i] && open[i - nx]) uf_union(labels, (int32_t)(i - nx), (int32_t)i);
+            for (int64_t c0 = 0; c0 < nx; c0 += LABEL_BAND) {
+                const int64_t c1 = nx - c0 > LABEL_BAND ? c0 + LABEL_BAND : nx;
+                if (rt__watch_charge(&w, &pending, WORK_LABEL * (c1 - c0)))
+                    return RT_ERR_INTERRUPTED;
+                for (int64_t c = c0; c < c1; c++) {
+                    int64_t i = base + c;
+                    if (open[i] && open[i - nx]) uf_union(labels, (int32_t)(i - nx), (int32_t)i);
+                }
             }
         }
     }

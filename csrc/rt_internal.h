@@ -105,7 +105,7 @@ typedef struct rt__watch {
 int rt__watch_start(rt__watch *w, const rt_poll *poll);
 /* The slow path of rt__watch_stop (a poll is set).  poll.c */
 #if defined(__GNUC__)
-__attribute__((cold, noinline))
+__attribute__((noinline))
 #endif
 int rt__watch_spend(rt__watch *w, int64_t work);
 #if defined(__GNUC__)

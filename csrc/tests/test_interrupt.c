@@ -331,6 +331,54 @@ static uint64_t mines(uint64_t fp, const rt_terrain *t)
           memcmp(s1, s2, (size_t)n1 * sizeof *s1) == 0);
     fp = fnv1a(fp, s1, (size_t)n1 * sizeof *s1);
 
+    /* rows of more than 2^18 cells (the labelling's wide path, its runs
+     * checked one by one): the labels of a naive union-find over the cells
+     * in order, numbered by first cell */
+    {
+        enum { WN = 1 << 19, WZ = 2 };
+        uint8_t *wo = malloc((size_t)WN * WZ);
+        int32_t *wl = malloc((size_t)WN * WZ * sizeof *wl), *wp = malloc((size_t)WN * WZ * sizeof *wp);
+        uint64_t st = 12345;
+        for (int64_t k = 0; k < (int64_t)WN * WZ; k++) {
+            st = st * 6364136223846793005u + 1442695040888963407u;
+            wo[k] = (uint8_t)((st >> 33) % 10 < 6);
+        }
+        int64_t wc = -1;
+#define WIDE(po) rt_label_cells(WZ, 1, WN, wo, wl, &wc, 2, po)
+        NEVER_STOP(WIDE);
+        /* naive: parent of each open cell, union with west and the layer below */
+        for (int64_t i = 0; i < (int64_t)WN * WZ; i++) wp[i] = wo[i] ? (int32_t)i : -1;
+        for (int64_t i = 0; i < (int64_t)WN * WZ; i++) {
+            if (!wo[i]) continue;
+            int64_t nb2[2] = {i % WN > 0 ? i - 1 : -1, i >= WN ? i - WN : -1};
+            for (int q = 0; q < 2; q++) {
+                if (nb2[q] < 0 || !wo[nb2[q]]) continue;
+                int32_t a = (int32_t)nb2[q], bb = (int32_t)i;
+                while (wp[a] != a) a = wp[a];
+                while (wp[bb] != bb) bb = wp[bb];
+                if (a < bb) wp[bb] = a;
+                else if (bb < a) wp[a] = bb;
+            }
+        }
+        int32_t next = 0;
+        int agree = 1;
+        for (int64_t i = 0; i < (int64_t)WN * WZ; i++) {
+            int32_t want;
+            if (wp[i] < 0) {
+                want = 0;
+            } else {
+                int32_t rr = (int32_t)i;
+                while (wp[rr] != rr) rr = wp[rr];
+                wp[i] = rr;
+                want = rr == i ? ++next : -1; /* a root: a new label */
+                if (rr != i) want = wl[rr];
+            }
+            agree &= wl[i] == want;
+        }
+        CHECK(agree && wc == next);
+        free(wo), free(wl), free(wp);
+    }
+
     /* long ones, stopped at the second poll */
     enum { BX = 1024, BY = 1024, BL = 3, BO = 12 };
     uint8_t *big = malloc((size_t)BX * BY * BO);
