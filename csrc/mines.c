@@ -311,7 +311,7 @@ typedef struct label_job {
 
 /* Union-find work of a cell, in watch units; cells of a band. */
 #define WORK_LABEL 8
-#define LABEL_BAND ((int64_t)1 << 18)
+#define LABEL_BAND ((int64_t)1 << 20)
 
 /* Union-find inside bands of rows (all layers); parents stay in the band.
  * The watch is checked between bands (rt__parallel_watch), which hold about

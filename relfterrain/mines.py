@@ -263,6 +263,7 @@ class Mines:
         xg0, yg0, ncx, ncy = self._block(xg0, yg0, ncx, ncy)
         th = _validate.threads(threads)
         shafts = _validate.flag(shafts, "shafts")
+        allow_huge = _validate.flag(allow_huge, "allow_huge")
         k = None if level is None else self._level(level)
         above = None
         if shafts and k in (None, 0):
@@ -300,6 +301,7 @@ class Mines:
         if self.levels * ncx * ncy > _core.MAX_LABEL_CELLS:
             raise ValueError(f"ncx, ncy: at most {_core.MAX_LABEL_CELLS} cells (all levels) "
                              f"can be labelled at once, got {self.levels * ncx * ncy}")
+        allow_huge = _validate.flag(allow_huge, "allow_huge")
         if _validate.flag(shafts, "shafts"):
             self._shaft_scan(ncx, ncy, allow_huge)
             above = _core.mines_above(self.terrain._core, xg0, yg0, ncx, ncy, threads=th,
@@ -351,6 +353,7 @@ class Mines:
             if not 0.0 <= t < 1.0:
                 raise ValueError(f"thresholds: each must be in [0, 1), got {t!r}")
         shafts = _validate.flag(shafts, "shafts")
+        allow_huge = _validate.flag(allow_huge, "allow_huge")
         for n in size_list:  # every size checked before any work
             if self.levels * n * n > _core.MAX_LABEL_CELLS:
                 raise ValueError(f"sizes: at most {_core.MAX_LABEL_CELLS} cells (all levels) "

@@ -407,9 +407,19 @@ def test_allow_huge_find_good_sites_above_the_limit_is_cheap():
 
 
 @pytest.mark.parametrize("value", [1, "yes", None])
-def test_allow_huge_must_be_a_bool(value):
+@pytest.mark.parametrize("call", [
+    lambda v: T.features(0, 0, 10, 10, allow_huge=v),
+    lambda v: T.streams(0, 0, 10, 10, margin=0, allow_huge=v),
+    lambda v: MINES.open_grid(0, 0, 4, 4, shafts=False, allow_huge=v),
+    lambda v: MINES.label(0, 0, 4, 4, shafts=False, allow_huge=v),
+    lambda v: MINES.percolation([4], [0.4], shafts=False, allow_huge=v),
+    lambda v: MINES.cave_mouths(0, 0, 4, 4, allow_huge=v),
+    lambda v: T.find_good_sites([0.0], [0.0], allow_huge=v),
+    lambda v: rt.classic.circle_hill(4, 4, 1, 1.0, 1.0, 10.0, allow_huge=v),
+])
+def test_allow_huge_must_be_a_bool(call, value):
     with pytest.raises(TypeError, match="^allow_huge"):
-        T.features(0, 0, 10, 10, allow_huge=value)
+        call(value)
 
 
 def test_cli_refuses_huge_without_the_flag(tmp_path, capsys):

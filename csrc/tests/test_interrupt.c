@@ -331,11 +331,11 @@ static uint64_t mines(uint64_t fp, const rt_terrain *t)
           memcmp(s1, s2, (size_t)n1 * sizeof *s1) == 0);
     fp = fnv1a(fp, s1, (size_t)n1 * sizeof *s1);
 
-    /* rows of more than 2^18 cells (the labelling's wide path, its runs
+    /* rows of more than 2^20 cells (the labelling's wide path, its runs
      * checked one by one): the labels of a naive union-find over the cells
      * in order, numbered by first cell */
     {
-        enum { WN = 1 << 19, WZ = 2 };
+        enum { WN = 1 << 20, WZ = 2 };
         uint8_t *wo = malloc((size_t)WN * WZ);
         int32_t *wl = malloc((size_t)WN * WZ * sizeof *wl), *wp = malloc((size_t)WN * WZ * sizeof *wp);
         uint64_t st = 12345;
