@@ -403,6 +403,8 @@ def _from_document(doc: Any, simd: str | None) -> Terrain:
                 _pave(t, Road(pts, w), DEFAULT_MAX_BRIDGE, 1)
             except ValueError as e:
                 raise _Bad(f"road {i}: {e}") from None
+            except MemoryError as e:
+                raise MemoryError(f"road {i}: {e}") from None
         return t
     doc = _object(doc, "the file", ("format", "version"),
                   ("params", "roads", "placed", "cleared", "beneath_roads"))
@@ -444,8 +446,9 @@ def load(path: str | os.PathLike, *, simd: str | None = None) -> Terrain:
     author's bare roads list (classic parameters, those roads paved).
 
     Raises ValueError naming the file and what is wrong for a corrupt,
-    truncated or foreign file (OSError when it cannot be read); nothing else
-    is changed.
+    truncated or foreign file (OSError when it cannot be read), and
+    MemoryError naming the file and the road when paving a road of the file
+    would need more memory than the machine has; nothing else is changed.
 
     >>> import os, tempfile, relfterrain as rt
     >>> folder = tempfile.mkdtemp()
@@ -470,3 +473,5 @@ def load(path: str | os.PathLike, *, simd: str | None = None) -> Terrain:
         return _from_document(doc, simd)
     except _Bad as e:
         raise ValueError(f"{path}: {e}") from None
+    except MemoryError as e:  # a road too long to pave on this machine
+        raise MemoryError(f"{path}: {e}") from None

@@ -145,6 +145,20 @@ def test_bad_files(tmp_path, case):
     assert path.read_bytes() == data
 
 
+def test_road_too_long_for_memory(tmp_path):
+    """A road across the whole coordinate range (about 190,000 km, in
+    segments of the largest size) needs hundreds of GiB to pave: refused before anything is allocated, with a
+    MemoryError naming the file and the road (found by the load fuzzer)."""
+    path = tmp_path / "roads.json"
+    step = 2**24  # segments are limited to 2**25 in x and y
+    points = [{"x": x, "y": step * (k % 2)} for k, x in enumerate(range(-2**26, 2**26 + 1, step))]
+    path.write_text(json.dumps([{"path": points}]))
+    with pytest.raises(MemoryError) as e:
+        rt.load(path)
+    assert str(e.value).startswith(f"{path}: road 0: ")
+    assert "physical memory" in str(e.value)
+
+
 def test_missing_file(tmp_path):
     with pytest.raises(FileNotFoundError):
         rt.load(tmp_path / "nothing.json")
