@@ -316,6 +316,9 @@ typedef struct label_job {
 /* Union-find inside bands of rows (all layers); parents stay in the band.
  * The watch is checked between bands (rt__parallel_watch), which hold about
  * LABEL_BAND cells; label_wide_bands serves rows too long for that. */
+#if defined(__GNUC__)
+__attribute__((aligned(64))) /* its loops' alignment fixed, whatever surrounds it */
+#endif
 static void label_bands(void *ctx, int64_t begin, int64_t end)
 {
     const label_job *j = ctx;
