@@ -95,7 +95,7 @@ rt_status rt_midpoint_displacement(int iterations, double scale, double ratio,
          * touch of memory costs a few units a byte (zeroing; a whole huge
          * page at once), so a point is charged for the s doubles it spans */
         const int64_t per_point = 4 + 24 * (s < ((int64_t)1 << 36) ? s : (int64_t)1 << 36);
-        int64_t run = RT_WATCH_STEP / per_point; /* points between checks */
+        int64_t run = (RT_WATCH_BUDGET / 4) / per_point; /* points between checks (~1 ms) */
         if (run < 1) run = 1;
         const int64_t span = s * run; /* no overflow: run is 1 when s is large */
         for (int64_t i0 = h; i0 < n; i0 += span) {
