@@ -3,7 +3,7 @@
  * components of a mask, labelled by a two-pass union-find.
  *
  * The passes run in runs of rows (or points) between checks of the watch;
- * each run's loop is its own function, aligned, so that its speed does not
+ * each run's loop is its own function (not inlined), so that its speed does not
  * depend on the code around it.
  */
 #include <stdlib.h>
@@ -13,9 +13,9 @@
 #include "rt_internal.h"
 
 #if defined(__GNUC__)
-#define HOT_LOOP __attribute__((noinline, aligned(64)))
+#define HOT_LOOP __attribute__((noinline))
 #else
-#define HOT_LOOP
+#define HOT_LOOP __attribute__((noinline))
 #endif
 
 static int32_t find_root(int32_t *parent, int32_t k)
