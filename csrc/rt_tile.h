@@ -104,6 +104,10 @@ typedef struct rt_classify_args {
     uint8_t *cmask;
     /* classify_bytes with xr NULL: xr[k] * yr = xy0 + k * dxy (mod 2^32) */
     uint32_t xy0, dxy;
+    /* classify_bytes: columns [0, k16) of a1, a2, a3 are in the 16-bit form
+     * of prof16 (sum = off + u), the rest int32; 0 where there is no prof16 */
+    int k16;
+    int32_t off1, off2, off3;
 } rt_classify_args;
 
 typedef struct rt_tile_kernels {
@@ -124,6 +128,10 @@ typedef struct rt_tile_kernels {
     int (*classify_bytes)(const rt_classify_args *);
     /* a height row by the point path's arithmetic (mountains not applied) */
     void (*height_row)(const rt_point_row *);
+    /* profile sums for classify_bytes: columns [0, k16) in a 16-bit form of
+     * the variant's own (sum = *off + u, u in [0, 2^15)), the rest int32;
+     * returns k16 (a multiple of 32), 0 when all is int32 */
+    int (*prof16)(const rt_tile_args *, int32_t *, int32_t *off);
 } rt_tile_kernels;
 
 /* The kernels of an rt_simd variant on this CPU (resolved with

@@ -704,14 +704,6 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
             for (int64_t c = 0; c < b->nx; c += TILE) {
                 int nk = b->nx - c < TILE ? (int)(b->nx - c) : TILE;
                 int64_t X = j->X0 + (b->c0 + c) * j->S;
-                tile_pair(j, &rs, PAIR_H, X, nk, &ta);
-                j->kern->height(&ta, tb->h);
-                tile_pair(j, &rs, PAIR_1, X, nk, &ta);
-                j->kern->prof(&ta, tb->a1);
-                tile_pair(j, &rs, PAIR_2, X, nk, &ta);
-                j->kern->prof(&ta, tb->a2);
-                tile_pair(j, &rs, PAIR_3, X, nk, &ta);
-                j->kern->prof(&ta, tb->a3);
                 /* the rounded x of the tile: with m = 0 they are X + q*S
                  * (tile_round), computed from that where the classify_bytes
                  * path takes the tile, else in tb->xr */
@@ -720,18 +712,49 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                 if (lin) { /* x integer: a linear sequence of indices */
                     xa = (int32_t)(uint32_t)rt__u64(X);
                     xb = (int32_t)(uint32_t)rt__u64(X + (nk - 1) * j->S);
-                    tile_feature(j, &rs, nk, 1, X, &ta);
-                    j->kern->prof(&ta, tb->fa);
                 } else {
                     tile_round(X, j->S, j->m, nk, tb->xr);
                     xa = tb->xr[0];
                     xb = tb->xr[nk - 1];
+                }
+                const int near = simple && rt__placed_near(t->placed, xa, xb, rs.yr);
+                const int bytes_path = simple && !near && int_classify && j->kern->classify_bytes &&
+                                       feature_exact(j, xa, xb, rs.yr);
+                tile_pair(j, &rs, PAIR_H, X, nk, &ta);
+                j->kern->height(&ta, tb->h);
+                /* a1, a2, a3: in the kernel's 16-bit form where it has one
+                 * and the classify_bytes path takes the tile (all three
+                 * alike, or all int32) */
+                int k16 = 0;
+                int32_t off[3] = {0, 0, 0};
+                int32_t *const a123[3] = {tb->a1, tb->a2, tb->a3};
+                for (int q = 0; q < 3; q++) {
+                    tile_pair(j, &rs, PAIR_1 + q, X, nk, &ta);
+                    if (bytes_path && j->kern->prof16 && (q == 0 || k16 > 0)) {
+                        const int k = j->kern->prof16(&ta, a123[q], &off[q]);
+                        if (q == 0 || k == k16) {
+                            k16 = k;
+                            continue;
+                        }
+                        /* the forms differ (a tile some pair of which the
+                         * 16-bit form cannot serve): all int32 */
+                        for (int r2 = 0; r2 < q; r2++) {
+                            rt_tile_args tp;
+                            tile_pair(j, &rs, PAIR_1 + r2, X, nk, &tp);
+                            j->kern->prof(&tp, a123[r2]);
+                        }
+                        k16 = 0;
+                    }
+                    j->kern->prof(&ta, a123[q]);
+                }
+                if (lin) {
+                    tile_feature(j, &rs, nk, 1, X, &ta);
+                    j->kern->prof(&ta, tb->fa);
+                } else {
                     tile_feature(j, &rs, nk, 0, X, &ta);
                     j->kern->prof_at(&ta, (const uint32_t *)tb->xr, tb->fa);
                 }
-                const int near = simple && rt__placed_near(t->placed, xa, xb, rs.yr);
-                if (simple && !near && int_classify && j->kern->classify_bytes &&
-                    feature_exact(j, xa, xb, rs.yr)) {
+                if (bytes_path) {
                     uint8_t *ot = out.terrain ? out.terrain + k : tb->ot;
                     uint8_t *of = out.feature ? out.feature + k : tb->of;
                     rt_classify_args ca = {0};
@@ -763,6 +786,10 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                     ca.feature = of;
                     ca.stream = j->stream && out.height && out.depth && out.terrain && out.feature;
                     ca.cmask = tb->cmask;
+                    ca.k16 = k16;
+                    ca.off1 = off[0];
+                    ca.off2 = off[1];
+                    ca.off3 = off[2];
                     if (j->kern->classify_bytes(&ca)) /* rare: feature candidates, exactly */
                         for (int g = 0; g < (nk + 7) / 8; g++)
                             for (int q = g * 8; tb->cmask[g] && q < g * 8 + 8; q++)
@@ -791,7 +818,7 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                                            out.depth ? out.depth + k : tb->od, tb->code,
                                            veg_lt[0], veg_lt[1], veg_lt[2], veg_lt[3],
                                            NULL, 0.0, 0, 0, 0, 0, 0, 0, NULL, NULL,
-                                           t->town_abs != 0, 0, NULL, 0, 0};
+                                           t->town_abs != 0, 0, NULL, 0, 0, 0, 0, 0, 0};
                     j->kern->classify(&ca);
                     int any = 0;
                     for (int q = 0; q < nk; q++) {

@@ -9,6 +9,7 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "relfterrain.h"
 #include "rt_internal.h"

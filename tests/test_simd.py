@@ -74,6 +74,23 @@ CONFIGS = {
     # 128) on dry ground decides between a point feature and none, so the
     # rounding of the integer feature value (N + 64) >> 7 shows
     "feature_bit": {"feature_mask": 1, "feature_point": 1, "feature_x": 2, "feature_cone": 2},
+    # thresholds below and above every sum (the 16-bit classify clamps them)
+    "all_town": {"town_below": 1.0e6},
+    "veg_extremes": {"town_below": -1.0e6, "grass_below": 1.0e6, "open_below": -1.0e6,
+                     "thicket_below": 1.0e6},
+    "veg_extremes2": {"grass_below": -1.0e6, "open_below": 1.0e6, "thicket_below": -1.0e6},
+    # thresholds just below the smallest sum, which a quarter of the entries
+    # of each direction reach: no point below them, the many at the minimum
+    # included
+    "at_minimum": {"profile": [0.0, 50.0, 100.0, 150.0], "town_below": -1.0, "grass_below": -1.0,
+                   "open_below": -1.0, "thicket_below": -1.0},
+    # one pair moving faster than the byte windows take at step 2 (|a| * 2 >
+    # 2^7) while the others do not: the first, second or third of the
+    # vegetation pairs (the 16-bit form for all three, or for none)
+    **{f"fast_pair{q}": {"profile": PROFILE128, "ah": [3, -7, 11], "bh": [5, 2, -9],
+                         "a1": [1, 2, 3], "b1": [4, 5, 6], "a2": [-7, 8, 9], "b2": [10, -11, 12],
+                         "a3": [13, 14, -15], "b3": [16, 17, 18], f"a{q}": [90, -3, 5]}
+       for q in (1, 2, 3)},
     # Pieces of Eight's rules (SPEC 16): the town test on |calcProf(A1)|
     "town_abs": {"profile": PROFILE64, "ah": [3, -7, 11], "bh": [5, 2, -9], "a1": [1, 2, 3],
                  "b1": [4, 5, 6], "a2": [-7, 8, 9], "b2": [10, -11, 12], "a3": [13, 14, -15],

@@ -313,6 +313,39 @@ static AW_ATTR void tile_prof_avx2w(const rt_tile_args *ta, int32_t *restrict ou
     for (int k = k1; k < ta->nk; k++) out[k] = aw_column(ta, k, 0);
 }
 
+/* profile sums for classify_bytes in 16-bit form: columns [0, k32), k32 =
+ * nk & ~31, as the byte-window sums of aw_prof8_dir (per 32 columns two
+ * vectors: the 16-bit sums of the words p, and of the odd columns' bytes;
+ * the even columns' sums are the first less the second << 8), in the first
+ * 4 * k32 / 2 bytes of out; the sum of a column is *off + its 16-bit sum
+ * (at most 64 * 255), exactly.  Columns [k32, nk) as int32 at out + k32.
+ * Returns k32, or 0 when the windows cannot serve the tile (all of out as
+ * int32 then, as tile_prof_avx2w). */
+static AW_ATTR int tile_prof16_avx2w(const rt_tile_args *ta, int32_t *restrict out, int32_t *off)
+{
+    aw_plan pl;
+    const int k32 = ta->nk & ~31;
+    int ok = ta->win8 != NULL && ta->shift <= 12 && k32 > 0 && aw_plan_make(ta, 0, &pl) && pl.na > 0;
+    const int64_t o = ok ? (int64_t)pl.cst + (int64_t)pl.na * ta->win8_base : 0;
+    if (!ok || o < INT32_MIN || o > INT32_MAX - 65536) {
+        tile_prof_avx2w(ta, out);
+        return 0;
+    }
+    __m256i *const acc = (__m256i *)(void *)out;
+    if (ta->shift <= 8) {
+        aw_prof8_dir(ta, pl.v[0], pl.dv[0], 0, k32, acc, 1, 1);
+        for (int i = 1; i < pl.na; i++) aw_prof8_dir(ta, pl.v[i], pl.dv[i], 0, k32, acc, 0, 1);
+    } else {
+        aw_prof8_dir(ta, pl.v[0], pl.dv[0], 0, k32, acc, 1, 0);
+        for (int i = 1; i < pl.na; i++) aw_prof8_dir(ta, pl.v[i], pl.dv[i], 0, k32, acc, 0, 0);
+    }
+    *off = (int32_t)o;
+    const int k1 = ta->nk & ~7;
+    aw_dispatch(&pl, AW_PROF, ta, k32, k1, out, NULL, 0.0);
+    for (int k = k1; k < ta->nk; k++) out[k] = aw_column(ta, k, 0);
+    return k32;
+}
+
 /* heights straight into the output: out[k] = num[k] * scale */
 static AW_ATTR void tile_height_store_avx2w(const rt_tile_args *ta, double scale,
                                             double *restrict out)
@@ -387,6 +420,35 @@ static AW_ATTR void tile_prof_at_avx2w(const rt_tile_args *ta, const uint32_t *r
     }
 }
 
+/* T - off clamped to [0, 2^15 - 1]: for u in [0, 2^15), off + u < T exactly
+ * when u < aw_th16(T, off) */
+static inline short aw_th16(int32_t T, int32_t off)
+{
+    const int64_t d = (int64_t)T - off;
+    return (short)(d < 0 ? 0 : d > 32767 ? 32767 : d);
+}
+
+/* 32 bytes of a byte output: plain, or streaming by the pointer's alignment
+ * (bmode AW_B_NT: every byte output 8-byte aligned at least) */
+enum { AW_B_PLAIN = 0, AW_B_NT = 1 };
+AW_INLINE void aw_store_32bytes(uint8_t *p, __m256i v, int bmode)
+{
+    if (bmode == AW_B_PLAIN) {
+        _mm256_storeu_si256((__m256i *)(void *)p, v);
+    } else if ((uintptr_t)p % 32 == 0) {
+        _mm256_stream_si256((__m256i *)(void *)p, v);
+    } else if ((uintptr_t)p % 16 == 0) {
+        _mm_stream_si128((__m128i *)(void *)p, _mm256_castsi256_si128(v));
+        _mm_stream_si128((__m128i *)(void *)(p + 16), _mm256_extracti128_si256(v, 1));
+    } else {
+        const __m128i lo = _mm256_castsi256_si128(v), hi = _mm256_extracti128_si256(v, 1);
+        _mm_stream_si64((long long *)(void *)p, _mm_cvtsi128_si64(lo));
+        _mm_stream_si64((long long *)(void *)(p + 8), _mm_extract_epi64(lo, 1));
+        _mm_stream_si64((long long *)(void *)(p + 16), _mm_cvtsi128_si64(hi));
+        _mm_stream_si64((long long *)(void *)(p + 24), _mm_extract_epi64(hi, 1));
+    }
+}
+
 /* One column of classify_bytes (tails): the same decisions as the vector loop. */
 static int aw_classify_one(const rt_classify_args *ca, int k, uint32_t yr)
 {
@@ -414,6 +476,8 @@ static int aw_classify_one(const rt_classify_args *ca, int k, uint32_t yr)
  * and only its low bits (mod 2^32) reach the mask. */
 AW_INLINE int aw_classify_bytes(const rt_classify_args *ca, const int mode, const int lin)
 {
+    _Static_assert(RT_LAKE == 0, "the 16-bit classify clears lake columns' codes");
+    const int bmode = mode == AW_ST_PLAIN ? AW_B_PLAIN : AW_B_NT;
     const int nk = ca->nk, k1 = nk & ~7;
     const uint32_t yr = (uint32_t)(int32_t)(int64_t)ca->yr;
     const __m256i vyr = _mm256_set1_epi32((int)yr);
@@ -444,7 +508,117 @@ AW_INLINE int aw_classify_bytes(const rt_classify_args *ca, const int mode, cons
                                                       _mm256_set1_epi32((int)ca->dxy)));
     const __m256i dxy8 = _mm256_set1_epi32((int)(8u * ca->dxy));
     int any = 0;
-    for (int k = 0; k < k1; k += 8) {
+    const int k16 = ca->k16;
+    if (k16 > 0) {
+        /* columns [0, k16): a1, a2, a3 as 16-bit sums (tile_prof16_avx2w),
+         * 32 columns a step, even and odd columns apart in 16-bit lanes:
+         * a < T exactly when the 16-bit sum u = a - off is below T - off,
+         * clamped to [0, 2^15) as u is in [0, 2^15) */
+        const __m256i t1 = _mm256_set1_epi16(aw_th16(ca->town_lt, ca->off1));
+        const __m256i g2 = _mm256_set1_epi16(aw_th16(ca->grass_lt, ca->off2));
+        const __m256i o3 = _mm256_set1_epi16(aw_th16(ca->open_lt, ca->off3));
+        const __m256i h3 = _mm256_set1_epi16(aw_th16(ca->thicket_lt, ca->off3));
+        const __m256i w_grass = _mm256_set1_epi16(RT_GRASS), w_moor = _mm256_set1_epi16(RT_MOOR);
+        const __m256i w_wood = _mm256_set1_epi16(RT_WOOD), w_thicket = _mm256_set1_epi16(RT_THICKET);
+        const __m256i w_town = _mm256_set1_epi16(RT_TOWN), b_mud = _mm256_set1_epi8(RT_MUD);
+        const __m256i oddb = _mm256_set1_epi16((short)0xff00);
+        const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+        const __m256i bsel = _mm256_set1_epi64x((long long)0x8040201008040201ull);
+        const __m256i bidx = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+                                              2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
+        const __m256i none = _mm256_set1_epi8(RT_NONE);
+        const __m256i *s1 = (const __m256i *)(const void *)ia1;
+        const __m256i *s2 = (const __m256i *)(const void *)ia2;
+        const __m256i *s3 = (const __m256i *)(const void *)ia3;
+        for (int k = 0; k < k16; k += 32, s1 += 2, s2 += 2, s3 += 2) {
+            const __m256i o1 = _mm256_loadu_si256(s1 + 1), o2 = _mm256_loadu_si256(s2 + 1);
+            const __m256i o3v = _mm256_loadu_si256(s3 + 1);
+            const __m256i e1 = _mm256_sub_epi16(_mm256_loadu_si256(s1), _mm256_slli_epi16(o1, 8));
+            const __m256i e2 = _mm256_sub_epi16(_mm256_loadu_si256(s2), _mm256_slli_epi16(o2, 8));
+            const __m256i e3 = _mm256_sub_epi16(_mm256_loadu_si256(s3), _mm256_slli_epi16(o3v, 8));
+            /* the vegetation and town codes, even columns then odd ones */
+            const __m256i town_e = _mm256_cmpgt_epi16(t1, e1), town_o = _mm256_cmpgt_epi16(t1, o1);
+            __m256i te = _mm256_blendv_epi8(
+                _mm256_blendv_epi8(w_wood, w_thicket, _mm256_cmpgt_epi16(h3, e3)),
+                _mm256_blendv_epi8(w_moor, w_grass, _mm256_cmpgt_epi16(o3, e3)),
+                _mm256_cmpgt_epi16(g2, e2));
+            __m256i to = _mm256_blendv_epi8(
+                _mm256_blendv_epi8(w_wood, w_thicket, _mm256_cmpgt_epi16(h3, o3v)),
+                _mm256_blendv_epi8(w_moor, w_grass, _mm256_cmpgt_epi16(o3, o3v)),
+                _mm256_cmpgt_epi16(g2, o2));
+            te = _mm256_blendv_epi8(te, w_town, town_e);
+            to = _mm256_blendv_epi8(to, w_town, town_o);
+            /* bytes in column order: even columns low, odd ones high */
+            __m256i ter = _mm256_or_si256(te, _mm256_slli_epi16(to, 8));
+            const __m256i town = _mm256_blendv_epi8(town_e, town_o, oddb);
+            /* lake and mud from the int32 numerators, as byte masks in
+             * column order (packs interleave the 128-bit lanes; vpermd
+             * puts the 4-byte groups back) */
+            const __m256i H0 = _mm256_loadu_si256((const __m256i *)(hnum + k));
+            const __m256i H1 = _mm256_loadu_si256((const __m256i *)(hnum + k + 8));
+            const __m256i H2 = _mm256_loadu_si256((const __m256i *)(hnum + k + 16));
+            const __m256i H3 = _mm256_loadu_si256((const __m256i *)(hnum + k + 24));
+            const __m256i lake = _mm256_permutevar8x32_epi32(
+                _mm256_packs_epi16(_mm256_packs_epi32(_mm256_cmpgt_epi32(lake_lt, H0),
+                                                      _mm256_cmpgt_epi32(lake_lt, H1)),
+                                   _mm256_packs_epi32(_mm256_cmpgt_epi32(lake_lt, H2),
+                                                      _mm256_cmpgt_epi32(lake_lt, H3))),
+                order);
+            const __m256i mud = _mm256_permutevar8x32_epi32(
+                _mm256_packs_epi16(_mm256_packs_epi32(_mm256_cmpgt_epi32(mud_lt, H0),
+                                                      _mm256_cmpgt_epi32(mud_lt, H1)),
+                                   _mm256_packs_epi32(_mm256_cmpgt_epi32(mud_lt, H2),
+                                                      _mm256_cmpgt_epi32(mud_lt, H3))),
+                order);
+            ter = _mm256_blendv_epi8(ter, b_mud, mud);
+            ter = _mm256_andnot_si256(lake, ter); /* RT_LAKE is 0 */
+            const uint32_t excl = (uint32_t)_mm256_movemask_epi8(
+                _mm256_or_si256(town, _mm256_or_si256(lake, mud)));
+            /* feature candidates, 8 columns a group, as before */
+            uint32_t cm = 0;
+            for (int g = 0; g < 4; g++) {
+                const int kg = k + 8 * g;
+                __m256i xy;
+                if (lin) {
+                    xy = vxy;
+                    vxy = _mm256_add_epi32(vxy, dxy8);
+                } else {
+                    xy = _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)(ixr + kg)), vyr);
+                }
+                const __m256i N = _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)(ifa + kg)), xy);
+                const __m256i f = _mm256_and_si256(_mm256_srli_epi32(_mm256_add_epi32(N, c64), 7), fmask);
+                const __m256i cand = _mm256_or_si256(
+                    _mm256_cmpeq_epi32(f, fp),
+                    _mm256_or_si256(_mm256_cmpeq_epi32(f, fx), _mm256_cmpeq_epi32(f, fc)));
+                cm |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(cand)) << (8 * g);
+            }
+            cm &= ~excl;
+            memcpy(cmask + (k >> 3), &cm, 4); /* bit k & 7 of byte k >> 3 (little-endian) */
+            any |= cm != 0;
+            __m256i fv = none;
+            if (cm) { /* rare */
+                const __m256i b = _mm256_and_si256(
+                    _mm256_shuffle_epi8(_mm256_set1_epi32((int)cm), bidx), bsel);
+                fv = _mm256_blendv_epi8(none, _mm256_set1_epi8((char)0xff), _mm256_cmpeq_epi8(b, bsel));
+            }
+            aw_store_32bytes(terrain + k, ter, bmode);
+            aw_store_32bytes(feature + k, fv, bmode);
+            /* height and depth in doubles */
+            const __m256i Hs[4] = {H0, H1, H2, H3};
+            for (int g = 0; g < 4; g++) {
+                const __m256i h = Hs[g];
+                double *const hp = height + k + 8 * g, *const dp = depth + k + 8 * g;
+                const __m256d h0 = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(h)), vs);
+                const __m256d h1 = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(h, 1)), vs);
+                const __m256d l0 = _mm256_cmp_pd(lh, h0, _CMP_GT_OQ), l1 = _mm256_cmp_pd(lh, h1, _CMP_GT_OQ);
+                aw_store_pd(hp, _mm256_blendv_pd(h0, lh, l0), mode);
+                aw_store_pd(hp + 4, _mm256_blendv_pd(h1, lh, l1), mode);
+                aw_store_pd(dp, _mm256_and_pd(l0, _mm256_sub_pd(lh, h0)), mode);
+                aw_store_pd(dp + 4, _mm256_and_pd(l1, _mm256_sub_pd(lh, h1)), mode);
+            }
+        }
+    }
+    for (int k = k16; k < k1; k += 8) {
         const __m256i h = _mm256_loadu_si256((const __m256i *)(hnum + k));
         const __m256i a1 = _mm256_loadu_si256((const __m256i *)(ia1 + k));
         const __m256i a2 = _mm256_loadu_si256((const __m256i *)(ia2 + k));
@@ -597,7 +771,8 @@ static AW_ATTR void height_row_avx2w(const rt_point_row *r)
 static const rt_tile_kernels tile_kernels_avx2w = {
     tile_height_avx2w,       tile_prof_avx2w,         tile_prof_at_avx2w,
     tile_classify_avx2,      tile_store_heights_avx2, tile_finish_avx2w,
-    tile_height_store_avx2w, tile_classify_bytes_avx2w, height_row_avx2w};
+    tile_height_store_avx2w, tile_classify_bytes_avx2w, height_row_avx2w,
+    tile_prof16_avx2w};
 
 #undef AW_ATTR
 #undef AW_INLINE

@@ -159,4 +159,5 @@ static void tile_prof_at_neon(const rt_tile_args *ta, const uint32_t *restrict x
 static const rt_tile_kernels tile_kernels_neon = {
     tile_height_neon,       tile_prof_neon,           tile_prof_at_neon,
     tile_classify_scalar,   tile_store_heights_scalar, NULL,
-    NULL,                   NULL,                     NULL};
+    NULL,                   NULL,                     NULL,
+    NULL};

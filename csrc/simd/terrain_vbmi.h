@@ -144,7 +144,8 @@ RT_VBMI_ATTR static void tile_prof_at_vbmi(const rt_tile_args *ta, const uint32_
 static const rt_tile_kernels tile_kernels_vbmi = {
     tile_height_avx2w,         tile_prof_vbmi,    tile_prof_at_vbmi,
     tile_classify_avx512,      tile_store_heights_avx512, NULL,
-    tile_height_store_avx2w,   tile_classify_bytes_avx2w, height_row_avx2w};
+    tile_height_store_avx2w,   tile_classify_bytes_avx2w, height_row_avx2w,
+    tile_prof16_avx2w};
 
 /* The AVX-512 variant without byte profiles (or without VBMI): the window
  * kernels of terrain_avx2.h (their gather fallbacks are AVX2's), with
@@ -152,4 +153,5 @@ static const rt_tile_kernels tile_kernels_vbmi = {
 static const rt_tile_kernels tile_kernels_avx512w = {
     tile_height_avx2w,         tile_prof_avx2w,   tile_prof_at_avx2w,
     tile_classify_avx512,      tile_store_heights_avx512, NULL,
-    tile_height_store_avx2w,   tile_classify_bytes_avx2w, height_row_avx2w};
+    tile_height_store_avx2w,   tile_classify_bytes_avx2w, height_row_avx2w,
+    tile_prof16_avx2w};
