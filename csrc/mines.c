@@ -302,6 +302,22 @@ static inline void uf_union(int32_t *par, int32_t a, int32_t b)
         par[a] = b;
 }
 
+/* Labels cell i (column c of its row, layer k): -1 if rock, else its own
+ * index joined with its open west neighbour, its open south one when that
+ * row is in the cell's band (south), and its open one a layer below. */
+static inline void label_cell(const uint8_t *open, int32_t *lab, int64_t i, int64_t c, int south,
+                              int64_t k, int64_t nx, int64_t layer)
+{
+    if (!open[i]) {
+        lab[i] = -1;
+    } else {
+        lab[i] = (int32_t)i;
+        if (c > 0 && open[i - 1]) uf_union(lab, (int32_t)(i - 1), (int32_t)i);
+        if (south && open[i - nx]) uf_union(lab, (int32_t)(i - nx), (int32_t)i);
+        if (k > 0 && open[i - layer]) uf_union(lab, (int32_t)(i - layer), (int32_t)i);
+    }
+}
+
 typedef struct label_job {
     int64_t nz, ny, nx, band; /* band: rows per band */
     const uint8_t *open;
@@ -330,18 +346,8 @@ static void label_bands(void *ctx, int64_t begin, int64_t end)
         for (int64_t k = 0; k < j->nz; k++)
             for (int64_t r = r0; r < r1; r++) {
                 int64_t base = (k * ny + r) * nx;
-                for (int64_t c = 0; c < nx; c++) {
-                    int64_t i = base + c;
-                    if (!open[i]) {
-                        lab[i] = -1;
-                        continue;
-                    }
-                    lab[i] = (int32_t)i;
-                    if (c > 0 && open[i - 1]) uf_union(lab, (int32_t)(i - 1), (int32_t)i);
-                    if (r > r0 && open[i - nx]) uf_union(lab, (int32_t)(i - nx), (int32_t)i);
-                    if (k > 0 && open[i - ny * nx])
-                        uf_union(lab, (int32_t)(i - ny * nx), (int32_t)i);
-                }
+                for (int64_t c = 0; c < nx; c++)
+                    label_cell(open, lab, base + c, c, r > r0, k, nx, ny * nx);
             }
     }
 }
@@ -360,17 +366,8 @@ static void label_wide_bands(void *ctx, int64_t begin, int64_t end)
             for (int64_t c0 = 0; c0 < nx; c0 += LABEL_BAND) {
                 if (rt__watch_stop(j->w, WORK_LABEL * LABEL_BAND)) return;
                 const int64_t c1 = nx - c0 > LABEL_BAND ? c0 + LABEL_BAND : nx;
-                for (int64_t c = c0; c < c1; c++) {
-                    int64_t i = base + c;
-                    if (!open[i]) {
-                        lab[i] = -1;
-                        continue;
-                    }
-                    lab[i] = (int32_t)i;
-                    if (c > 0 && open[i - 1]) uf_union(lab, (int32_t)(i - 1), (int32_t)i);
-                    if (k > 0 && open[i - ny * nx])
-                        uf_union(lab, (int32_t)(i - ny * nx), (int32_t)i);
-                }
+                for (int64_t c = c0; c < c1; c++) /* no south: a band is a row */
+                    label_cell(open, lab, base + c, c, 0, k, nx, ny * nx);
             }
         }
 }

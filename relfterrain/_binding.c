@@ -341,6 +341,17 @@ int rtpy_outputs(PyObject *outputs, int count, const char *const *names, const i
     return rtpy_outputs_sized(outputs, count, names, types, ndim, dims, arrays, data, NULL);
 }
 
+void rtpy_outputs_given(PyObject *outputs, int count, int *given)
+{
+    for (int k = 0; k < count; k++) {
+        /* a sequence, rtpy_outputs checked; an item it cannot give is not given */
+        PyObject *item = outputs ? PySequence_GetItem(outputs, k) : NULL;
+        if (!item && outputs) PyErr_Clear();
+        given[k] = item && item != Py_None && item != Py_True;
+        Py_XDECREF(item);
+    }
+}
+
 int rtpy_outputs_sized(PyObject *outputs, int count, const char *const *names, const int *types,
                        int ndim, const npy_intp *dims, PyArrayObject **arrays, void **data,
                        const char *sizes)

@@ -120,6 +120,11 @@ int rtpy_outputs(PyObject *outputs, int count, const char *const *names, const i
 int rtpy_outputs_sized(PyObject *outputs, int count, const char *const *names, const int *types,
                        int ndim, const npy_intp *dims, PyArrayObject **arrays, void **data,
                        const char *sizes);
+/* Which of the `count` outputs that rtpy_outputs accepted the caller gave
+ * as arrays (for rtpy_rows, rtpy_slices, rtpy_call_begin): given[k] = 0
+ * where item k is None or True (allocated here), or where outputs is NULL
+ * (all allocated here), 1 otherwise.  Sets no exception. */
+void rtpy_outputs_given(PyObject *outputs, int count, int *given);
 /* A grid computed in row blocks of about RTPY_ROWS_POINTS points, one core
  * call each with the GIL released, so that Ctrl-C is honoured within a
  * fraction of a second: between blocks PyErr_CheckSignals runs (the signal

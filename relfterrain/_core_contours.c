@@ -33,12 +33,18 @@ static PyObject *contours_mask(PyObject *module, PyObject *args, PyObject *kwds)
         Py_END_ALLOW_THREADS
     }
     if (s != RT_OK) {
-        if (s == RT_ERR_SIZE)
-            PyErr_Format(PyExc_ValueError,
-                         "interval: too small for this map (more than %lld contour crossings), "
-                         "got %R", max_crossings, PyTuple_GET_ITEM(args, 1));
-        else
+        if (s == RT_ERR_SIZE) {
+            /* the parsed value, not args[1]: interval may have come by keyword */
+            PyObject *got = PyFloat_FromDouble(interval);
+            if (got) {
+                PyErr_Format(PyExc_ValueError,
+                             "interval: too small for this map (more than %lld contour "
+                             "crossings), got %R", max_crossings, got);
+                Py_DECREF(got);
+            }
+        } else {
             rtpy_raise(s, "z, interval, index_every");
+        }
         goto fail;
     }
     Py_DECREF(z);

@@ -378,16 +378,10 @@ static PyObject *caverns_grid(PyObject *module, PyObject *args, PyObject *kwds)
     }
     int bad = rtpy_outputs_sized(outputs, 3, CAVERN_NAMES, CAVERN_TYPES, 2, dims, arrays, data,
                                  "nx, ny");
-    /* which outputs the caller gave (True: allocated here) */
     int given[3] = {0, 0, 0};
-    for (int k = 0; !bad && k < 3; k++) {
-        PyObject *item = PySequence_GetItem(outputs, k); /* a sequence: checked */
-        given[k] = item && item != Py_None && item != Py_True;
-        Py_XDECREF(item);
-    }
+    if (!bad) rtpy_outputs_given(outputs, 3, given);
     Py_XDECREF(all);
     if (bad) return NULL;
-    PyErr_Clear();
     rt_block b = {x0, y0, step, c0, r0, nx, ny};
     rt_terrain p;
     rtpy_placed_box *box = rtpy_terrain_snapshot((rtpy_terrain *)tobj, &p);

@@ -132,14 +132,8 @@ static PyObject *nebula_grid(PyObject *module, PyObject *args, PyObject *kwds)
     static const int types[3] = {NPY_FLOAT64, NPY_FLOAT32, NPY_BOOL};
     if (rtpy_outputs_sized(outputs, 3, names, types, 3, dims, arrays, data, "nx, ny, nz") < 0)
         goto fail;
-    /* which outputs the caller gave (True: allocated here) */
-    int given[3] = {0, 0, 0};
-    for (int k = 0; k < 3; k++) {
-        PyObject *item = PySequence_GetItem(outputs, k); /* a sequence: checked */
-        given[k] = item && item != Py_None && item != Py_True;
-        Py_XDECREF(item);
-    }
-    PyErr_Clear();
+    int given[3];
+    rtpy_outputs_given(outputs, 3, given);
     rtpy_call c;
     rtpy_call_begin(&c, (int64_t)(nx * ny * nz), 3, arrays, given);
     double amount = 0.0;

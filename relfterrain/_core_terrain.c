@@ -298,14 +298,8 @@ static PyObject *TerrainCore_terra_grid(TerrainCore *self, PyObject *args, PyObj
     rt_terra_out o;
     if (terra_outputs(outputs, 2, dims, arrays, &o) < 0) return NULL;
     (void)o;
-    /* which outputs the caller gave (True or absent: allocated here) */
-    int given[4] = {0, 0, 0, 0};
-    for (int k = 0; outputs && k < 4; k++) {
-        PyObject *item = PySequence_GetItem(outputs, k); /* a sequence: checked */
-        given[k] = item && item != Py_None && item != Py_True;
-        Py_XDECREF(item);
-    }
-    PyErr_Clear();
+    int given[4];
+    rtpy_outputs_given(outputs, 4, given);
     rt_block b = {x0, y0, step, c0, r0, nx, ny};
     grid_rows ctx = {&b, NULL, threads, {0}};
     rt_status s;
@@ -427,13 +421,8 @@ static PyObject *TerrainCore_terra_points(TerrainCore *self, PyObject *args, PyO
     rt_terra_out o;
     if (terra_outputs(outputs, 1, &n, arrays, &o) < 0) goto fail;
     (void)o;
-    int given[4] = {0, 0, 0, 0};
-    for (int k = 0; outputs && k < 4; k++) {
-        PyObject *item = PySequence_GetItem(outputs, k); /* a sequence: checked */
-        given[k] = item && item != Py_None && item != Py_True;
-        Py_XDECREF(item);
-    }
-    PyErr_Clear();
+    int given[4];
+    rtpy_outputs_given(outputs, 4, given);
     rt_terrain p;
     rtpy_placed_box *box = rtpy_terrain_snapshot(self, &p);
     point_rows c = {&p, PyArray_DATA(x), PyArray_DATA(y), threads};

@@ -248,6 +248,11 @@ def _allow_huge_arg(p: argparse.ArgumentParser, limit: str) -> None:
                    help=f"run even beyond {limit} (refused otherwise; Ctrl-C stops a run)")
 
 
+def _output_arg(p: argparse.ArgumentParser, formats: dict[str, str], columns: str = "") -> None:
+    p.add_argument("-o", "--output", required=True,
+                   help="output file: " + ", ".join(formats) + columns)
+
+
 def _lake_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lake-height", type=float, default=None,
                    help="lake level (default 204, the classic lake base)")
@@ -344,8 +349,7 @@ def _grid_arguments(p: argparse.ArgumentParser) -> None:
                         "with dask when installed (default 2048)")
     p.add_argument("--compress", action="store_true", help=".npz: compress (slower)")
     _progress_arg(p)
-    p.add_argument("-o", "--output", required=True,
-                   help="output file: " + ", ".join(_GRID_FORMATS))
+    _output_arg(p, _GRID_FORMATS)
 
 
 @command("grid", "a grid's height, depth, terrain and feature to .npz, .nc or .zarr",
@@ -451,6 +455,15 @@ def _write_parquet(path: str, columns: dict[str, np.ndarray], meta: dict[str, st
     pq.write_table(table, path)
 
 
+def _geojson_member(meta: dict[str, str]) -> dict[str, Any]:
+    """The ``relfterrain`` foreign member of a GeoJSON document: :func:`_meta`, its JSON decoded.
+
+    (A foreign member: the coordinates are the terrain's metres, x east and
+    y north, not longitude and latitude.)
+    """
+    return {k: json.loads(v) if v.startswith(("{", "[")) else v for k, v in meta.items()}
+
+
 def _write_geojson(path: str, columns: dict[str, np.ndarray], meta: dict[str, str]) -> None:
     props = [k for k in columns if k not in ("x", "y")]
     values = {k: v.tolist() for k, v in columns.items()}
@@ -461,10 +474,7 @@ def _write_geojson(path: str, columns: dict[str, np.ndarray], meta: dict[str, st
         for i in range(len(values["x"]))
     ]
     doc = {"type": "FeatureCollection", "features": features,
-           # a foreign member: the coordinates are the terrain's metres (x east,
-           # y north), not longitude and latitude
-           "relfterrain": {k: json.loads(v) if v.startswith(("{", "[")) else v
-                           for k, v in meta.items()}}
+           "relfterrain": _geojson_member(meta)}
     with open(path, "w", encoding="utf-8") as fh:
         json.dump(doc, fh)
 
@@ -485,9 +495,7 @@ def _features_arguments(p: argparse.ArgumentParser) -> None:
     _threads_arg(p)
     _progress_arg(p)
     _allow_huge_arg(p, "MAX_SCAN_POINTS = 2**38 points")
-    p.add_argument("-o", "--output", required=True,
-                   help="output file: " + ", ".join(_FEATURE_FORMATS) +
-                        " (columns x, y, feature, code)")
+    _output_arg(p, _FEATURE_FORMATS, " (columns x, y, feature, code)")
 
 
 @command("features", "the point features of an area (1 m spacing) to .csv, .geojson or "
@@ -546,9 +554,7 @@ def _stars_arguments(p: argparse.ArgumentParser) -> None:
     _threads_arg(p)
     _progress_arg(p)
     _allow_huge_arg(p, "MAX_BLOCK_POINTS = 2**44 points")
-    p.add_argument("-o", "--output", required=True,
-                   help="output file: " + ", ".join(_STAR_FORMATS) +
-                        " (columns x, y, z, magnitude, planets, colour)")
+    _output_arg(p, _STAR_FORMATS, " (columns x, y, z, magnitude, planets, colour)")
 
 
 @command("stars", "the star catalogue of a block of space to .csv, .parquet or .npz",
@@ -668,8 +674,7 @@ def _streams_arguments(p: argparse.ArgumentParser) -> None:
     _lake_arg(p)
     _threads_arg(p)
     _allow_huge_arg(p, "MAX_SCAN_POINTS = 2**38 points (the area and its margin)")
-    p.add_argument("-o", "--output", required=True,
-                   help="output file: " + ", ".join(_STREAM_FORMATS))
+    _output_arg(p, _STREAM_FORMATS)
 
 
 @command("streams", "the streams of an area (SPEC 7) to .csv, .geojson or .parquet",
@@ -692,14 +697,14 @@ def _streams(args: argparse.Namespace) -> int:
         meta = _meta(t.params, area=[x0, y0, nx, ny], margin=args.margin,
                      neighbourhood=args.neighbourhood, max_length=cap)
         if out.ext == ".geojson":
-            doc = {"type": "FeatureCollection", "relfterrain": {
-                k: json.loads(v) if v.startswith(("{", "[")) else v for k, v in meta.items()},
-                "features": [
-                    {"type": "Feature",
-                     "geometry": {"type": "LineString", "coordinates": s.route.tolist()},
-                     "properties": {"stream": k, "source": list(s.source),
-                                    "length": s.length, "end": s.end, "marsh": s.marsh}}
-                    for k, s in enumerate(found)]}
+            features = [
+                {"type": "Feature",
+                 "geometry": {"type": "LineString", "coordinates": s.route.tolist()},
+                 "properties": {"stream": k, "source": list(s.source),
+                                "length": s.length, "end": s.end, "marsh": s.marsh}}
+                for k, s in enumerate(found)]
+            doc = {"type": "FeatureCollection", "relfterrain": _geojson_member(meta),
+                   "features": features}
             with open(out.tmp, "w", encoding="utf-8") as fh:
                 json.dump(doc, fh)
         else:

@@ -25,7 +25,7 @@ True
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -79,6 +79,32 @@ def _location(block_info: Any) -> tuple[int, int, int, int]:
     return r0, c0, r1 - r0, c1 - c0
 
 
+class _GridJob(NamedTuple):
+    """A grid's checked arguments, as :func:`height_grid` and :func:`grid` take them."""
+
+    da: Any  # dask.array
+    terrain: Terrain  # the copy the blocks compute
+    x0: float
+    y0: float
+    step: float
+    dtype: np.dtype
+    threads: int
+    chunks: tuple  # normalised
+    token: str  # of the terrain and the grid
+
+
+def _grid_job(terrain: Any, x0: float, y0: float, nx: int, ny: int, step: float, chunks: Any,
+              dtype: Any, threads: int | None) -> _GridJob:
+    dask, da = _modules()
+    t = _terrain(terrain)
+    x0, y0, nx, ny, step, _, _ = _grid_args(x0, y0, nx, ny, step)
+    dt = _precision.height_dtype(dtype)
+    nthreads = _validate.threads(threads)
+    norm = _chunks(da, chunks, (ny, nx), dt)
+    token = _token(dask, t, x0, y0, nx, ny, step, str(dt), norm)
+    return _GridJob(da, t, x0, y0, step, dt, nthreads, norm, token)
+
+
 def _height_block(terrain: Terrain, x0: float, y0: float, step: float, dtype: np.dtype,
                   threads: int, block_info: Any = None) -> np.ndarray:
     r0, c0, ny, nx = _location(block_info)
@@ -124,15 +150,10 @@ def height_grid(terrain: Terrain, x0: float, y0: float, nx: int, ny: int, step: 
     threads : int, optional
         Threads per block (default 1: Dask runs blocks in parallel).
     """
-    dask, da = _modules()
-    t = _terrain(terrain)
-    x0, y0, nx, ny, step, _, _ = _grid_args(x0, y0, nx, ny, step)
-    dt = _precision.height_dtype(dtype)
-    nthreads = _validate.threads(threads)
-    norm = _chunks(da, chunks, (ny, nx), dt)
-    fn = functools.partial(_height_block, t, x0, y0, step, dt, nthreads)
-    name = "relfterrain-height-" + _token(dask, t, x0, y0, nx, ny, step, str(dt), norm)
-    return da.map_blocks(fn, chunks=norm, dtype=dt, name=name, meta=np.empty((0, 0), dt))
+    g = _grid_job(terrain, x0, y0, nx, ny, step, chunks, dtype, threads)
+    fn = functools.partial(_height_block, g.terrain, g.x0, g.y0, g.step, g.dtype, g.threads)
+    return g.da.map_blocks(fn, chunks=g.chunks, dtype=g.dtype, name="relfterrain-height-" + g.token,
+                           meta=np.empty((0, 0), g.dtype))
 
 
 def grid(terrain: Terrain, x0: float, y0: float, nx: int, ny: int, step: float = 1.0, *,
@@ -144,23 +165,17 @@ def grid(terrain: Terrain, x0: float, y0: float, nx: int, ny: int, step: float =
     write) each block of the terrain is computed once. Arguments as
     :func:`height_grid`.
     """
-    dask, da = _modules()
-    t = _terrain(terrain)
-    x0, y0, nx, ny, step, _, _ = _grid_args(x0, y0, nx, ny, step)
-    dt = _precision.height_dtype(dtype)
-    nthreads = _validate.threads(threads)
-    norm = _chunks(da, chunks, (ny, nx), dt)
-    rdt = _grid_dtype(dt)
-    fn = functools.partial(_grid_block, t, x0, y0, step, dt, nthreads)
-    token = _token(dask, t, x0, y0, nx, ny, step, str(dt), norm)
-    rec = da.map_blocks(fn, chunks=norm, dtype=rdt, name="relfterrain-terra-" + token,
-                        meta=np.empty((0, 0), rdt))
+    g = _grid_job(terrain, x0, y0, nx, ny, step, chunks, dtype, threads)
+    rdt = _grid_dtype(g.dtype)
+    fn = functools.partial(_grid_block, g.terrain, g.x0, g.y0, g.step, g.dtype, g.threads)
+    rec = g.da.map_blocks(fn, chunks=g.chunks, dtype=rdt, name="relfterrain-terra-" + g.token,
+                          meta=np.empty((0, 0), rdt))
     out = []
     for field in ("height", "depth", "terrain", "feature"):
         fdt = rdt.fields[field][0]  # type: ignore[index]
-        out.append(da.map_blocks(_field, rec, field, dtype=fdt,
-                                 name=f"relfterrain-{field}-{token}",
-                                 meta=np.empty((0, 0), fdt)))
+        out.append(g.da.map_blocks(_field, rec, field, dtype=fdt,
+                                   name=f"relfterrain-{field}-{g.token}",
+                                   meta=np.empty((0, 0), fdt)))
     return tuple(out)
 
 

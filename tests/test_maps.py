@@ -313,6 +313,22 @@ def test_tiny_interval_refused(terrain):
         terrain.map(X0, Y0, 400, 300, interval=1e-6, features=False, buildings=False)
 
 
+def test_tiny_interval_refused_by_the_binding_by_keyword_or_position():
+    # the message names the parsed interval however it was passed (by keyword
+    # the argument tuple holds z alone)
+    from relfterrain import _core
+
+    z = np.random.default_rng(1).normal(0, 20, (30, 30))
+    msg = r"^interval: too small for this map \(more than 3 contour crossings\), got 0\.5$"
+    with pytest.raises(ValueError, match=msg):
+        _core.contour_mask(z, interval=0.5, index_every=5, max_crossings=3)
+    with pytest.raises(ValueError, match=msg):
+        _core.contour_mask(z=z, interval=0.5, index_every=5, max_crossings=3)
+    with pytest.raises(ValueError, match=msg):
+        _core.contour_mask(z, 0.5, 5, 3)
+    assert _core.contour_mask(z, interval=0.5, index_every=5, max_crossings=1 << 26).any()
+
+
 # -- PNG --------------------------------------------------------------------------
 
 def test_save_png_round_trip(terrain, tmp_path):
