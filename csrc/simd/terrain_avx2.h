@@ -603,18 +603,36 @@ AW_INLINE int aw_classify_bytes(const rt_classify_args *ca, const int mode, cons
             }
             aw_store_32bytes(terrain + k, ter, bmode);
             aw_store_32bytes(feature + k, fv, bmode);
-            /* height and depth in doubles */
+            /* height and depth in doubles; a group of 8 columns all dry or
+             * all lake (by the lake bytes: h < lake_lt exactly when
+             * h * 2^-s < lake_height) skips the selection, with the same
+             * bits (a dry depth is +0.0, all bits clear) */
             const __m256i Hs[4] = {H0, H1, H2, H3};
+            const uint32_t lakes = (uint32_t)_mm256_movemask_epi8(lake);
             for (int g = 0; g < 4; g++) {
                 const __m256i h = Hs[g];
+                const uint32_t lg = lakes >> (8 * g) & 0xffu;
                 double *const hp = height + k + 8 * g, *const dp = depth + k + 8 * g;
                 const __m256d h0 = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(h)), vs);
                 const __m256d h1 = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(h, 1)), vs);
-                const __m256d l0 = _mm256_cmp_pd(lh, h0, _CMP_GT_OQ), l1 = _mm256_cmp_pd(lh, h1, _CMP_GT_OQ);
-                aw_store_pd(hp, _mm256_blendv_pd(h0, lh, l0), mode);
-                aw_store_pd(hp + 4, _mm256_blendv_pd(h1, lh, l1), mode);
-                aw_store_pd(dp, _mm256_and_pd(l0, _mm256_sub_pd(lh, h0)), mode);
-                aw_store_pd(dp + 4, _mm256_and_pd(l1, _mm256_sub_pd(lh, h1)), mode);
+                if (lg == 0) {
+                    const __m256d zero = _mm256_setzero_pd();
+                    aw_store_pd(hp, h0, mode);
+                    aw_store_pd(hp + 4, h1, mode);
+                    aw_store_pd(dp, zero, mode);
+                    aw_store_pd(dp + 4, zero, mode);
+                } else if (lg == 0xffu) {
+                    aw_store_pd(hp, lh, mode);
+                    aw_store_pd(hp + 4, lh, mode);
+                    aw_store_pd(dp, _mm256_sub_pd(lh, h0), mode);
+                    aw_store_pd(dp + 4, _mm256_sub_pd(lh, h1), mode);
+                } else {
+                    const __m256d l0 = _mm256_cmp_pd(lh, h0, _CMP_GT_OQ), l1 = _mm256_cmp_pd(lh, h1, _CMP_GT_OQ);
+                    aw_store_pd(hp, _mm256_blendv_pd(h0, lh, l0), mode);
+                    aw_store_pd(hp + 4, _mm256_blendv_pd(h1, lh, l1), mode);
+                    aw_store_pd(dp, _mm256_and_pd(l0, _mm256_sub_pd(lh, h0)), mode);
+                    aw_store_pd(dp + 4, _mm256_and_pd(l1, _mm256_sub_pd(lh, h1)), mode);
+                }
             }
         }
     }
