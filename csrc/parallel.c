@@ -26,20 +26,28 @@
 typedef struct shared_range {
     rt_range_fn fn;
     void *ctx;
-    int64_t n, chunk;
+    int64_t n, chunk, parts;
     atomic_llong next;
 } shared_range;
 
+/* Guided chunks: a thread takes 1/parts of what is left (never less than
+ * chunk), so the chunks shrink towards the end and a thread that the
+ * system slowed leaves little for the others to wait on. */
 static void *run_chunks(void *arg)
 {
     shared_range *s = arg;
+    long long begin = atomic_load(&s->next);
     for (;;) {
-        long long begin = atomic_fetch_add(&s->next, (long long)s->chunk);
-        if (begin >= s->n) break;
-        int64_t end = begin + s->chunk < s->n ? begin + s->chunk : s->n;
+        long long take;
+        do {
+            if (begin >= s->n) return NULL;
+            take = (s->n - begin) / s->parts;
+            if (take < s->chunk) take = s->chunk;
+        } while (!atomic_compare_exchange_weak(&s->next, &begin, begin + take));
+        int64_t end = begin + take < s->n ? begin + take : s->n;
         s->fn(s->ctx, (int64_t)begin, end);
+        begin = atomic_load(&s->next);
     }
-    return NULL;
 }
 #endif
 
@@ -54,9 +62,11 @@ void rt_parallel_for(int threads, int64_t n, rt_range_fn fn, void *ctx)
         s.fn = fn;
         s.ctx = ctx;
         s.n = n;
-        /* about 8 chunks a thread: small enough to even out, large enough
-         * that taking one costs nothing */
-        s.chunk = n / ((int64_t)threads * 8);
+        /* chunks from half a thread's share down to 1/64 of it: large
+         * enough that taking one costs nothing, small enough at the end to
+         * even out */
+        s.parts = 2 * (int64_t)threads;
+        s.chunk = n / ((int64_t)threads * 64);
         if (s.chunk < 1) s.chunk = 1;
         atomic_init(&s.next, 0);
         pthread_t tids[RT_MAX_THREADS];

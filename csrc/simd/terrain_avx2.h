@@ -184,7 +184,8 @@ static AW_ATTR void aw_dispatch(const aw_plan *pl, int mode, const rt_tile_args 
 AW_INLINE void aw_prof8_dir(const rt_tile_args *ta, uint32_t v, uint32_t dv, int k0, int k1,
                             __m256i *acc, const int first, const int low)
 {
-    const uint32_t s = ta->shift, wm = ta->win8_mask, up = 12u - s;
+    /* s >= 7 here (the tile shifts are m + 7) */
+    const uint32_t s = ta->shift, up = 12u - s, s4 = s - 4u, wm16 = ta->win8_mask << 4;
     const uint8_t *win = ta->win8;
     const __m256i nib1 = _mm256_set1_epi16(0x0f00), hi7 = _mm256_set1_epi16(0x7f00);
     const __m256i cols = _mm256_setr_epi16(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
@@ -209,10 +210,11 @@ AW_INLINE void aw_prof8_dir(const rt_tile_args *ta, uint32_t v, uint32_t dv, int
         const __m256i qo = low ? _mm256_and_si256(Wo, hi7)
                                : _mm256_and_si256(_mm256_srli_epi16(Wo, 4), nib1);
         const __m256i q = _mm256_or_si256(_mm256_srli_epi16(We, 12), qo);
-        const uint32_t r0 = (B >> s) & wm, r1 = ((B + dL) >> s) & wm;
+        /* the byte offsets of the rows: ((B >> s) & wm) * 16 */
+        const uint32_t r0 = (B >> s4) & wm16, r1 = ((B + dL) >> s4) & wm16;
         const __m256i w = _mm256_blend_epi32(
-            _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)(const void *)(win + r0 * 16))),
-            _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)(const void *)(win + r1 * 16))),
+            _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)(const void *)(win + r0))),
+            _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)(const void *)(win + r1))),
             0xf0);
         /* p: the even column's byte low, the odd one's high; acc[0] sums p
          * as 16-bit words (modulo 2^16), acc[1] the odd bytes alone, and
