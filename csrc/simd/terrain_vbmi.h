@@ -136,16 +136,37 @@ RT_VBMI_ATTR static void tile_prof_at_vbmi(const rt_tile_args *ta, const uint32_
     }
 }
 
+/* The profile sums by the byte windows of terrain_avx2.h where they serve
+ * the tile (faster), by the lookups above where not. */
+RT_VBMI_ATTR static void tile_prof_vbmiw(const rt_tile_args *ta, int32_t *restrict out)
+{
+    aw_plan pl;
+    if (ta->win8 && ta->shift <= 12 && ta->nk >= 32 && aw_plan_make(ta, 0, &pl))
+        tile_prof_avx2w(ta, out);
+    else
+        tile_prof_vbmi(ta, out);
+}
+
+RT_VBMI_ATTR static int tile_prof16_vbmiw(const rt_tile_args *ta, int32_t *restrict out, int32_t *off)
+{
+    aw_plan pl;
+    if (ta->win8 && ta->shift <= 12 && ta->nk >= 32 && aw_plan_make(ta, 0, &pl))
+        return tile_prof16_avx2w(ta, out, off);
+    tile_prof_vbmi(ta, out);
+    return 0;
+}
+
 /* (Streaming stores for the heights were measured at less than half the
  * speed of plain ones on the development VM, 128 MiB outputs included.) */
 /* VBMI CPUs have AVX2: the heights by the rotated windows of terrain_avx2.h
- * (faster than two in-register lookups per term), the profile sums by the
- * lookups here, classify and point-path rows from terrain_avx2.h too. */
+ * (faster than two in-register lookups per term), the profile sums by its
+ * byte windows where they serve and by the lookups here where not, classify
+ * and point-path rows from terrain_avx2.h too. */
 static const rt_tile_kernels tile_kernels_vbmi = {
-    tile_height_avx2w,         tile_prof_vbmi,    tile_prof_at_vbmi,
+    tile_height_avx2w,         tile_prof_vbmiw,   tile_prof_at_vbmi,
     tile_classify_avx512,      tile_store_heights_avx512, NULL,
     tile_height_store_avx2w,   tile_classify_bytes_avx2w, height_row_avx2w,
-    tile_prof16_avx2w};
+    tile_prof16_vbmiw};
 
 /* The AVX-512 variant without byte profiles (or without VBMI): the window
  * kernels of terrain_avx2.h (their gather fallbacks are AVX2's), with
