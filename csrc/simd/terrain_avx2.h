@@ -205,6 +205,7 @@ AW_INLINE void aw_prof8_dir(const rt_tile_args *ta, uint32_t v, uint32_t dv, int
     /* V at the lane's column with the smallest index */
     uint32_t B = (int32_t)dv >= 0 ? v : v + 15u * dv;
     const uint32_t dB = 32u * dv, dL = 16u * dv;
+#pragma GCC unroll 4
     for (int k = k0; k < k1; k += 32, acc += 2) {
         /* q & 15 of column 2j in byte 2j, of column 2j+1 in byte 2j+1 */
         const __m256i qo = low ? _mm256_and_si256(Wo, hi7)
