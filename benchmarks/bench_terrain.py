@@ -377,6 +377,39 @@ def bench_limits(rt, big, repeat, variants, with_node=True):
             print(f"  node {name}: {js[name] / 1e6:.1f} Mpts/s;  NumPy {name}: {npy[name] / 1e6:.1f} Mpts/s")
 
 
+def bench_past_block(rt, big, repeat):
+    """height_grid and grid into out= at big and at twice its rows (past the
+    binding's row block of 2**24 points, where a given out= used to be
+    computed in a scratch copy), one thread, calls interleaved."""
+    nx, ny = big
+    t = rt.Terrain()
+    cases = {}
+    for rows in (ny, 2 * ny):
+        h = new_outs("height_grid", nx, rows)
+        outs = new_outs("grid", nx, rows)
+        cases[("height_grid", rows)] = (lambda h=h, rows=rows:
+                                        t.height_grid(X0, Y0, nx, rows, out=h, threads=1))
+        cases[("grid", rows)] = (lambda outs=outs, rows=rows:
+                                 t.grid(X0, Y0, nx, rows, out=outs, threads=1))
+    times = {k: [] for k in cases}
+    for fn in cases.values():
+        fn()  # warm-up (and the outputs' page faults)
+    for _ in range(repeat):
+        for k, fn in cases.items():
+            t0 = time.perf_counter()
+            fn()
+            times[k].append(time.perf_counter() - t0)
+    print()
+    print(f"past one row block (2**24 points), 1 thread, into reused out=, medians of {repeat}:")
+    for name in ("height_grid", "grid"):
+        a, b = (statistics.median(times[(name, r)]) for r in (ny, 2 * ny))
+        RECORDS.append({"group": "past_block", "case": name, "nx": nx, "ny": 2 * ny,
+                        "mpoints_per_s": nx * 2 * ny / b / 1e6,
+                        "mpoints_per_s_one_block": nx * ny / a / 1e6})
+        print(f"  {name:12s} {nx}x{ny} {nx * ny / a / 1e6:8.0f} Mpts/s;  {nx}x{2 * ny} "
+              f"{nx * 2 * ny / b / 1e6:8.0f} Mpts/s", flush=True)
+
+
 # ------------------------------------------------------------------ NumPy
 def bench_numpy(sizes, repeat, repeat_big):
     res = {}
@@ -559,6 +592,7 @@ def main(argv=None):
         if not args.skip_node:
             node_check(rt)
         bench_limits(rt, big, repeat, variants or ["auto"], not args.skip_node)
+        bench_past_block(rt, big, repeat)
         if args.limits_only:
             for v in [None] + (["avx2"] if "avx2" in variants else []):
                 scaling(rt, {}, big, repeat, v)

@@ -417,6 +417,68 @@ int rtpy_slices(rtpy_rows_fn fn, void *ctx, int64_t n, int count, PyArrayObject 
     return rtpy_rows_sized(fn, ctx, 1, n, count, arrays, given, status, RTPY_SLICE_POINTS);
 }
 
+/* The row-block path of a grid with given outputs, when it is short: the
+ * first rows (1/64 of a block) are computed into small scratch
+ * copies and timed; if the rest would take at most RTPY_DIRECT_SECONDS at
+ * that speed, it is one core call straight into the outputs (the signal
+ * handlers run when it returns, well within a second), and the first rows
+ * are copied in after it.  An interrupt during the first rows leaves the
+ * outputs untouched, and the rest is never interrupted, so no output is
+ * half-written; nor is a 2 GiB scratch copy paid (page faults and a copy
+ * made such a call 11 times slower than the computation).  Returns 1 when
+ * the path is not taken (nothing written, no exception), else as
+ * rtpy_rows_sized. */
+static int rows_direct(rtpy_rows_fn fn, void *ctx, int64_t ny, int64_t rows, int count,
+                       PyArrayObject *const *arrays, const int *given, const size_t *rowbytes,
+                       rt_status *status)
+{
+    const int64_t first = rows / 64 > 0 ? rows / 64 : 1;
+    void *part[RTPY_ROWS_MAX_OUTPUTS] = {NULL}, *d[RTPY_ROWS_MAX_OUTPUTS];
+    int rc = 1;
+    rt_status s;
+    for (int k = 0; k < count; k++) {
+        d[k] = arrays[k] ? PyArray_DATA(arrays[k]) : NULL;
+        if (!(arrays[k] && given[k])) continue;
+        part[k] = PyMem_RawMalloc((size_t)first * rowbytes[k]);
+        if (!part[k]) goto done; /* not taken: the scratch path decides */
+        d[k] = part[k];
+    }
+    const double t0 = monotonic_seconds();
+    Py_BEGIN_ALLOW_THREADS
+    s = fn(ctx, 0, first, d);
+    Py_END_ALLOW_THREADS
+    const double t1 = monotonic_seconds();
+    if (s != RT_OK) {
+        *status = s;
+        rc = -1;
+        goto done;
+    }
+    if (PyErr_CheckSignals() < 0) {
+        *status = RT_OK;
+        rc = -1;
+        goto done;
+    }
+    if (!(t0 >= 0.0 && (t1 - t0) * (double)(ny - first) <= RTPY_DIRECT_SECONDS * (double)first))
+        goto done; /* long: the scratch path (the first rows are computed again) */
+    for (int k = 0; k < count; k++)
+        d[k] = arrays[k] ? (char *)PyArray_DATA(arrays[k]) + (size_t)first * rowbytes[k] : NULL;
+    Py_BEGIN_ALLOW_THREADS
+    s = fn(ctx, first, ny - first, d);
+    Py_END_ALLOW_THREADS
+    if (s != RT_OK) {
+        *status = s;
+        rc = -1;
+        goto done;
+    }
+    for (int k = 0; k < count; k++)
+        if (part[k]) memcpy(PyArray_DATA(arrays[k]), part[k], (size_t)first * rowbytes[k]);
+    *status = RT_OK;
+    rc = 0;
+done:
+    for (int k = 0; k < count; k++) PyMem_RawFree(part[k]);
+    return rc;
+}
+
 int rtpy_rows_sized(rtpy_rows_fn fn, void *ctx, int64_t nx, int64_t ny, int count,
                     PyArrayObject *const *arrays, const int *given, rt_status *status,
                     int64_t block_points)
@@ -431,6 +493,12 @@ int rtpy_rows_sized(rtpy_rows_fn fn, void *ctx, int64_t nx, int64_t ny, int coun
     int chunked = rows < ny;
     for (int k = 0; k < count; k++)
         rowbytes[k] = arrays[k] ? (size_t)nx * (size_t)PyArray_ITEMSIZE(arrays[k]) : 0;
+    int any_given = 0;
+    for (int k = 0; k < count; k++) any_given |= arrays[k] && given && given[k];
+    if (chunked && any_given) {
+        int rc = rows_direct(fn, ctx, ny, rows, count, arrays, given, rowbytes, status);
+        if (rc != 1) return rc;
+    }
     /* given outputs in scratch when there is more than one block (the one
      * core call of a single block is never interrupted) */
     rtpy_call c;

@@ -143,6 +143,10 @@ void rtpy_outputs_given(PyObject *outputs, int count, int *given);
 /* 2^24: a 4096 x 4096 grid is one call (into out=, no scratch copy), and a
  * block takes well under a second on every path */
 #define RTPY_ROWS_POINTS ((int64_t)1 << 24)
+/* A grid with given outputs whose first rows show that the rest takes at
+ * most this long runs the rest in one call straight into them (see
+ * rows_direct in _binding.c): Ctrl-C is then honoured when it returns. */
+#define RTPY_DIRECT_SECONDS 0.5
 #define RTPY_ROWS_MAX_OUTPUTS 8
 typedef rt_status (*rtpy_rows_fn)(void *ctx, int64_t row0, int64_t nrows, void *const *data);
 int rtpy_rows(rtpy_rows_fn fn, void *ctx, int64_t nx, int64_t ny, int count,

@@ -151,6 +151,36 @@ def test_grid_rows_give_the_same_bits():
     assert np.array_equal(out, t.height_grid(23000, 5000, nx, ny, 0.7, threads=1))
 
 
+def test_big_out_runs_straight_into_it():
+    # past RTPY_ROWS_POINTS (2**24) points with out= given: the first rows,
+    # timed, show the rest takes far less than RTPY_DIRECT_SECONDS (0.5 s),
+    # so the rest is one call straight into out= (no scratch copy of it);
+    # the bits are those of the row blocks without out=
+    import tracemalloc
+
+    t = rt.Terrain()
+    t.place(23500, 5400, rt.Feature.BOULDER)
+    nx, ny = 4096, 4097
+    want = t.height_grid(23000, 5000, nx, ny)
+    out = np.full((ny, nx), np.nan)
+    tracemalloc.start()
+    try:
+        got = t.height_grid(23000, 5000, nx, ny, out=out)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert got is out
+    assert np.array_equal(want, out)
+    assert peak < out.nbytes // 8, peak  # the first rows' scratch only
+    want = t.grid(23000, 5000, nx, ny, threads=1)
+    outs = (np.empty((ny, nx)), np.empty((ny, nx)), np.empty((ny, nx), np.uint8),
+            np.empty((ny, nx), np.uint8))
+    got = t.grid(23000, 5000, nx, ny, out=outs)
+    for name, c in zip(("height", "depth", "terrain", "feature"), outs):
+        assert getattr(got, name) is c
+        assert np.array_equal(getattr(want, name), c), name
+
+
 def test_memory_refusal_names_sizes():
     phys = _core.physical_memory()
     side = int((phys / 18) ** 0.5) + 2
