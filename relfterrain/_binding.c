@@ -436,6 +436,15 @@ static int rows_direct(rtpy_rows_fn fn, void *ctx, int64_t ny, int64_t rows, int
     void *part[RTPY_ROWS_MAX_OUTPUTS] = {NULL}, *d[RTPY_ROWS_MAX_OUTPUTS];
     int rc = 1;
     rt_status s;
+    /* RELFTERRAIN_DIRECT_SECONDS in [0, 1] replaces the limit (0: never) */
+    double limit = RTPY_DIRECT_SECONDS;
+    const char *env = getenv("RELFTERRAIN_DIRECT_SECONDS");
+    if (env && *env) {
+        char *end;
+        const double v = strtod(env, &end);
+        if (end != env && *end == '\0' && v >= 0.0 && v <= 1.0) limit = v;
+    }
+    if (!(limit > 0.0)) return 1;
     for (int k = 0; k < count; k++) {
         d[k] = arrays[k] ? PyArray_DATA(arrays[k]) : NULL;
         if (!(arrays[k] && given[k])) continue;
@@ -458,7 +467,7 @@ static int rows_direct(rtpy_rows_fn fn, void *ctx, int64_t ny, int64_t rows, int
         rc = -1;
         goto done;
     }
-    if (!(t0 >= 0.0 && (t1 - t0) * (double)(ny - first) <= RTPY_DIRECT_SECONDS * (double)first))
+    if (!(t0 >= 0.0 && (t1 - t0) * (double)(ny - first) <= limit * (double)first))
         goto done; /* long: the scratch path (the first rows are computed again) */
     for (int k = 0; k < count; k++)
         d[k] = arrays[k] ? (char *)PyArray_DATA(arrays[k]) + (size_t)first * rowbytes[k] : NULL;

@@ -145,7 +145,9 @@ void rtpy_outputs_given(PyObject *outputs, int count, int *given);
 #define RTPY_ROWS_POINTS ((int64_t)1 << 24)
 /* A grid with given outputs whose first rows show that the rest takes at
  * most this long runs the rest in one call straight into them (see
- * rows_direct in _binding.c): Ctrl-C is then honoured when it returns. */
+ * rows_direct in _binding.c): Ctrl-C is then honoured when it returns.
+ * The environment variable RELFTERRAIN_DIRECT_SECONDS (0 to 1) replaces
+ * it; 0 always takes the scratch path. */
 #define RTPY_DIRECT_SECONDS 0.5
 #define RTPY_ROWS_MAX_OUTPUTS 8
 typedef rt_status (*rtpy_rows_fn)(void *ctx, int64_t row0, int64_t nrows, void *const *data);

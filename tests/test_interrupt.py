@@ -138,7 +138,7 @@ def test_galaxy_pieces_give_the_same_result(monkeypatch, block, limit):
 
 
 def test_grid_rows_give_the_same_bits():
-    # more than RTPY_ROWS_POINTS (2**22) points: computed in row blocks
+    # rows of a grid (offset=) give the bits of the whole grid
     t = rt.Terrain()
     t.place(23500, 5400, rt.Feature.BOULDER)
     nx, ny = 3000, 1500
@@ -151,13 +151,17 @@ def test_grid_rows_give_the_same_bits():
     assert np.array_equal(out, t.height_grid(23000, 5000, nx, ny, 0.7, threads=1))
 
 
-def test_big_out_runs_straight_into_it():
-    # past RTPY_ROWS_POINTS (2**24) points with out= given: the first rows,
-    # timed, show the rest takes far less than RTPY_DIRECT_SECONDS (0.5 s),
-    # so the rest is one call straight into out= (no scratch copy of it);
-    # the bits are those of the row blocks without out=
+@pytest.mark.parametrize("direct", ["", "0"])
+def test_big_out_same_bits_either_way(monkeypatch, direct):
+    # past RTPY_ROWS_POINTS (2**24) points with out= given.  By default the
+    # first rows, timed, show the rest takes far less than 0.5 s
+    # (RTPY_DIRECT_SECONDS), so the rest is one call straight into out= and
+    # no scratch copy of it is made; RELFTERRAIN_DIRECT_SECONDS=0 takes the
+    # scratch path (a private copy of out=, copied in at the end).  The bits
+    # are those of the row blocks without out=.
     import tracemalloc
 
+    monkeypatch.setenv("RELFTERRAIN_DIRECT_SECONDS", direct)
     t = rt.Terrain()
     t.place(23500, 5400, rt.Feature.BOULDER)
     nx, ny = 4096, 4097
@@ -171,7 +175,10 @@ def test_big_out_runs_straight_into_it():
         tracemalloc.stop()
     assert got is out
     assert np.array_equal(want, out)
-    assert peak < out.nbytes // 8, peak  # the first rows' scratch only
+    if direct == "0":
+        assert peak >= out.nbytes, peak  # the scratch copy
+    else:
+        assert peak < out.nbytes // 8, peak  # the first rows' scratch only
     want = t.grid(23000, 5000, nx, ny, threads=1)
     outs = (np.empty((ny, nx)), np.empty((ny, nx)), np.empty((ny, nx), np.uint8),
             np.empty((ny, nx), np.uint8))
