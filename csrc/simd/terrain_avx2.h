@@ -235,6 +235,30 @@ AW_INLINE void aw_prof8_dir(const rt_tile_args *ta, uint32_t v, uint32_t dv, int
     }
 }
 
+/* The 16-bit sums of columns [k0, k1) of the tile into acc (two vectors
+ * per 32 columns, as aw_prof8_dir), direction after direction (few
+ * registers live, the sums in L1); pl->na > 0. */
+static AW_ATTR void aw_prof8_sums(const aw_plan *pl, const rt_tile_args *ta, int k0, int k1,
+                                  __m256i *acc)
+{
+    if (ta->shift <= 8) {
+        aw_prof8_dir(ta, pl->v[0] + (uint32_t)k0 * pl->dv[0], pl->dv[0], k0, k1, acc, 1, 1);
+        for (int i = 1; i < pl->na; i++)
+            aw_prof8_dir(ta, pl->v[i] + (uint32_t)k0 * pl->dv[i], pl->dv[i], k0, k1, acc, 0, 1);
+    } else {
+        aw_prof8_dir(ta, pl->v[0] + (uint32_t)k0 * pl->dv[0], pl->dv[0], k0, k1, acc, 1, 0);
+        for (int i = 1; i < pl->na; i++)
+            aw_prof8_dir(ta, pl->v[i] + (uint32_t)k0 * pl->dv[i], pl->dv[i], k0, k1, acc, 0, 0);
+    }
+}
+
+/* Whether the byte windows serve the tile's profile sums (32 columns at
+ * least, s <= 12, every moving |dv| <= 2^s); fills *pl. */
+static int aw_win8_serves(const rt_tile_args *ta, aw_plan *pl)
+{
+    return ta->win8 != NULL && ta->shift <= 12 && ta->nk >= 32 && aw_plan_make(ta, 0, pl);
+}
+
 static AW_ATTR void aw_prof8_run(const aw_plan *pl, const rt_tile_args *ta, int k0, int k1,
                                  int32_t *out)
 {
@@ -250,15 +274,7 @@ static AW_ATTR void aw_prof8_run(const aw_plan *pl, const rt_tile_args *ta, int 
         for (int k = k0; k < k1; k++) out[k] = pl->cst;
         return;
     }
-    if (ta->shift <= 8) {
-        aw_prof8_dir(ta, pl->v[0] + (uint32_t)k0 * pl->dv[0], pl->dv[0], k0, k1, acc, 1, 1);
-        for (int i = 1; i < na; i++)
-            aw_prof8_dir(ta, pl->v[i] + (uint32_t)k0 * pl->dv[i], pl->dv[i], k0, k1, acc, 0, 1);
-    } else {
-        aw_prof8_dir(ta, pl->v[0] + (uint32_t)k0 * pl->dv[0], pl->dv[0], k0, k1, acc, 1, 0);
-        for (int i = 1; i < na; i++)
-            aw_prof8_dir(ta, pl->v[i] + (uint32_t)k0 * pl->dv[i], pl->dv[i], k0, k1, acc, 0, 0);
-    }
+    aw_prof8_sums(pl, ta, k0, k1, acc);
     const __m256i cst = _mm256_set1_epi32(
         (int32_t)((uint32_t)pl->cst + (uint32_t)na * (uint32_t)ta->win8_base));
     const __m256i *a = acc;
@@ -328,20 +344,13 @@ static AW_ATTR int tile_prof16_avx2w(const rt_tile_args *ta, int32_t *restrict o
 {
     aw_plan pl;
     const int k32 = ta->nk & ~31;
-    int ok = ta->win8 != NULL && ta->shift <= 12 && k32 > 0 && aw_plan_make(ta, 0, &pl) && pl.na > 0;
+    const int ok = aw_win8_serves(ta, &pl) && pl.na > 0;
     const int64_t o = ok ? (int64_t)pl.cst + (int64_t)pl.na * ta->win8_base : 0;
     if (!ok || o < INT32_MIN || o > INT32_MAX - 65536) {
         tile_prof_avx2w(ta, out);
         return 0;
     }
-    __m256i *const acc = (__m256i *)(void *)out;
-    if (ta->shift <= 8) {
-        aw_prof8_dir(ta, pl.v[0], pl.dv[0], 0, k32, acc, 1, 1);
-        for (int i = 1; i < pl.na; i++) aw_prof8_dir(ta, pl.v[i], pl.dv[i], 0, k32, acc, 0, 1);
-    } else {
-        aw_prof8_dir(ta, pl.v[0], pl.dv[0], 0, k32, acc, 1, 0);
-        for (int i = 1; i < pl.na; i++) aw_prof8_dir(ta, pl.v[i], pl.dv[i], 0, k32, acc, 0, 0);
-    }
+    aw_prof8_sums(&pl, ta, 0, k32, (__m256i *)(void *)out);
     *off = (int32_t)o;
     const int k1 = ta->nk & ~7;
     aw_dispatch(&pl, AW_PROF, ta, k32, k1, out, NULL, 0.0);
@@ -452,6 +461,18 @@ AW_INLINE void aw_store_32bytes(uint8_t *p, __m256i v, int bmode)
     }
 }
 
+/* The columns k .. k+31 whose int32 value (H0 .. H3, 8 columns each) is
+ * below lt, as a byte mask in column order: the packs interleave the
+ * 128-bit lanes, and vpermd by (0, 4, 1, 5, 2, 6, 3, 7) puts the 4-byte
+ * groups back. */
+AW_INLINE __m256i aw_below_bytes(__m256i lt, __m256i H0, __m256i H1, __m256i H2, __m256i H3)
+{
+    return _mm256_permutevar8x32_epi32(
+        _mm256_packs_epi16(_mm256_packs_epi32(_mm256_cmpgt_epi32(lt, H0), _mm256_cmpgt_epi32(lt, H1)),
+                           _mm256_packs_epi32(_mm256_cmpgt_epi32(lt, H2), _mm256_cmpgt_epi32(lt, H3))),
+        _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+
 /* One column of classify_bytes (tails): the same decisions as the vector loop. */
 static int aw_classify_one(const rt_classify_args *ca, int k, uint32_t yr)
 {
@@ -525,7 +546,6 @@ AW_INLINE int aw_classify_bytes(const rt_classify_args *ca, const int mode, cons
         const __m256i w_wood = _mm256_set1_epi16(RT_WOOD), w_thicket = _mm256_set1_epi16(RT_THICKET);
         const __m256i w_town = _mm256_set1_epi16(RT_TOWN), b_mud = _mm256_set1_epi8(RT_MUD);
         const __m256i oddb = _mm256_set1_epi16((short)0xff00);
-        const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
         const __m256i bsel = _mm256_set1_epi64x((long long)0x8040201008040201ull);
         const __m256i bidx = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
                                               2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
@@ -554,25 +574,13 @@ AW_INLINE int aw_classify_bytes(const rt_classify_args *ca, const int mode, cons
             /* bytes in column order: even columns low, odd ones high */
             __m256i ter = _mm256_or_si256(te, _mm256_slli_epi16(to, 8));
             const __m256i town = _mm256_blendv_epi8(town_e, town_o, oddb);
-            /* lake and mud from the int32 numerators, as byte masks in
-             * column order (packs interleave the 128-bit lanes; vpermd
-             * puts the 4-byte groups back) */
+            /* lake and mud from the int32 numerators, as byte masks */
             const __m256i H0 = _mm256_loadu_si256((const __m256i *)(hnum + k));
             const __m256i H1 = _mm256_loadu_si256((const __m256i *)(hnum + k + 8));
             const __m256i H2 = _mm256_loadu_si256((const __m256i *)(hnum + k + 16));
             const __m256i H3 = _mm256_loadu_si256((const __m256i *)(hnum + k + 24));
-            const __m256i lake = _mm256_permutevar8x32_epi32(
-                _mm256_packs_epi16(_mm256_packs_epi32(_mm256_cmpgt_epi32(lake_lt, H0),
-                                                      _mm256_cmpgt_epi32(lake_lt, H1)),
-                                   _mm256_packs_epi32(_mm256_cmpgt_epi32(lake_lt, H2),
-                                                      _mm256_cmpgt_epi32(lake_lt, H3))),
-                order);
-            const __m256i mud = _mm256_permutevar8x32_epi32(
-                _mm256_packs_epi16(_mm256_packs_epi32(_mm256_cmpgt_epi32(mud_lt, H0),
-                                                      _mm256_cmpgt_epi32(mud_lt, H1)),
-                                   _mm256_packs_epi32(_mm256_cmpgt_epi32(mud_lt, H2),
-                                                      _mm256_cmpgt_epi32(mud_lt, H3))),
-                order);
+            const __m256i lake = aw_below_bytes(lake_lt, H0, H1, H2, H3);
+            const __m256i mud = aw_below_bytes(mud_lt, H0, H1, H2, H3);
             ter = _mm256_blendv_epi8(ter, b_mud, mud);
             ter = _mm256_andnot_si256(lake, ter); /* RT_LAKE is 0 */
             const uint32_t excl = (uint32_t)_mm256_movemask_epi8(

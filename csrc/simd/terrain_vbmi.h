@@ -141,7 +141,7 @@ RT_VBMI_ATTR static void tile_prof_at_vbmi(const rt_tile_args *ta, const uint32_
 RT_VBMI_ATTR static void tile_prof_vbmiw(const rt_tile_args *ta, int32_t *restrict out)
 {
     aw_plan pl;
-    if (ta->win8 && ta->shift <= 12 && ta->nk >= 32 && aw_plan_make(ta, 0, &pl))
+    if (aw_win8_serves(ta, &pl))
         tile_prof_avx2w(ta, out);
     else
         tile_prof_vbmi(ta, out);
@@ -150,7 +150,7 @@ RT_VBMI_ATTR static void tile_prof_vbmiw(const rt_tile_args *ta, int32_t *restri
 RT_VBMI_ATTR static int tile_prof16_vbmiw(const rt_tile_args *ta, int32_t *restrict out, int32_t *off)
 {
     aw_plan pl;
-    if (ta->win8 && ta->shift <= 12 && ta->nk >= 32 && aw_plan_make(ta, 0, &pl))
+    if (aw_win8_serves(ta, &pl))
         return tile_prof16_avx2w(ta, out, off);
     tile_prof_vbmi(ta, out);
     return 0;
