@@ -1,4 +1,4 @@
-"""Build the relfterrain C extension (the C core in csrc/ plus the binding)."""
+"""Build the relfterrain C extension: the C core (csrc/) plus its CPython binding (binding/)."""
 import glob
 import sys
 
@@ -18,9 +18,9 @@ else:
 
 core = Extension(
     "relfterrain._core",
-    sources=sorted(glob.glob("csrc/*.c")) + sorted(glob.glob("relfterrain/*.c")),
+    sources=sorted(glob.glob("csrc/*.c")) + sorted(glob.glob("binding/*.c")),
     # Every header, subfolders included (csrc/simd/, ...): a change to any rebuilds.
-    depends=sorted(glob.glob("csrc/**/*.h", recursive=True)) + sorted(glob.glob("relfterrain/*.h")),
+    depends=sorted(glob.glob("csrc/**/*.h", recursive=True)) + sorted(glob.glob("binding/*.h")),
     include_dirs=["csrc", numpy.get_include()],
     define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     extra_compile_args=compile_args,

@@ -11,6 +11,22 @@ would, and hands it over as NumPy arrays.
 <TerrainType.MOOR: 3>
 """
 
+import os as _os
+
+try:
+    from . import _core
+except ImportError as _exc:  # pragma: no cover - exercised by tests/test_source_tree.py
+    _here = _os.path.dirname(_os.path.abspath(__file__))
+    raise ImportError(
+        f"relfterrain's C extension (relfterrain._core) is not built in {_here}. "
+        "This usually means Python is importing the source tree instead of the "
+        "installed package: run Python from another folder after "
+        "`pip install .`, or build the extension in place with "
+        "`python setup.py build_ext --inplace`. "
+        f"(The import failed with: {_exc})"
+    ) from _exc
+del _os
+
 from . import classic, maps, presets, sites, streams
 from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
 from ._validate import MAX_SCAN_POINTS
@@ -86,7 +102,6 @@ __all__ = [
     "NearestStar",
     "PercolationRow",
     "Islands",
-    "NearestStar",
     "Nebula",
     "PlacedView",
     "Planet",

@@ -1,10 +1,10 @@
 /*
- * _core_nebula.c - binding of the nebulae (csrc/nebula.c): nebula_points
+ * nebula.c - binding of the nebulae (csrc/nebula.c): nebula_points
  * and nebula_grid, stateless (the parameters are passed in each call; the
  * arrays are borrowed while the GIL is released).  The Python API is
  * relfterrain/nebula.py.
  */
-#include "_binding.h"
+#include "helpers.h"
 
 /* Fill *nb from (profile, vectors (3, N) float64, threshold); the arrays
  * are returned (new references) for the caller to hold. */

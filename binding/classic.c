@@ -1,5 +1,5 @@
 /*
- * _core_classic.c - binding of the classic fractal generators (csrc/classic.c):
+ * classic.c - binding of the classic fractal generators (csrc/classic.c):
  * module-level functions taking the uniforms the Python layer drew.
  *
  * Every size is checked before anything is allocated, outputs are allocated
@@ -7,7 +7,7 @@
  * API (relfterrain/classic.py) validates the user's arguments and draws the
  * random numbers; these checks repeat the ones a caller could get wrong.
  */
-#include "_binding.h"
+#include "helpers.h"
 
 /* A 1-D float64 array of exactly `n` uniforms, or NULL with ValueError. */
 static PyArrayObject *uniforms(PyObject *obj, const char *name, npy_intp n)

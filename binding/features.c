@@ -1,8 +1,8 @@
 /*
- * _core_features.c - binding of the features, buildings and trees helpers
+ * features.c - binding of the features, buildings and trees helpers
  * (SPEC 5): whether a building stands at given lattice points (GIL released).
  */
-#include "_binding.h"
+#include "helpers.h"
 
 /* In slices of points (rtpy_slices). */
 typedef struct building_ctx {

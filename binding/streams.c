@@ -1,5 +1,5 @@
 /*
- * _core_streams.c - binding of the streams (SPEC 7, csrc/streams.c):
+ * streams.c - binding of the streams (SPEC 7, csrc/streams.c):
  * module-level functions on a TerrainCore.  The Python API is
  * relfterrain/streams.py.
  *
@@ -9,7 +9,7 @@
  * complete and nothing changed the table meanwhile, so concurrent place()
  * calls see it as one step and an interrupted call changes nothing.
  */
-#include "_binding.h"
+#include "helpers.h"
 
 /* Scratch per batch of routes: at most this many bytes of route points. */
 #define ROUTE_BATCH_BYTES ((int64_t)64 << 20)

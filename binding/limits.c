@@ -1,11 +1,11 @@
 /*
- * _core_limits.c - the memory limit the binding applies, for the Python
+ * limits.c - the memory limit the binding applies, for the Python
  * layer: physical_memory() and check_alloc(nbytes, what), the same check
  * rtpy_outputs and rtpy_check_block make before allocating, so a Python
  * function that allocates (e.g. random numbers drawn before a core call)
  * refuses a call with the same rule and message.
  */
-#include "_binding.h"
+#include "helpers.h"
 
 static PyObject *limits_physical_memory(PyObject *module, PyObject *unused)
 {

@@ -1,5 +1,5 @@
 /*
- * _core_galaxy.c - binding of the star generator: the GalaxyCore type.
+ * galaxy.c - binding of the star generator: the GalaxyCore type.
  *
  * Parses and checks arguments (every block size before anything is
  * allocated), releases the GIL around every scan and maps status codes to
@@ -9,7 +9,7 @@
  * The parameters are immutable after construction, so a scan running
  * without the GIL can read them while another thread uses the object.
  */
-#include "_binding.h"
+#include "helpers.h"
 
 typedef struct {
     PyObject_HEAD

@@ -1,9 +1,9 @@
 /*
- * _core_islands.c - binding of rt_label_islands (csrc/islands.c):
+ * islands.c - binding of rt_label_islands (csrc/islands.c):
  * label_islands(land) over a 2-D boolean array.  The Python API is
  * relfterrain/presets.py (islands).
  */
-#include "_binding.h"
+#include "helpers.h"
 
 static PyObject *islands_label(PyObject *module, PyObject *args, PyObject *kwds)
 {

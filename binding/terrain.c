@@ -1,5 +1,5 @@
 /*
- * _core_terrain.c - binding of the terrain generator: the TerrainCore type.
+ * terrain.c - binding of the terrain generator: the TerrainCore type.
  *
  * Parses arguments, checks shapes and dtypes, allocates the NumPy outputs,
  * releases the GIL around every core loop and maps status codes to
@@ -10,7 +10,7 @@
  * remove() meanwhile works on a private copy, so neither sees the other
  * half-done.  Reference counts change only with the GIL held.
  */
-#include "_binding.h"
+#include "helpers.h"
 
 typedef rtpy_terrain TerrainCore;
 

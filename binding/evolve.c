@@ -1,9 +1,9 @@
 /*
- * _core_evolve.c - binding of the evolving terrain (csrc/evolve.c):
+ * evolve.c - binding of the evolving terrain (csrc/evolve.c):
  * height_time_points(core, tvec, x, y, t) and height_time_grid(core, tvec,
  * x0, y0, nx, ny, step, t).  The Python API is relfterrain/evolve.py.
  */
-#include "_binding.h"
+#include "helpers.h"
 
 /* The terrain's parameters and a checked time vector, or -1. */
 static int evolve_args(PyObject *core, PyObject *tvec_obj, rt_terrain *params,

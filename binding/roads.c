@@ -1,9 +1,9 @@
 /*
- * _core_roads.c - binding of roads (SPEC 13): the cells a road paves with
+ * roads.c - binding of roads (SPEC 13): the cells a road paves with
  * its bridge check (GIL released), and the placed-table updates that paving
  * and removing roads need (many cells at once, all or nothing).
  */
-#include "_binding.h"
+#include "helpers.h"
 
 /* The x and y columns of an (n, 2) int64 array of points (new references). */
 static int points_xy(PyObject *obj, const char *name, PyArrayObject **arr)

@@ -1,10 +1,10 @@
 /*
- * _core.c - the relfterrain._core extension module: its definition and the
+ * module.c - the relfterrain._core extension module: its definition and the
  * registry of generators (one exec line each).  The helpers the binding
- * files share are in _binding.c; each generator's binding in _core_<name>.c.
+ * files share are in helpers.c; each generator's binding in <name>.c.
  */
 #define RTPY_IMPORT_ARRAY
-#include "_binding.h"
+#include "helpers.h"
 
 static PyObject *core_strerror(PyObject *module, PyObject *arg)
 {

@@ -1,11 +1,11 @@
 /*
- * _binding.h - what the binding files of relfterrain._core share.
+ * helpers.h - what the binding files of relfterrain._core share.
  *
- * The extension module is one shared object built from _core.c (module
- * definition and the registry of generators), _binding.c (the helpers
- * declared here) and one _core_<generator>.c per generator; each of those
+ * The extension module is one shared object built from module.c (module
+ * definition and the registry of generators), helpers.c (the helpers
+ * declared here) and one <generator>.c per generator; each of those
  * exports an exec function that adds its types and functions to the module.
- * A new generator is a new file plus one line in _core.c.
+ * A new generator is a new file plus one line in module.c.
  */
 #ifndef RELFTERRAIN_BINDING_H
 #define RELFTERRAIN_BINDING_H
@@ -145,7 +145,7 @@ void rtpy_outputs_given(PyObject *outputs, int count, int *given);
 #define RTPY_ROWS_POINTS ((int64_t)1 << 24)
 /* A grid with given outputs whose first rows show that the rest takes at
  * most this long runs the rest in one call straight into them (see
- * rows_direct in _binding.c): Ctrl-C is then honoured when it returns.
+ * rows_direct in helpers.c): Ctrl-C is then honoured when it returns.
  * The environment variable RELFTERRAIN_DIRECT_SECONDS (0 to 1) replaces
  * it; 0 always takes the scratch path. */
 #define RTPY_DIRECT_SECONDS 0.5
@@ -198,7 +198,7 @@ rt_placed *rtpy_box_writable(rtpy_placed_box **slot);
 int rtpy_box_install(rtpy_placed_box **slot, rtpy_placed_box *box, rt_placed *copy);
 
 /* The terrain's C state, for the binding files of generators built on the
- * terrain (streams, sites, roads, mines): _core_terrain.c owns the type. */
+ * terrain (streams, sites, roads, mines): terrain.c owns the type. */
 typedef struct rtpy_terrain {
     PyObject_HEAD
     rt_terrain params;  /* params.placed is set per call, from `placed` */

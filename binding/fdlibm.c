@@ -1,5 +1,5 @@
 /*
- * _core_math.c - binding of the core's fdlibm sin and cos (csrc/fdlibm.c):
+ * fdlibm.c - binding of the core's fdlibm sin and cos (csrc/fdlibm.c):
  * module-level functions sin(x) and cos(x) over float64 arrays of any shape.
  *
  * The input is converted to a C-contiguous float64 array (copied only when
@@ -7,7 +7,7 @@
  * output is allocated with the GIL held and the loop runs with it released.
  * The Python API is relfterrain/mathjs.py.
  */
-#include "_binding.h"
+#include "helpers.h"
 
 /* A float64 array of any shape from an array-like, or NULL with the error
  * numpy raised (TypeError, ValueError...) prefixed by "x: ". */

@@ -1,12 +1,12 @@
 /*
- * _core_planet.c - binding of the planets (csrc/planet.c): planet_points
+ * planet.c - binding of the planets (csrc/planet.c): planet_points
  * and planet_map, stateless (the parameters are passed in each call), and
  * planet_placed, which builds a planet's placed table once: a capsule that
  * owns it, never changed afterwards, so a computation that releases the GIL
  * can read it while the Planet makes a new one.  The Python API is
  * relfterrain/planet.py.
  */
-#include "_binding.h"
+#include "helpers.h"
 
 #define PLACED_CAPSULE "relfterrain._core.planet_placed"
 

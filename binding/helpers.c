@@ -1,11 +1,11 @@
 /*
- * _binding.c - the helpers every binding file shares: mapping core status
+ * helpers.c - the helpers every binding file shares: mapping core status
  * codes to exceptions, argument checks, input and output arrays (checked in
  * one place, overlap included), and the placed table's copy-on-write
- * snapshots.  No module definition here (that is _core.c), so the binding
+ * snapshots.  No module definition here (that is module.c), so the binding
  * files depend on this one and it on none of them.
  */
-#include "_binding.h"
+#include "helpers.h"
 
 #include <time.h>
 #include <unistd.h>

@@ -1,8 +1,8 @@
 /*
- * _core_contours.c - binding of the contour pixels (csrc/contours.c) for
+ * contours.c - binding of the contour pixels (csrc/contours.c) for
  * relfterrain/maps.py.
  */
-#include "_binding.h"
+#include "helpers.h"
 
 static PyObject *contours_mask(PyObject *module, PyObject *args, PyObject *kwds)
 {

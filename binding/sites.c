@@ -1,12 +1,12 @@
 /*
- * _core_sites.c - findGoodSite (SPEC 12) for relfterrain._core:
+ * sites.c - findGoodSite (SPEC 12) for relfterrain._core:
  * find_good_site (one start, a tuple of Python values) and find_good_sites
  * (many starts, arrays).  The searches run without the GIL on a snapshot of
  * the placed table; a disc they ask for (may_alter) is painted afterwards,
  * with the GIL held, into the terrain's own table through rtpy_box_writable,
  * so a computation running meanwhile keeps its snapshot.
  */
-#include "_binding.h"
+#include "helpers.h"
 
 /* The option keywords both functions share, parsed into *o. */
 #define SITE_KWLIST "min_height", "mine_distance", "building_distance", "clearance", \

@@ -1,10 +1,10 @@
 /*
- * _core_mines.c - binding of mines, caverns and cave mouths (SPEC 8):
+ * mines.c - binding of mines, caverns and cave mouths (SPEC 8):
  * module functions taking a TerrainCore where the terrain is needed.
  * Outputs are allocated (or checked) before the GIL is released; the
  * placed table is used through a copy-on-write snapshot.
  */
-#include "_binding.h"
+#include "helpers.h"
 
 /* Parse the mine parameters shared by several functions. */
 static int mines_params(int variant, double threshold, long long cell_size, long long levels,
