@@ -145,6 +145,16 @@ static inline int rt__watch_charge(rt__watch *w, int64_t *pending, int64_t work)
     return rt__watch_stop(w, spent);
 }
 
+/* The starts of rt_find_good_sites in the order they are searched (sites.c):
+ * sorted by (strip, x, k), charging w; 0 when sorted, 1 when w said stop
+ * (the order is then unspecified), -1 when out of memory. */
+typedef struct rt__start_key {
+    int64_t strip;
+    double x;
+    int64_t k;
+} rt__start_key;
+int rt__sort_starts(rt__start_key *a, int64_t n, rt__watch *w);
+
 /* The status a watched call returns when its work is done (or abandoned). */
 static inline rt_status rt__watch_status(rt__watch *w)
 {

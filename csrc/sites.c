@@ -665,11 +665,7 @@ rt_status rt_site_paint(rt_placed *table, const rt_site *site, const rt_site_opt
  * STRIP m of y, then by x, so that the searches one worker does one after
  * the other lie near each other and share tiles. */
 #define STRIP_SHIFT 7
-typedef struct start_key {
-    int64_t strip;
-    double x;
-    int64_t k;
-} start_key;
+typedef rt__start_key start_key;
 
 static int start_cmp(const void *a, const void *b)
 {
@@ -677,6 +673,46 @@ static int start_cmp(const void *a, const void *b)
     if (p->strip != q->strip) return p->strip < q->strip ? -1 : 1;
     if (p->x != q->x) return p->x < q->x ? -1 : 1;
     return p->k < q->k ? -1 : p->k > q->k;
+}
+
+/* Sorting the starts charges the watch: millions of unsorted starts take
+ * seconds to sort, and Ctrl-C must stop that too.  Runs of SORT_RUN keys are
+ * sorted with qsort, then merged bottom-up (a total order: k breaks ties, so
+ * the result is qsort's over the whole array). */
+#define SORT_RUN 4096
+int rt__sort_starts(rt__start_key *a, int64_t n, rt__watch *w)
+{
+    for (int64_t i = 0; i < n; i += SORT_RUN) {
+        int64_t m = n - i < SORT_RUN ? n - i : SORT_RUN;
+        qsort(a + i, (size_t)m, sizeof *a, start_cmp);
+        if (rt__watch_stop(w, m * 12 * 8)) return 1; /* ~ m log2(m) compares */
+    }
+    if (n <= SORT_RUN) return 0;
+    start_key *tmp = (uint64_t)n <= SIZE_MAX / sizeof *tmp ? malloc((size_t)n * sizeof *tmp)
+                                                            : NULL;
+    if (!tmp) return -1;
+    start_key *src = a, *dst = tmp;
+    int64_t pending = 0;
+    int stopped = 0;
+    for (int64_t width = SORT_RUN; width < n && !stopped; width *= 2) {
+        for (int64_t lo = 0; lo < n && !stopped; lo += 2 * width) {
+            int64_t mid = lo + width < n ? lo + width : n;
+            int64_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            int64_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi && !stopped) {
+                dst[k++] = start_cmp(&src[j], &src[i]) < 0 ? src[j++] : src[i++];
+                stopped = rt__watch_charge(w, &pending, 8);
+            }
+            while (i < mid) dst[k++] = src[i++];
+            while (j < hi) dst[k++] = src[j++];
+        }
+        start_key *swap = src;
+        src = dst;
+        dst = swap;
+    }
+    if (!stopped && src != a) memcpy(a, src, (size_t)n * sizeof *a);
+    free(tmp);
+    return stopped;
 }
 
 
@@ -755,7 +791,12 @@ rt_status rt_find_good_sites(const rt_terrain *t, const double *x, const double 
             order[k].x = x[k];
             order[k].k = k;
         }
-        qsort(order, (size_t)n, sizeof *order, start_cmp);
+        int sorted = rt__sort_starts(order, n, &w);
+        if (sorted != 0) {
+            free(order);
+            s = sorted < 0 ? RT_ERR_NOMEM : RT_ERR_INTERRUPTED;
+            goto out;
+        }
         int workers = threads < 1 ? 1 : threads > RT_MAX_THREADS ? RT_MAX_THREADS : threads;
         if (workers > n) workers = (int)n;
         /* a few runs a worker: long enough that the tiles at their borders,

@@ -45,6 +45,18 @@ def integer(value: Any, name: str, minimum: int | None = None, *, int64: bool = 
     return n
 
 
+def index(value: Any, name: str, what: str = "an int") -> int:
+    """An index or a key coordinate: an int (NumPy's too) and nothing else;
+    bools, floats (even ``1.0``), strings and other objects are refused
+    (TypeError naming ``name``), never converted."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name}: must be {what}, got {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name}: must be {what}, got {value!r:.80}") from None
+
+
 def real_array(value: Any, name: str, what: str = "a number or an array-like of numbers"
                ) -> np.ndarray:
     """A float64 array of real numbers: strings, bools, complex and other

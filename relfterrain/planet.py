@@ -41,6 +41,7 @@ True
 from __future__ import annotations
 
 import math
+import threading
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -164,6 +165,8 @@ class Planet:
         # the C table of _placed, built once when a call first needs it after
         # a change (place, remove): calls do not rebuild it
         self._placed_table: Any = None
+        # place/remove and the building of the C table are one step each
+        self._lock = threading.RLock()
 
     def __getattr__(self, name: str) -> Any:
         if name in _NAMES:
@@ -174,19 +177,31 @@ class Planet:
         return f"Planet(radius={self.radius!r}, lake_height={self.lake_height!r})"
 
     def __getstate__(self) -> dict[str, Any]:
-        # pickles and copies carry the entries; the C table is rebuilt on use
-        return {**self.__dict__, "_placed_table": None}
+        # pickles and copies (copy.copy too) carry their own copy of the
+        # entries, taken in one step; the C table is rebuilt on use
+        with self._lock:
+            state = {**self.__dict__, "_placed": dict(self._placed), "_placed_table": None}
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._placed = dict(state["_placed"])
+        self._placed_table = None
+        self._lock = threading.RLock()
 
     def _params(self) -> tuple:
-        table = self._placed_table
-        if table is None and self._placed:
-            keys = np.array(list(self._placed), dtype=np.int64).reshape(-1, 3)
-            codes = np.array(list(self._placed.values()), dtype=np.int64)
-            table = _core.planet_placed(keys[:, 0].copy(), keys[:, 1].copy(),
-                                        keys[:, 2].copy(), codes)
-            self._placed_table = table
-        return (self.profile, self._vectors, self.radius, self.lake_base, self.lake_height,
-                self.feature_mask, table)
+        with self._lock:
+            table = self._placed_table
+            if table is None and self._placed:
+                items = list(self._placed.items())
+                keys = np.array([k for k, _ in items], dtype=np.int64).reshape(-1, 3)
+                codes = np.array([c for _, c in items], dtype=np.int64)
+                table = _core.planet_placed(keys[:, 0].copy(), keys[:, 1].copy(),
+                                            keys[:, 2].copy(), codes)
+                self._placed_table = table
+            return (self.profile, self._vectors, self.radius, self.lake_base, self.lake_height,
+                    self.feature_mask, table)
 
     # -- points ----------------------------------------------------------------
 
@@ -287,6 +302,10 @@ class Planet:
             raise ValueError(f"nx, ny: a {ny} x {nx} map is too large")
         if step is None:
             step = 2.0 * self.radius / max(1, min(nx, ny) - 1)
+            if not step > 0:
+                raise ValueError(
+                    f"radius: the default step 2 * radius / (min(nx, ny) - 1) of a planet of "
+                    f"radius {self.radius!r} is 0 in float64 for a {ny} x {nx} map; pass step=")
         step = _validate.real(step, "step")
         if step <= 0:
             raise ValueError(f"step: must be a positive number of metres, got {step!r}")
@@ -299,29 +318,43 @@ class Planet:
     def place(self, xr: int, yr: int, zr: int, what: TerrainType | Feature) -> None:
         """Place a terrain type or feature at the rounded point ``(xr, yr, zr)``
         (see :meth:`xyz`; the sign of every coordinate counts)."""
-        key = tuple(_validate.integer(v, n) for v, n in ((xr, "xr"), (yr, "yr"), (zr, "zr")))
-        lim = int(self.radius) + 2
-        if any(abs(k) > lim for k in key):
-            raise ValueError(f"xr, yr, zr: must be within the planet (|v| <= {lim}), got {key}")
+        key = self._key(xr, yr, zr)
         if isinstance(what, TerrainType):
             code = _core.PLACED_TERRAIN | int(what)  # type: ignore[attr-defined]
         elif isinstance(what, Feature):
             code = _core.PLACED_FEATURE | int(what)  # type: ignore[attr-defined]
         else:
             raise TypeError(f"what: must be a TerrainType or a Feature, got {what!r}")
-        self._placed[key] = code  # type: ignore[index]
-        self._placed_table = None
+        with self._lock:
+            self._placed[key] = code
+            self._placed_table = None
+
+    def _key(self, xr: Any, yr: Any, zr: Any) -> tuple[int, int, int]:
+        key = (_validate.index(xr, "xr"), _validate.index(yr, "yr"), _validate.index(zr, "zr"))
+        lim = int(self.radius) + 2
+        for v, n in zip(key, ("xr", "yr", "zr")):
+            if abs(v) > lim:
+                raise ValueError(f"{n}: must be within the planet (|{n}| <= {lim}), got {v}")
+        return key
 
     def remove(self, xr: int, yr: int, zr: int) -> bool:
-        """Remove what is placed at ``(xr, yr, zr)``; True if there was something."""
-        if self._placed.pop((int(xr), int(yr), int(zr)), None) is None:
-            return False
-        self._placed_table = None
-        return True
+        """Remove what is placed at ``(xr, yr, zr)``; True if there was something.
+
+        The coordinates are ints (as for :meth:`place`); anything else is
+        refused (TypeError naming it), never rounded.
+        """
+        key = (_validate.index(xr, "xr"), _validate.index(yr, "yr"), _validate.index(zr, "zr"))
+        with self._lock:
+            if self._placed.pop(key, None) is None:
+                return False
+            self._placed_table = None
+            return True
 
     @property
     def placed(self) -> dict[tuple[int, int, int], TerrainType | Feature]:
         """A copy of the placed table ``{(xr, yr, zr): TerrainType | Feature}``."""
         mask = _core.PLACED_CODE_MASK  # type: ignore[attr-defined]
+        with self._lock:
+            items = list(self._placed.items())
         return {k: (TerrainType(c & mask) if c & ~mask == _core.PLACED_TERRAIN  # type: ignore
-                    else Feature(c & mask)) for k, c in self._placed.items()}
+                    else Feature(c & mask)) for k, c in items}

@@ -75,6 +75,15 @@ class _RoadState:
         parts = [c for k, c in enumerate(self.cells) if k != skip]
         return np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)
 
+    @classmethod
+    def copy_of(cls, other: _RoadState) -> _RoadState:
+        """A copy whose lists can change apart from ``other``'s (arrays are
+        never changed in place, so they are shared)."""
+        st = cls()
+        st.roads, st.cells = list(other.roads), list(other.cells)
+        st.under_keys, st.under_vals = other.under_keys, other.under_vals
+        return st
+
 
 def _state(t: Terrain) -> _RoadState:
     st = t.__dict__.get("_road_state")
@@ -163,7 +172,9 @@ def add_road(t: Terrain, points: Any, *, half_width: int = DEFAULT_HALF_WIDTH,
     pts = road_points(points)
     w = _half_width(half_width)
     mb = -1 if max_bridge is None else _validate.integer(max_bridge, "max_bridge", 0)
-    _pave(t, Road(pts, w), mb, _validate.threads(threads))
+    nthreads = _validate.threads(threads)
+    with t._lock:  # the road list and the paved cells change in one step
+        _pave(t, Road(pts, w), mb, nthreads)
 
 
 def _pave(t: Terrain, road: Road, max_bridge: int, threads: int) -> None:
@@ -197,7 +208,13 @@ def _pave(t: Terrain, road: Road, max_bridge: int, threads: int) -> None:
 
 def remove_road(t: Terrain, index_or_road: Any) -> None:
     """Remove a road from ``t``; see :meth:`relfterrain.Terrain.remove_road`."""
-    st = _state(t)
+    if not isinstance(index_or_road, Road):
+        _index_type(index_or_road)
+    with t._lock:  # the road list and the paved cells change in one step
+        _remove(t, _state(t), index_or_road)
+
+
+def _remove(t: Terrain, st: _RoadState, index_or_road: Any) -> None:
     i = _road_index(st, index_or_road)
     others = st.covered(skip=i)
     keys = st.cells[i]
@@ -222,16 +239,15 @@ def _road_index(st: _RoadState, what: Any) -> int:
             if r.half_width == what.half_width and np.array_equal(r.points, what.points):
                 return k
         raise ValueError(f"index_or_road: no such road on this terrain: {what!r}")
-    if isinstance(what, bool):
-        raise TypeError(f"index_or_road: must be an int or a Road, got {what!r}")
-    try:
-        k = operator.index(what)
-    except TypeError:
-        raise TypeError(f"index_or_road: must be an int or a Road, got {what!r}") from None
+    k = _index_type(what)
     n = len(st.roads)
     if not -n <= k < n:
         raise IndexError(f"index_or_road: no road {k} (the terrain has {n})")
     return k % n
+
+
+def _index_type(what: Any) -> int:
+    return _validate.index(what, "index_or_road", "an int or a Road")
 
 
 def roads(t: Terrain) -> tuple[Road, ...]:
@@ -245,9 +261,10 @@ def roads(t: Terrain) -> tuple[Road, ...]:
 
 def world_state(t: Terrain) -> dict[str, Any]:
     """The roads part of the terrain's world state, as plain arrays."""
-    st = _state(t)
-    return {"roads": [(np.array(r.points), r.half_width) for r in st.roads],
-            "road_under": (_cells(st.under_keys), st.under_vals.copy())}
+    with t._lock:
+        st = _state(t)
+        return {"roads": [(np.array(r.points), r.half_width) for r in st.roads],
+                "road_under": (_cells(st.under_keys), st.under_vals.copy())}
 
 
 def restore_world_state(t: Terrain, state: dict[str, Any]) -> None:
@@ -283,8 +300,16 @@ def _entry(x: int, y: int, code: int) -> dict[str, Any]:
 
 def to_document(t: Terrain) -> dict[str, Any]:
     """The JSON document :func:`save` writes (plain Python values)."""
-    st = _state(t)
-    xs, ys, codes = t._core.placed_items()
+    with t._lock:  # the table and the roads of one moment
+        st = _state(t)
+        xs, ys, codes = t._core.placed_items()
+        st = _RoadState.copy_of(st)
+        params = t.params
+    return _document(params, st, xs, ys, codes)
+
+
+def _document(params: TerrainParams, st: _RoadState, xs: np.ndarray, ys: np.ndarray,
+              codes: np.ndarray) -> dict[str, Any]:
     order = np.lexsort((ys, xs))
     xs, ys, codes = xs[order], ys[order], codes[order]
     covered = st.covered()
@@ -307,7 +332,7 @@ def to_document(t: Terrain) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": FORMAT_VERSION,
-        "params": t.params.to_dict(),
+        "params": params.to_dict(),
         "roads": roads_doc,
         "placed": placed,
         "cleared": [{"x": x, "y": y} for x, y in cleared.tolist()],

@@ -54,6 +54,7 @@ as :func:`find_good_site` with the same seed.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import numbers
 from enum import IntEnum
@@ -312,11 +313,13 @@ def find_good_site(terrain: Terrain, x: float, y: float, *, min_height: float = 
     xf = _coordinate(x, "x")
     yf = _coordinate(y, "y")
     a0 = start_angle(rng)
-    r = _core.find_good_site(terrain._core, xf, yf, a0, min_height=o.min_height,
-                             mine_distance=o.mine_distance,
-                             building_distance=o.building_distance, clearance=o.clearance,
-                             max_loops=o.max_loops, may_alter=o.may_alter,
-                             patch_radius=o.patch_radius)
+    # with may_alter, the search and the painting are one step (the lock)
+    with _writing(terrain, o.may_alter):
+        r = _core.find_good_site(terrain._core, xf, yf, a0, min_height=o.min_height,
+                                 mine_distance=o.mine_distance,
+                                 building_distance=o.building_distance, clearance=o.clearance,
+                                 max_loops=o.max_loops, may_alter=o.may_alter,
+                                 patch_radius=o.patch_radius)
     sx, sy, ok, altered, code, tries, crit, jumps, cx, cy = r
     return Site(sx, sy, ok, altered, _reason(code, sx, sy, tries, crit, jumps, cx, cy, o), tries)
 
@@ -376,13 +379,20 @@ def find_good_sites(terrain: Terrain, x: Any, y: Any, *, min_height: float = 10,
     a0 = None
     if rng is not None:
         a0 = 2.0 * math.pi * _generator(rng).random(xf.size)
-    out = _core.find_good_sites(terrain._core, xf, yf, a0, min_height=o.min_height,
-                                mine_distance=o.mine_distance,
-                                building_distance=o.building_distance, clearance=o.clearance,
-                                max_loops=o.max_loops, may_alter=o.may_alter,
-                                patch_radius=o.patch_radius, threads=nthreads)
+    with _writing(terrain, o.may_alter):
+        out = _core.find_good_sites(terrain._core, xf, yf, a0, min_height=o.min_height,
+                                    mine_distance=o.mine_distance,
+                                    building_distance=o.building_distance,
+                                    clearance=o.clearance, max_loops=o.max_loops,
+                                    may_alter=o.may_alter, patch_radius=o.patch_radius,
+                                    threads=nthreads)
     ax, ay, ok, altered, tries, reason, crit, jumps, cx, cy = (a.reshape(shape) for a in out)
     return Sites(ax, ay, ok, altered, tries, reason, crit, jumps, cx, cy, o)
+
+
+def _writing(terrain: Terrain, may_alter: bool) -> contextlib.AbstractContextManager:
+    """The terrain's lock when the call may paint, else nothing."""
+    return terrain._lock if may_alter else contextlib.nullcontext()
 
 
 def _coordinates(value: Any, name: str) -> np.ndarray:

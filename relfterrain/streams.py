@@ -138,12 +138,15 @@ def mark_streams(terrain: Terrain, x0: int, y0: int, nx: int, ny: int, *, margin
     """Soak the streams of an area into the placed table: see :meth:`Terrain.mark_streams`."""
     area = _area(x0, y0, nx, ny, margin, allow_huge)
     limit = _validate.integer(limit, "limit", 0)
-    packed, added, restarts = _core.mark_streams(
-        terrain._core, *area[:4], margin=area[4], threads=_validate.threads(threads),
-        limit=limit, **_options(neighbourhood, max_length))
+    nthreads = _validate.threads(threads)
+    options = _options(neighbourhood, max_length)
+    with terrain._lock:  # the marking is one step of the world state
+        packed, added, restarts = _core.mark_streams(
+            terrain._core, *area[:4], margin=area[4], threads=nthreads, limit=limit, **options)
     return MarkResult(_unpack(packed), added, restarts)
 
 
 def clear_streams(terrain: Terrain) -> int:
     """Remove every placed STREAM and MARSH entry; returns how many were removed."""
-    return terrain.remove_all(TerrainType.STREAM) + terrain.remove_all(TerrainType.MARSH)
+    with terrain._lock:
+        return terrain.remove_all(TerrainType.STREAM) + terrain.remove_all(TerrainType.MARSH)

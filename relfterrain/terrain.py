@@ -8,6 +8,7 @@ import math
 import numbers
 import operator
 import os
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -141,6 +142,12 @@ def _encode(what: Any) -> int:
     )
 
 
+def _items(items: tuple[np.ndarray, np.ndarray, np.ndarray]) -> dict[tuple[int, int], int]:
+    """The placed table's ``(xs, ys, codes)`` as a dict ``{(x, y): code}``."""
+    xs, ys, codes = items
+    return dict(zip(zip(xs.tolist(), ys.tolist()), codes.tolist()))
+
+
 def _decode(code: int) -> Placeable | None:
     if code == 0:
         return None
@@ -265,6 +272,7 @@ waterhole_below, knoll_below, x_below, cone_below : int
     _params: TerrainParams
     _placed: PlacedView
     _simd_request: str | None
+    _lock: threading.RLock  # one writer at a time: world-state changes are atomic
 
     def __init__(self, params: TerrainParams | None = None, *, simd: str | None = None,
                  **options: Any) -> None:
@@ -285,6 +293,11 @@ waterhole_below, knoll_below, x_below, cone_below : int
         self._params = params
         self._simd_request = simd
         self._placed = PlacedView(self._core)
+        # Every change of the world state (placed table, roads, lake height)
+        # and every read of more than one piece of it (copies, pickles,
+        # saving) holds this lock, so each is one step under threads; grids
+        # and points need no lock (they compute from a snapshot of the table).
+        self._lock = threading.RLock()
 
     # -- value semantics: parameters, copies, pickling ------------------------
 
@@ -300,19 +313,22 @@ waterhole_below, knoll_below, x_below, cone_below : int
         >>> Terrain().replace(town_below=150).params.town_below
         150.0
         """
-        return self._rebuild(self._params.replace(**changes), self._world_state(),
-                             self._simd_request)
+        with self._lock:
+            return self._rebuild(self._params.replace(**changes), self._world_state(),
+                                 self._simd_request)
 
     def copy(self) -> Terrain:
         """An independent copy: the same parameters and world state."""
-        return self._rebuild(self._params, self._world_state(), self._simd_request)
+        with self._lock:
+            return self._rebuild(self._params, self._world_state(), self._simd_request)
 
     def _world_state(self) -> dict[str, Any]:
         """What a terrain holds beyond its parameters, as plain arrays."""
-        xs, ys, codes = self._core.placed_items()
-        state = {"placed": (xs, ys, codes)}
-        state.update(_roads.world_state(self))  # roads (SPEC 13)
-        return state
+        with self._lock:
+            xs, ys, codes = self._core.placed_items()
+            state = {"placed": (xs, ys, codes)}
+            state.update(_roads.world_state(self))  # roads (SPEC 13)
+            return state
 
     @classmethod
     def _rebuild(cls, params: TerrainParams, state: dict[str, Any],
@@ -330,7 +346,8 @@ waterhole_below, knoll_below, x_below, cone_below : int
         return t
 
     def __reduce__(self) -> tuple:
-        return (Terrain._rebuild, (self._params, self._world_state(), self._simd_request))
+        with self._lock:
+            return (Terrain._rebuild, (self._params, self._world_state(), self._simd_request))
 
     def __copy__(self) -> Terrain:
         return self.copy()
@@ -342,9 +359,13 @@ waterhole_below, knoll_below, x_below, cone_below : int
         """Equal parameters and equal world state (the SIMD variant aside)."""
         if not isinstance(other, Terrain):
             return NotImplemented
-        if self._params != other._params or len(self._placed) != len(other._placed):
+        with self._lock:
+            mine = (self._params, self._core.placed_items())
+        with other._lock:
+            theirs = (other._params, other._core.placed_items())
+        if mine[0] != theirs[0] or mine[1][0].size != theirs[1][0].size:
             return False
-        return dict(self._placed.items()) == dict(other._placed.items())
+        return _items(mine[1]) == _items(theirs[1])
 
     __hash__ = None  # type: ignore[assignment]  # mutable: hash the params instead
 
@@ -388,9 +409,10 @@ waterhole_below, knoll_below, x_below, cone_below : int
 
     @lake_height.setter
     def lake_height(self, value: float) -> None:
-        params = self._params.replace(lake_height=value)
-        self._core.lake_height = params.lake_height
-        self._params = params
+        with self._lock:
+            params = self._params.replace(lake_height=value)
+            self._core.lake_height = params.lake_height
+            self._params = params
 
     def __getattr__(self, name: str) -> Any:
         # every other parameter reads through (lake_base, town_below, ...)
@@ -700,7 +722,9 @@ waterhole_below, knoll_below, x_below, cone_below : int
         <TerrainType.ROAD: 6>
         """
         code = _encode(what)
-        self._core.place(_key(x, "x"), _key(y, "y"), code)
+        x, y = _key(x, "x"), _key(y, "y")
+        with self._lock:
+            self._core.place(x, y, code)
 
     def at(self, x: int, y: int) -> Placeable | None:
         """What is placed at ``(x, y)``, or None."""
@@ -708,11 +732,15 @@ waterhole_below, knoll_below, x_below, cone_below : int
 
     def remove(self, x: int, y: int) -> bool:
         """Remove what is placed at ``(x, y)``; True if there was something."""
-        return self._core.remove(_key(x, "x"), _key(y, "y"))
+        x, y = _key(x, "x"), _key(y, "y")
+        with self._lock:
+            return self._core.remove(x, y)
 
     def remove_all(self, what: Placeable) -> int:
         """Remove every placement of ``what``; returns how many were removed."""
-        return self._core.remove_all(_encode(what))
+        code = _encode(what)
+        with self._lock:
+            return self._core.remove_all(code)
 
     # -- streams (SPEC 7) ---------------------------------------------------
 

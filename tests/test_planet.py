@@ -202,5 +202,5 @@ def test_bad_input():
         rt.Planet(100, cz=(1, 2, 3, 4, 5))
     with pytest.raises(ValueError, match="vectors"):
         rt.Planet(100, ch=(1, 2))
-    with pytest.raises(ValueError, match="xr, yr, zr"):
+    with pytest.raises(ValueError, match="zr: must be within the planet"):
         p.place(0, 0, 5000, rt.TerrainType.ROAD)
