@@ -38,13 +38,17 @@ static void set_pixel(uint8_t *mask, int64_t nx, int64_t ny, double row, double 
 }
 
 /* The vertices of the levels crossing the edge a -> b of the triangle of cell
- * (r, c); (ra, ca), (rb, cb) are the ends' offsets within the cell. */
+ * (r, c); (ra, ca), (rb, cb) are the ends' offsets within the cell.  More
+ * than `room` crossings (what the limit leaves) are not drawn: the count
+ * (at least room + 1) is returned at once, so a tiny interval is refused in
+ * the time of one cell, not of its 10^9 levels. */
 static int64_t edge(uint8_t *mask, int64_t nx, int64_t ny, int64_t r, int64_t c, double va,
                     double vb, double ba, double bb, double ra, double ca, double rb, double cb,
-                    double interval, int index_every)
+                    double interval, int index_every, int64_t room)
 {
     if (bb == ba) return 0;
     double lo = ba < bb ? ba : bb;
+    if (!(fabs(bb - ba) <= (double)room)) return room < INT64_MAX ? room + 1 : room;
     int64_t count = (int64_t)fabs(bb - ba);
     for (int64_t m = 0; m < count; m++) {
         double k = count == 1 ? lo + 1.0 : (lo + 1.0) + (double)m;
@@ -92,12 +96,13 @@ rt_status rt_contour_mask(const double *z, int64_t nx, int64_t ny, double interv
             double vc = (((v[0] + v[1]) + v[2]) + v[3]) * 0.25;
             double bc = band(vc, interval, inverse);
             if (b[1] == b[0] && b[2] == b[0] && b[3] == b[0] && bc == b[0]) continue;
-            for (int i = 0; i < 4; i++) {
+            for (int i = 0; i < 4 && total <= max_crossings; i++) {
                 int j = (i + 1) % 4;
                 total += edge(mask, nx, ny, r, c, v[i], v[j], b[i], b[j], dr[i], dc[i], dr[j],
-                              dc[j], interval, index_every);
+                              dc[j], interval, index_every, max_crossings - total);
+                if (total > max_crossings) break;
                 total += edge(mask, nx, ny, r, c, v[i], vc, b[i], bc, dr[i], dc[i], 0.5, 0.5,
-                              interval, index_every);
+                              interval, index_every, max_crossings - total);
             }
             if (total > max_crossings) {
                 free(rowb);

@@ -978,8 +978,11 @@ typedef struct rt_road {
  * RT_ERR_PARAM (half_width out of range), RT_ERR_COORD (a point outside the
  * domain or a segment longer than RT_MAX_ROAD_SEGMENT in x or y).  On
  * success *bound (if not NULL) receives an upper bound of the number of cells
- * rt_road_cells can write: the sum over the segments of
- * (floor(d) + 1) * (2w + 1)^2; RT_ERR_SIZE if that exceeds INT64_MAX / 16. */
+ * rt_road_cells can write before removing duplicates: the sum over the
+ * segments of s^2 + floor(d) * min(s^2, 4s) with s = 2w + 1 (the first point's
+ * square, then what each next point's square adds to its predecessor's: the
+ * points of a segment step at most 2 in x and in y); RT_ERR_SIZE if that
+ * exceeds INT64_MAX / 16. */
 rt_status rt_road_check(const rt_road *r, int64_t *bound);
 
 /* The cells a road paves and its bridge check, as one computation.

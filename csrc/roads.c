@@ -57,8 +57,11 @@ rt_status rt_road_check(const rt_road *r, int64_t *bound)
             return RT_ERR_COORD;
         double d;
         int64_t nq = segment_points(r->x[i], r->y[i], r->x[i + 1], r->y[i + 1], &d);
-        /* nq < 2^26 and side^2 < 2^22: the product fits; the sum is guarded */
-        int64_t cells = nq * side * side;
+        /* nq < 2^26 and side^2 < 2^22: the product fits; the sum is guarded.
+         * The first point's square, then what each next square adds to the
+         * one before (steps of at most 2 in x and y: a border <= 4 side) */
+        int64_t step = side * side < 4 * side ? side * side : 4 * side;
+        int64_t cells = side * side + (nq - 1) * step;
         if (cells > INT64_MAX / 16 - total) return RT_ERR_SIZE;
         total += cells;
     }
@@ -216,20 +219,40 @@ rt_status rt_road_cells(const rt_terrain *t, const rt_road *r, int64_t *cells, i
     int64_t n = 0;
     if (bad < 0) {
         int64_t hw = r->half_width, pending = 0;
-        for (int64_t i = 0; i < nseg; i++)
+        for (int64_t i = 0; i < nseg; i++) {
+            int64_t px = 0, py = 0;
             for (int64_t k = 0; k < start[i + 1] - start[i]; k++) {
-                if (rt__watch_charge(&w, &pending, (2 * hw + 1) * (2 * hw + 1) + 16))
-                    goto stopped;
                 int64_t qx, qy;
                 segment_point(r->x[i], r->y[i], r->x[i + 1], r->y[i + 1], length[i], k, &qx,
                               &qy);
-                for (int64_t dx = -hw; dx <= hw; dx++)
-                    for (int64_t dy = -hw; dy <= hw; dy++) {
-                        cells[2 * n] = qx + dx;
-                        cells[2 * n + 1] = qy + dy;
-                        n++;
+                /* the square around q less the previous point's square: the
+                 * union is the same (duplicates go below), the cells written
+                 * are a border, not a whole square, a point */
+                int64_t before = n;
+                for (int64_t x = qx - hw; x <= qx + hw; x++) {
+                    int64_t lo[2] = {qy - hw, qy + hw + 1}, hi[2] = {qy + hw, qy + hw};
+                    int parts = 1;
+                    if (k > 0 && x >= px - hw && x <= px + hw) {
+                        /* below and above the previous square's column */
+                        lo[0] = qy - hw, hi[0] = qy + hw < py - hw - 1 ? qy + hw : py - hw - 1;
+                        lo[1] = qy - hw > py + hw + 1 ? qy - hw : py + hw + 1, hi[1] = qy + hw;
+                        parts = 2;
                     }
+                    for (int part = 0; part < parts; part++) {
+                        if (hi[part] < lo[part]) continue;
+                        if (hi[part] - lo[part] + 1 > cap - n) goto toolong; /* cannot happen */
+                        for (int64_t y = lo[part]; y <= hi[part]; y++) {
+                            cells[2 * n] = x;
+                            cells[2 * n + 1] = y;
+                            n++;
+                        }
+                    }
+                }
+                if (rt__watch_charge(&w, &pending, 2 * hw + 1 + 2 * (n - before) + 16))
+                    goto stopped;
+                px = qx, py = qy;
             }
+        }
         int sorted = sort_cells(cells, n, &w);
         if (sorted < 0) goto stopped;
         if (sorted > 0) goto nomem;
@@ -264,4 +287,10 @@ nomem:
     free(length);
     free(counts);
     return RT_ERR_NOMEM;
+
+toolong: /* a step of more than 2 (the bound's premise): never seen */
+    free(start);
+    free(length);
+    free(counts);
+    return RT_ERR_SIZE;
 }

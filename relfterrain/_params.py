@@ -60,11 +60,7 @@ def _time_vector(value: Any, n: int) -> tuple[float, ...] | None:
         return (1.0,) * n
     if isinstance(value, (bool, str)):
         raise TypeError(f"time_vector: must be None, True or a sequence of numbers, got {value!r}")
-    try:
-        a = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError, OverflowError):
-        raise TypeError(
-            f"time_vector: must be None, True or a sequence of numbers, got {value!r}") from None
+    a = _validate.real_array(value, "time_vector", "None, True or a sequence of numbers")
     if a.ndim != 1 or a.size != n:
         raise ValueError(f"time_vector: must have {n} components (one per direction), "
                          f"got shape {a.shape}")

@@ -57,6 +57,58 @@ def index(value: Any, name: str, what: str = "an int") -> int:
         raise TypeError(f"{name}: must be {what}, got {value!r:.80}") from None
 
 
+def generator(rng: Any, name: str = "rng") -> np.random.Generator:
+    """``numpy.random.default_rng(rng)`` for None, an int seed (not a bool),
+    a SeedSequence, BitGenerator or Generator; anything else (strings, floats,
+    bools) is refused (TypeError naming ``name``), never converted."""
+    if isinstance(rng, (bool, np.bool_)) or not (
+            rng is None or isinstance(rng, (numbers.Integral, np.random.Generator,
+                                            np.random.BitGenerator, np.random.SeedSequence))):
+        raise TypeError(f"{name}: must be None, an int seed or a numpy.random.Generator, "
+                        f"got {rng!r:.80}")
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if isinstance(rng, numbers.Integral) and rng < 0:
+        raise ValueError(f"{name}: an int seed must be >= 0, got {rng}")
+    return np.random.default_rng(int(rng) if isinstance(rng, numbers.Integral) else rng)
+
+
+def path(value: Any, name: str = "path") -> str:
+    """A file path: a ``str`` or an ``os.PathLike`` giving one, not empty and
+    without NUL characters; bytes, None and other objects are refused
+    (TypeError naming ``name``)."""
+    if not isinstance(value, (str, os.PathLike)):
+        raise TypeError(f"{name}: must be a str or an os.PathLike, got {value!r:.80}")
+    p = os.fspath(value)
+    if not isinstance(p, str):
+        raise TypeError(f"{name}: must give a str path (not bytes), got {value!r:.80}")
+    if not p:
+        raise ValueError(f"{name}: must not be empty")
+    if "\0" in p:
+        raise ValueError(f"{name}: must not contain a NUL character, got {p!r:.80}")
+    return p
+
+
+def dtype(value: Any, name: str, allowed: tuple[str, ...]) -> np.dtype:
+    """One of the ``allowed`` dtypes (given as anything NumPy reads as one);
+    anything else is a TypeError naming ``name`` and the choices."""
+    try:
+        dt = np.dtype(value)
+    except (TypeError, ValueError):
+        dt = None
+    if dt is None or dt.name not in allowed:
+        raise TypeError(f"{name}: must be one of {', '.join(allowed)}, got {value!r:.60}")
+    return dt
+
+
+def out_array(value: Any, name: str = "out") -> np.ndarray:
+    """An ``out=`` argument: a NumPy array (its dtype and shape are checked
+    by the call); lists and other objects are a TypeError naming ``name``."""
+    if not isinstance(value, np.ndarray):
+        raise TypeError(f"{name}: must be a NumPy array (or None), got {type(value).__name__}")
+    return value
+
+
 def real_array(value: Any, name: str, what: str = "a number or an array-like of numbers"
                ) -> np.ndarray:
     """A float64 array of real numbers: strings, bools, complex and other

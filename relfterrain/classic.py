@@ -68,17 +68,7 @@ _DRAW = 1 << 20
 
 
 def _generator(rng: RngLike) -> np.random.Generator:
-    if rng is None:
-        return np.random.default_rng()
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if isinstance(rng, numbers.Integral) and not isinstance(rng, bool):
-        if rng < 0:
-            raise ValueError(f"rng: an int seed must be >= 0, got {rng}")
-        return np.random.default_rng(int(rng))
-    raise TypeError(
-        f"rng: must be None, an int seed or a numpy.random.Generator, got {rng!r}"
-    )
+    return _validate.generator(rng)
 
 
 def _uniforms(g: np.random.Generator, n: int) -> np.ndarray:

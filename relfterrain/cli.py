@@ -45,6 +45,7 @@ import contextlib
 import csv
 import importlib.util
 import json
+import math
 import os
 import shutil
 import sys
@@ -200,6 +201,50 @@ class Output:
             os.replace(self.tmp, self.path)
 
 
+#: A compressed output (``.zarr``, ``.npz --compress``) is refused only when
+#: even this share of its raw size would not fit on the disk: the heights
+#: (float64 or float32) of a terrain compress to no less than about half.
+COMPRESSED_SHARE = 4
+
+
+def _size(n: int) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if n < 1024 or unit == "PiB":
+            return f"{n} bytes" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1024  # type: ignore[assignment]
+    return f"{n} bytes"  # pragma: no cover
+
+
+def _check_space(path: str, nbytes: int, compressed: bool, what: str,
+                 option: str = "-o/--output") -> None:
+    """Refuse, before any work, an output that cannot fit on the free space
+    of the target's disk (the old file it replaces counted as free)."""
+    parent = os.path.dirname(os.path.abspath(path))
+    try:
+        free = shutil.disk_usage(parent).free
+    except OSError:
+        return  # no such folder: Output says so
+    with contextlib.suppress(OSError):
+        if os.path.isfile(path):
+            free += os.stat(path).st_size
+    need = nbytes // COMPRESSED_SHARE if compressed else nbytes
+    if need > free:
+        how = (f"at least {_size(need)} (1/{COMPRESSED_SHARE} of {_size(nbytes)} raw, "
+               "compressed)") if compressed else _size(nbytes)
+        raise CommandError(f"{option}: {what} needs {how} on disk, but {parent!r} has "
+                           f"{_size(free)} free; choose a smaller area or another disk")
+
+
+def _check_memory(nbytes: int, names: str, what: str) -> None:
+    """Refuse, before any work, an in-memory result larger than the machine."""
+    from . import _core
+
+    try:
+        _core.check_alloc(nbytes, names, what)
+    except MemoryError as e:
+        raise CommandError(str(e)) from None
+
+
 def _is_zarr_store(path: str) -> bool:
     return any(os.path.exists(os.path.join(path, n)) for n in ("zarr.json", ".zgroup", ".zarray"))
 
@@ -337,6 +382,17 @@ def _write_dataset(ds: Any, out: Output, engine: str | None, show: bool) -> None
             ds.to_netcdf(out.tmp, engine=engine)
 
 
+def _shutdown(pool: Any) -> None:
+    """Cancel the pool's waiting tasks and wait for the running ones, even
+    through a second Ctrl-C (the output is removed only after)."""
+    while True:
+        try:
+            pool.shutdown(wait=True, cancel_futures=True)
+            return
+        except KeyboardInterrupt:
+            continue
+
+
 def _grid_arguments(p: argparse.ArgumentParser) -> None:
     _area_args(p)
     p.add_argument("--step", type=float, default=1.0, help="grid spacing, metres (default 1)")
@@ -360,6 +416,13 @@ def _grid(args: argparse.Namespace) -> int:
         raise CommandError(f"--chunk: must be >= 1, got {args.chunk}")
     t = _terrain(args)
     show = _progress(args)
+    ext = os.path.splitext(args.output)[1].lower()
+    per_point = 2 * np.dtype(args.dtype).itemsize + 2  # height, depth, terrain, feature
+    if ext == ".npz" or importlib.util.find_spec("dask") is None:
+        _check_memory(nx * ny * per_point, "NX, NY", f"a {ny} x {nx} grid ({args.dtype})")
+    _check_space(args.output, nx * ny * per_point + 8 * (nx + ny),
+                 ext == ".zarr" or (ext == ".npz" and args.compress),
+                 f"a {ny} x {nx} grid ({args.dtype})")
     start = time.perf_counter()
     with Output(args.output, _GRID_FORMATS) as out:
         engine = None
@@ -375,15 +438,23 @@ def _grid(args: argparse.Namespace) -> int:
             _write_npz(out.tmp, args.compress, {"x": x, "y": y, "height": h, "depth": d,
                                                 "terrain": tt, "feature": f})
         elif importlib.util.find_spec("dask") is not None:
+            from concurrent.futures import ThreadPoolExecutor
+
             import dask
 
             from . import dask as rtd
 
             ds = rtd.dataset(t, x0, y0, nx, ny, step, chunks=(args.chunk, args.chunk),
                              dtype=args.dtype)
-            with dask.config.set(scheduler="threads",
-                                 num_workers=args.threads or default_threads()):
-                _write_dataset(ds, out, engine, show)
+            # our own pool: on Ctrl-C (or any error) dask returns at once while
+            # its workers finish the chunks they hold; waiting for them keeps
+            # any chunk from being written into the removed temporary store
+            pool = ThreadPoolExecutor(args.threads or default_threads())
+            try:
+                with dask.config.set(scheduler="threads", pool=pool):
+                    _write_dataset(ds, out, engine, show)
+            finally:
+                _shutdown(pool)
         else:
             from .dataset import make_dataset
 
@@ -609,6 +680,9 @@ def _area(args: argparse.Namespace) -> tuple[float, float, int, int]:
     if len(args.area) != 4:
         raise CommandError(f"X0 Y0 NX NY: give all four or none, got {len(args.area)} values")
     x0, y0, nx, ny = args.area
+    for name, v in (("X0", x0), ("Y0", y0), ("NX", nx), ("NY", ny)):
+        if not math.isfinite(v):
+            raise CommandError(f"{name}: must be a finite number, got {v:g}")
     if nx != int(nx) or ny != int(ny):
         raise CommandError(f"NX, NY: must be whole numbers, got {nx:g}, {ny:g}")
     return x0, y0, int(nx), int(ny)
@@ -648,7 +722,7 @@ def _map(args: argparse.Namespace) -> int:
 
         if args.streams:
             with checking():
-                t.mark_streams(int(x0), int(y0), nx, ny, threads=args.threads)
+                t.mark_streams(*_map_extent(x0, y0, nx, ny, args.step), threads=args.threads)
         with checking():
             img = render(t, x0, y0, nx, ny, args.step, palette=args.palette,
                          contours=not args.no_contours, interval=args.interval,
@@ -657,6 +731,15 @@ def _map(args: argparse.Namespace) -> int:
     print(f"{PROG} map: {nx} x {ny} pixels at {args.step:g} m in "
           f"{time.perf_counter() - start:.2f} s: wrote {args.output}")
     return 0
+
+
+def _map_extent(x0: float, y0: float, nx: int, ny: int, step: float) -> tuple[int, int, int, int]:
+    """The integer ground ``(x0, y0, nx, ny)`` in metres that a map of ``nx`` x
+    ``ny`` pixels of ``step`` metres covers (its first pixel's point to its
+    last one's, whole metres outward)."""
+    xa, ya = math.floor(x0), math.floor(y0)
+    xb, yb = math.ceil(x0 + (nx - 1) * step), math.ceil(y0 + (ny - 1) * step)
+    return xa, ya, xb - xa + 1, yb - ya + 1
 
 
 _STREAM_FORMATS = {".csv": "comma-separated, one row per point",
@@ -685,6 +768,8 @@ def _streams(args: argparse.Namespace) -> int:
     t = _terrain(args)
     if x0 != int(x0) or y0 != int(y0):
         raise CommandError(f"X0, Y0: streams start at integer points, got {x0:g}, {y0:g}")
+    if math.isnan(args.max_length):
+        raise CommandError("--max-length: must be a number (0 or less: no cap), got nan")
     cap = args.max_length if args.max_length > 0 else None
     start = time.perf_counter()
     with Output(args.output, _STREAM_FORMATS) as out:
@@ -803,6 +888,8 @@ def summarize(terrain: np.ndarray, feature: np.ndarray, step: float) -> str:
 
 def _classic(args: argparse.Namespace) -> int:
     x0, y0, nx, ny, step = _check_grid(args)
+    _check_memory(nx * ny * 18, "--nx, --ny", f"a {ny} x {nx} grid")
+    _check_space(args.output, nx * ny * 18 + 8 * (nx + ny), args.compress, f"a {ny} x {nx} grid")
     t = _terrain(args)
     with Output(args.output, {".npz": "NumPy arrays"}) as out:
         start = time.perf_counter()

@@ -96,6 +96,8 @@ def building_grid(t: Terrain, x0: float, y0: float, nx: int, ny: int, step: floa
     from ._validate import grid_args as _grid_args
 
     x0, y0, nx, ny, step, r0, c0 = _grid_args(x0, y0, nx, ny, step, offset)
+    # the answer and the lattice's selection of it: 2 bytes a point
+    _core.check_alloc(2 * nx * ny + 32 * (nx + ny), "nx, ny", f"a {ny} x {nx} grid")
     xs, ys = _axis(x0, c0, nx, step), _axis(y0, r0, ny, step)
     for name, a in (("x", xs), ("y", ys)):
         if np.any(np.abs(a) > 2**40):
@@ -125,6 +127,8 @@ def tree_grid(t: Terrain, x0: float, y0: float, nx: int, ny: int, step: float = 
     from ._validate import grid_args as _grid_args
 
     x0, y0, nx, ny, step, r0, c0 = _grid_args(x0, y0, nx, ny, step, offset)
+    _core.check_alloc(nx * ny + 40 * min(nx * ny, _CHUNK_POINTS + nx), "nx, ny",
+                      f"a {ny} x {nx} grid")
     xs = _axis(x0, c0, nx, step)
     out = np.empty((ny, nx), dtype=np.uint8)
     rows = max(1, _CHUNK_POINTS // nx)
@@ -143,6 +147,8 @@ def tree_offset_grid(t: Terrain, x0: float, y0: float, nx: int, ny: int, step: f
     from ._validate import grid_args as _grid_args
 
     x0, y0, nx, ny, step, r0, c0 = _grid_args(x0, y0, nx, ny, step, offset)
+    _core.check_alloc(16 * nx * ny + 48 * min(nx * ny, _CHUNK_POINTS + nx), "nx, ny",
+                      f"a {ny} x {nx} grid of two float64 offsets")
     xs = _axis(x0, c0, nx, step)
     dx = np.empty((ny, nx))
     dy = np.empty((ny, nx))

@@ -18,6 +18,7 @@ import numpy as np
 
 from . import _core, _validate
 from ._params import GalaxyParams
+from ._progress import tqdm_class
 from ._stats import chi2_sf, t_two_sided_p
 
 _readonly = _validate.readonly
@@ -177,14 +178,7 @@ def _pieces(block: Block, max_planes: int, budget: Callable[[], int]
                     x, y = x + 1, 0
 
 
-def _tqdm() -> Any:
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:
-        raise ImportError(
-            "progress=True needs tqdm: pip install tqdm (or pip install 'relfterrain[progress]')"
-        ) from None
-    return tqdm
+_tqdm = tqdm_class
 
 
 class Galaxy:

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from . import _core, _validate
-from ._files import atomic_write
+from ._files import atomic_write, target
 from ._types import Feature, TerrainGrid, TerrainType
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -150,10 +150,34 @@ def _pil() -> tuple[Any, Any]:
 
 def _palette(value: Any) -> Palette:
     if isinstance(value, Palette):
-        return value
-    if not isinstance(value, str) or value not in PALETTES:
+        return _checked_palette(value)
+    if not isinstance(value, str):
+        raise TypeError(f"palette: must be a name ({', '.join(sorted(PALETTES))}) or a "
+                        f"relfterrain.maps.Palette, got {value!r:.80}")
+    if value not in PALETTES:
         raise ValueError(f"palette: must be one of {sorted(PALETTES)}, got {value!r}")
     return PALETTES[value]
+
+
+def _checked_palette(p: Palette) -> Palette:
+    """A Palette whose colours are what the drawing needs (else a TypeError
+    or ValueError naming ``palette`` and the field)."""
+    t = np.asarray(p.terrain)
+    if t.dtype.kind not in "iu" or t.shape != (len(TerrainType), 3) or \
+            (t.size and (t.min() < 0 or t.max() > 255)):
+        raise ValueError(f"palette.terrain: must be ({len(TerrainType)}, 3) integers 0..255, "
+                         f"got {t.dtype} {t.shape}")
+    for field in Palette._fields[2:]:
+        c = getattr(p, field)
+        try:
+            ok = len(c) == 3 and all(
+                isinstance(v, (int, np.integer)) and not isinstance(v, bool) and 0 <= v <= 255
+                for v in c)
+        except TypeError:
+            ok = False
+        if not ok:
+            raise ValueError(f"palette.{field}: must be an (r, g, b) of ints 0..255, got {c!r:.60}")
+    return p
 
 
 def terrain_colours(codes: np.ndarray, palette: str | Palette = "relf") -> np.ndarray:
@@ -270,11 +294,19 @@ def contour_mask(z: np.ndarray, interval: float = 5.0, index_every: int = 5) -> 
     line are 8-connected. Every contour pixel is a corner of a cell that
     the contour crosses. Orientation as ``z`` (row 0 south).
     """
-    if z.dtype == np.float64 and z.ndim == 2 and np.isfinite(interval) and interval > 0:
-        # the same pixels, computed in C (csrc/contours.c) cell by cell
-        return _core.contour_mask(np.ascontiguousarray(z), float(interval), int(index_every),
-                                  _MAX_CROSSINGS)
-    return _contour_mask_numpy(z, interval, index_every)
+    za = _validate.real_array(z, "z", "a 2-D array of heights")
+    if za.ndim != 2:
+        raise ValueError(f"z: must be a 2-D array of heights, got shape {za.shape}")
+    if not np.all(np.isfinite(za)):
+        raise ValueError("z: every height must be finite")
+    interval = _validate.real(interval, "interval")
+    if interval <= 0:
+        raise ValueError(f"interval: must be a positive number, got {interval!r}")
+    index_every = _validate.integer(index_every, "index_every", 0)
+    if index_every > 2**31 - 1:
+        raise ValueError(f"index_every: must be <= 2**31 - 1, got {index_every}")
+    # the same pixels, computed in C (csrc/contours.c) cell by cell
+    return _core.contour_mask(np.ascontiguousarray(za), interval, index_every, _MAX_CROSSINGS)
 
 
 def _contour_mask_numpy(z: np.ndarray, interval: float, index_every: int) -> np.ndarray:
@@ -621,6 +653,7 @@ def save_png(array: Any, path: str | os.PathLike) -> None:
     moved over ``path`` (``os.replace``): a failed write leaves any old file
     as it was. Needs Pillow (``pip install 'relfterrain[maps]'``).
     """
+    path = target(path)
     data = png_bytes(array)
     with atomic_write(path) as fh:
         fh.write(data)
@@ -684,6 +717,10 @@ def star_field(galaxy: Galaxy | None = None, block: Any = None, *, scale: float 
         raise ValueError(f"scale: must be a positive number, got {scale!r}")
     w = max(1, round(b.nx * scale))
     h = max(1, round(b.ny * scale))
+    # the RGB picture and Pillow's copy of it, before any work
+    _core.check_alloc(6 * w * h, "scale, block", f"a {h} x {w} picture")
+    if w > 2**31 - 1 or h > 2**31 - 1:
+        raise ValueError(f"scale, block: a {h} x {w} picture is larger than Pillow draws")
     stars = g.stars(*b, threads=threads)
     Image, ImageDraw = _pil()
     im = Image.new("RGB", (w, h))

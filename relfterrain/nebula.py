@@ -128,9 +128,13 @@ class Nebula:
         ``out`` a C-contiguous array of that dtype and shape to fill and return.
         Every thread count gives the same bits.
         """
-        dt = np.dtype(dtype if out is None else out.dtype)
+        if out is not None:
+            _validate.out_array(out)
+            dt = out.dtype
+        else:
+            dt = _validate.dtype(dtype, "dtype", ("float64", "float32"))
         if dt not in (np.float64, np.float32):
-            raise TypeError(f"dtype: must be float64 or float32, got {dt}")
+            raise TypeError(f"out: must be a float64 or float32 array, got {dt}")
         slot: Any = True if out is None else out
         outputs = (slot, None, None) if dt == np.float64 else (None, slot, None)
         (d64, d32, _), _amt = self._block(x0, y0, z0, nx, ny, nz, step, outputs, False, threads)
@@ -140,7 +144,7 @@ class Nebula:
             step: float = 1.0, *, out: np.ndarray | None = None,
             threads: int | None = None) -> np.ndarray:
         """Boolean ``(nz, ny, nx)``: True where the density exceeds the threshold."""
-        slot: Any = True if out is None else out
+        slot: Any = True if out is None else _validate.out_array(out)
         (_, _, g), _amt = self._block(x0, y0, z0, nx, ny, nz, step, (None, None, slot), False,
                                       threads)
         return g

@@ -309,6 +309,8 @@ class Planet:
         step = _validate.real(step, "step")
         if step <= 0:
             raise ValueError(f"step: must be a positive number of metres, got {step!r}")
+        # height, depth (float64), terrain, feature and visible (uint8): 19 bytes a pixel
+        _core.check_alloc(19 * nx * ny, "nx, ny", f"a {ny} x {nx} map")
         h, d, t, f, v = _core.planet_map(self._params(), lat0, lon0, nx, ny, step,
                                          threads=_validate.threads(threads))
         return PlanetMap(h, d, t, f, v, step)

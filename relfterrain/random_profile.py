@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import _core, _validate
+from ._progress import tqdm_class
 
 __all__ = ["RandomProfile", "make_profile"]
 
@@ -46,8 +47,13 @@ def _round_js(v: np.ndarray) -> np.ndarray:
     return r + (v - r >= 0.5)
 
 
+#: Indices computed at once (the sines of a long profile go in blocks of this
+#: many points: bounded scratch memory, Ctrl-C between blocks).
+_BLOCK = 1 << 18
+
+
 def make_profile(length: int = 2048, rng: Any = None, *,
-                 round_first: bool = False) -> RandomProfile:
+                 round_first: bool = False, progress: bool = False) -> RandomProfile:
     """A random profile as the author's ``makeProfile`` makes it (SPEC 11).
 
     For each of 32 sines, three uniforms ``u`` in [0, 1) are drawn, in this
@@ -78,6 +84,11 @@ def make_profile(length: int = 2048, rng: Any = None, *,
     round_first : bool
         Round before dividing by 8 (the PDF's listing) instead of after (the
         author's running code, SPEC 11's default).
+    progress : bool
+        Show a progress bar (needs tqdm: ``pip install "relfterrain[progress]"``).
+        The profile is computed in blocks of 2**18 points (the same bits as
+        one block); Ctrl-C stops it between blocks (KeyboardInterrupt), and
+        2**24 points take a few seconds.
 
     Returns
     -------
@@ -102,26 +113,38 @@ def make_profile(length: int = 2048, rng: Any = None, *,
     if n_len > _core.MAX_PROFILE or n_len & (n_len - 1):
         raise ValueError(f"length: must be a power of two between 1 and 2**24, got {n_len}")
     first = _validate.flag(round_first, "round_first")
-    try:
-        gen = np.random.default_rng(rng)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"rng: must be an int seed, a numpy.random.Generator or None ({exc})"
-                        ) from None
+    show = _validate.flag(progress, "progress")
+    gen = _validate.generator(rng)
+    # the profile, and a block's scratch (index, angle, sine, term: 4 arrays)
+    _core.check_alloc(8 * n_len + 32 * min(n_len, _BLOCK), "length",
+                      f"a profile of {n_len} points")
     L = float(n_len)
     max_n = L / 32.0
-    j = np.arange(n_len, dtype=np.float64)
-    two_pi_j = TWO_PI * j
-    P = np.zeros(n_len, dtype=np.float64)
-    for _ in range(N_SINES):
+    sines = []
+    for _ in range(N_SINES):  # the 96 draws, in the author's order
         a = MIN_A + gen.random() * (MAX_A - MIN_A)
         n = float(_round_js(np.asarray(MIN_N + gen.random() * (max_n - MIN_N))))
         lamda = L / n if n != 0.0 else math.inf
         phase = 0.0 + gen.random() * (TWO_PI - 0.0)
-        s = _core.sin(phase + two_pi_j / lamda)
-        if first:
-            P += _round_js(a * s) / 8.0
-        else:
-            P += _round_js(a * s / 8.0)
+        sines.append((a, lamda, phase))
+    P = np.zeros(n_len, dtype=np.float64)
+    bar = tqdm_class()(total=n_len, unit="point", desc="make_profile", leave=False) \
+        if show else None
+    try:
+        for b0 in range(0, n_len, _BLOCK):
+            two_pi_j = TWO_PI * np.arange(b0, min(n_len, b0 + _BLOCK), dtype=np.float64)
+            Pb = P[b0:b0 + two_pi_j.size]
+            for a, lamda, phase in sines:   # per point: the same sums in the same order
+                s = _core.sin(phase + two_pi_j / lamda)
+                if first:
+                    Pb += _round_js(a * s) / 8.0
+                else:
+                    Pb += _round_js(a * s / 8.0)
+            if bar is not None:
+                bar.update(two_pi_j.size)
+    finally:
+        if bar is not None:
+            bar.close()
     max_ht = 0.0
     top = float(P.max())
     if top > max_ht:

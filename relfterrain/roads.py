@@ -19,15 +19,15 @@ roads in the author's format, placed entries) and loads back bit for bit.
 from __future__ import annotations
 
 import json
-import operator
 import os
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
 from . import _core, _validate
-from ._files import atomic_write
+from ._files import atomic_write, target
 from ._params import TerrainParams
 from ._types import Feature, TerrainType
 
@@ -46,6 +46,8 @@ DEFAULT_HALF_WIDTH = 2
 DEFAULT_MAX_BRIDGE = 60
 
 _ROAD = _core.PLACED_TERRAIN | int(TerrainType.ROAD)
+# where Terrain.place accepts a point (relfterrain.terrain.PLACED_LIMIT)
+_PLACED_LIMIT = 2**53
 _DOMAIN = int(_core.TERRAIN_DOMAIN)
 # cells (x, y) as one sortable int64 key: |x|, |y| <= 2**26 + 1024 < 2**27
 _OFF = 1 << 27
@@ -171,7 +173,8 @@ def add_road(t: Terrain, points: Any, *, half_width: int = DEFAULT_HALF_WIDTH,
     """Pave a road on ``t``; see :meth:`relfterrain.Terrain.add_road`."""
     pts = road_points(points)
     w = _half_width(half_width)
-    mb = -1 if max_bridge is None else _validate.integer(max_bridge, "max_bridge", 0)
+    mb = -1 if max_bridge is None else _validate.integer(max_bridge, "max_bridge", 0,
+                                                          int64=True)
     nthreads = _validate.threads(threads)
     with t._lock:  # the road list and the paved cells change in one step
         _pave(t, Road(pts, w), mb, nthreads)
@@ -343,6 +346,7 @@ def _document(params: TerrainParams, st: _RoadState, xs: np.ndarray, ys: np.ndar
 
 def save(t: Terrain, path: str | os.PathLike) -> None:
     """Write ``t`` to ``path`` as JSON, atomically; see :meth:`relfterrain.Terrain.save`."""
+    path = target(path)
     doc = to_document(t)
     with atomic_write(path, "w", encoding="utf-8") as f:
         json.dump(doc, f, allow_nan=False, separators=(",", ":"))
@@ -353,13 +357,15 @@ class _Bad(Exception):
     """A problem with the file's content (turned into ValueError naming the file)."""
 
 
-def _int(v: Any, what: str) -> int:
+def _int(v: Any, what: str, limit: int = 2**62) -> int:
+    """An integer of the file (a float with an integer value too) within
+    ``+-limit`` (the limit of the API the value goes to)."""
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         raise _Bad(f"{what}: must be an integer, got {v!r}")
     if isinstance(v, float) and not (np.isfinite(v) and v == int(v)):
         raise _Bad(f"{what}: must be an integer, got {v!r}")
-    if not -(2**62) <= v < 2**62:
-        raise _Bad(f"{what}: must be within +-2**62, got {v!r}")
+    if not -limit <= v <= limit:
+        raise _Bad(f"{what}: must be within +-2**{limit.bit_length() - 1}, got {v!r}")
     return int(v)
 
 
@@ -413,7 +419,8 @@ def _entries(doc: Any, what: str) -> tuple[np.ndarray, np.ndarray]:
         name = e[key]
         if not isinstance(name, str) or name not in names:
             raise _Bad(f"{what}[{i}].{key}: not a {key} name: {name!r}")
-        cells.append((_int(e["x"], f"{what}[{i}].x"), _int(e["y"], f"{what}[{i}].y")))
+        cells.append((_int(e["x"], f"{what}[{i}].x", _PLACED_LIMIT),
+                      _int(e["y"], f"{what}[{i}].y", _PLACED_LIMIT)))
         codes.append(kind | names[name])
     return (np.array(cells, dtype=np.int64).reshape(-1, 2), np.array(codes, dtype=np.uint8))
 
@@ -447,8 +454,9 @@ def _from_document(doc: Any, simd: str | None) -> Terrain:
         raise _Bad(f"params: {e}") from None
     road_list = _roads_from(doc.get("roads", []), "roads")
     cells, codes = _entries(doc.get("placed", []), "placed")
-    cleared = [(_int(_object(c, f"cleared[{i}]", ("x", "y"))["x"], f"cleared[{i}].x"),
-                _int(c["y"], f"cleared[{i}].y"))
+    cleared = [(_int(_object(c, f"cleared[{i}]", ("x", "y"))["x"], f"cleared[{i}].x",
+                     _PLACED_LIMIT),
+                _int(c["y"], f"cleared[{i}].y", _PLACED_LIMIT))
                for i, c in enumerate(_list(doc.get("cleared", []), "cleared"))]
     under_cells, under_codes = _entries(doc.get("beneath_roads", []), "beneath_roads")
     t = Terrain(params, simd=simd)
@@ -464,6 +472,59 @@ def _from_document(doc: Any, simd: str | None) -> Terrain:
     pave = road_cells[~np.isin(road_cells, given)]
     _core.placed_set_many(t._core, _cells(pave), np.full(pave.size, _ROAD, dtype=np.uint8))
     return t
+
+
+#: The deepest nesting of arrays and objects a terrain file may have (the
+#: format needs 4: the document, "roads", a road, its "path" and a point).
+MAX_DEPTH = 16
+#: The most digits a number of a terrain file may have (an int64 has 19).
+MAX_DIGITS = 40
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+class _Huge:
+    """A number of a file with more than MAX_DIGITS digits (refused where it is used)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"a number of {len(self.text)} characters ({self.text[:12]}...)"
+
+
+def _number(text: str, kind: type) -> Any:
+    if len(text) > MAX_DIGITS:
+        return _Huge(text)
+    return kind(text)
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise _Bad(f"the key {k!r} appears twice in one object (which one holds?)")
+        out[k] = v
+    return out
+
+
+def _constant(name: str) -> Any:
+    raise _Bad(f"{name} is not a number JSON allows (nor a terrain file)")
+
+
+def _parse(text: str) -> Any:
+    """JSON with the limits of the format: nesting at most MAX_DEPTH deep,
+    numbers of at most MAX_DIGITS characters, no NaN/Infinity, no key twice
+    in an object (each a _Bad naming what)."""
+    brackets = np.frombuffer(_STRINGS.sub('""', text).encode("utf-8"), dtype=np.uint8)
+    step = (np.isin(brackets, (ord("["), ord("{"))).astype(np.int32)
+            - np.isin(brackets, (ord("]"), ord("}"))).astype(np.int32))
+    depth = int(np.cumsum(step).max()) if step.size else 0
+    if depth > MAX_DEPTH:
+        raise _Bad(f"arrays and objects nested {depth} deep (a terrain file needs at most "
+                   f"{MAX_DEPTH})")
+    return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_constant,
+                      parse_int=lambda s: _number(s, int),
+                      parse_float=lambda s: _number(s, float))
 
 
 def load(path: str | os.PathLike, *, simd: str | None = None) -> Terrain:
@@ -483,7 +544,7 @@ def load(path: str | os.PathLike, *, simd: str | None = None) -> Terrain:
     >>> rt.load(path).roads[0].points.tolist()
     [[23400, 5320], [23440, 5320]]
     """
-    path = os.fspath(path)
+    path = _validate.path(path)
     with open(path, "rb") as f:
         raw = f.read()
     try:
@@ -491,9 +552,11 @@ def load(path: str | os.PathLike, *, simd: str | None = None) -> Terrain:
     except UnicodeDecodeError as e:
         raise ValueError(f"{path}: not a relfterrain terrain file (not UTF-8 text: {e})") from None
     try:
-        doc = json.loads(text)
+        doc = _parse(text)
     except json.JSONDecodeError as e:
         raise ValueError(f"{path}: not valid JSON (corrupt or truncated?): {e}") from None
+    except _Bad as e:
+        raise ValueError(f"{path}: {e}") from None
     try:
         return _from_document(doc, simd)
     except _Bad as e:

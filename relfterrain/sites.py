@@ -56,7 +56,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import numbers
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -158,9 +157,17 @@ class Sites(NamedTuple):
     options: SiteOptions  #: the options of the search
 
     def _at(self, i: Any) -> tuple[int, ...]:
+        shape = self.x.shape
         if isinstance(i, tuple):
-            return tuple(int(v) for v in i)
-        return tuple(int(v) for v in np.unravel_index(int(i), self.x.shape))
+            k = tuple(_validate.index(v, "i", "an int or a tuple of ints") for v in i)
+            if len(k) != len(shape) or not all(-n <= v < n for v, n in zip(k, shape)):
+                raise IndexError(f"i: no start {k} in the starts of shape {shape}")
+            return tuple(v % n for v, n in zip(k, shape))
+        flat = _validate.index(i, "i", "an int or a tuple of ints")
+        size = self.x.size
+        if not -size <= flat < size:
+            raise IndexError(f"i: no start {flat} (there are {size})")
+        return tuple(int(v) for v in np.unravel_index(flat % size, shape))
 
     def reason_text(self, i: Any) -> str:
         """The reason of start ``i`` (a flat index or an index tuple) in words,
@@ -194,14 +201,7 @@ def start_angle(rng: Any = None) -> float:
 
 
 def _generator(rng: Any) -> np.random.Generator:
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if isinstance(rng, bool) or not isinstance(rng, numbers.Integral):
-        raise TypeError(f"rng: must be None, an int seed or a numpy.random.Generator, "
-                        f"got {rng!r}")
-    if rng < 0:
-        raise ValueError(f"rng: an int seed must be >= 0, got {rng}")
-    return np.random.default_rng(int(rng))
+    return _validate.generator(rng)
 
 
 def _distance(value: Any, name: str) -> float:
@@ -372,6 +372,8 @@ def find_good_sites(terrain: Terrain, x: Any, y: Any, *, min_height: float = 10,
     except ValueError:
         raise ValueError(f"x, y: shapes {xa.shape} and {ya.shape} do not broadcast") from None
     shape = xb.shape
+    # the starts' results (10 arrays), the core's records, order and flags
+    _core.check_alloc(xb.size * _BYTES_PER_START, "x, y", f"{xb.size} starts")
     _validate.work(xb.size * o.max_loops, MAX_SITE_TRIES, "MAX_SITE_TRIES", "x, y, max_loops",
                    "the candidates a call may examine, starts * max_loops,", allow_huge)
     xf = np.ascontiguousarray(xb.ravel())
@@ -390,16 +392,19 @@ def find_good_sites(terrain: Terrain, x: Any, y: Any, *, min_height: float = 10,
     return Sites(ax, ay, ok, altered, tries, reason, crit, jumps, cx, cy, o)
 
 
+#: Bytes a start of find_good_sites needs: 10 result arrays (67 bytes), the
+#: core's result record and its copy (2 x 80), its place in the search order
+#: and the sort's buffer (2 x 24), a flag, the coordinates (16) and angle (8).
+_BYTES_PER_START = 67 + 160 + 48 + 1 + 24
+
+
 def _writing(terrain: Terrain, may_alter: bool) -> contextlib.AbstractContextManager:
     """The terrain's lock when the call may paint, else nothing."""
     return terrain._lock if may_alter else contextlib.nullcontext()
 
 
 def _coordinates(value: Any, name: str) -> np.ndarray:
-    try:
-        a = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError, OverflowError):
-        raise TypeError(f"{name}: must be an array-like of numbers, got {value!r}") from None
+    a = _validate.real_array(value, name, "a number or an array-like of numbers")
     bad = ~(np.abs(a) <= _MAX_COORD)
     if np.any(bad):
         v = a[bad].ravel()[0]

@@ -137,7 +137,7 @@ def mark_streams(terrain: Terrain, x0: int, y0: int, nx: int, ny: int, *, margin
                  allow_huge: bool = False) -> MarkResult:
     """Soak the streams of an area into the placed table: see :meth:`Terrain.mark_streams`."""
     area = _area(x0, y0, nx, ny, margin, allow_huge)
-    limit = _validate.integer(limit, "limit", 0)
+    limit = _validate.integer(limit, "limit", 0, int64=True)
     nthreads = _validate.threads(threads)
     options = _options(neighbourhood, max_length)
     with terrain._lock:  # the marking is one step of the world state

@@ -529,3 +529,21 @@ def test_handler_that_returns_lets_the_call_finish():
     assert seen  # the handler ran, during or after the call
     for a, b in zip(got, want):
         assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("run", range(3))
+def test_cli_grid_zarr_interrupted_leaves_no_part_folder(tmp_path, capsys, run):
+    """Ctrl-C while dask writes a zarr store: exit 130 and nothing left (issue
+    19: the workers went on writing chunks into the removed temporary store)."""
+    pytest.importorskip("zarr")
+    pytest.importorskip("dask")
+    from relfterrain import cli
+
+    target = tmp_path / "g.zarr"
+    status = []
+    assert interrupted_after(lambda: status.append(cli.main(
+        ["grid", "0", "0", "40000", "40000", "--chunk", "512", "--threads", "2",
+         "--no-progress", "-o", str(target)])) or _raise_interrupt(status),
+        delay=0.5 + 0.3 * run) == 1
+    assert status == [130]
+    assert list(tmp_path.iterdir()) == []

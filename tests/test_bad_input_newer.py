@@ -1,0 +1,295 @@
+"""Bad input over the newer surface (issue 19), in the style of
+tests/test_bad_input.py: streams, sites, roads, save/load, maps, planets,
+nebulae, random profiles and the feature grids.
+
+Each case is ``(name, build, exception, names)``: the call must raise that
+exception with a message starting with the argument's name, and must leave
+every array among its arguments (``out=`` included) as it was.  One rule
+everywhere: numbers are real numbers (no str, bool, complex), indices are
+ints, paths are ``str``/``os.PathLike``; none is ever converted.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+import pytest
+
+import relfterrain as rt
+from relfterrain import _core, maps
+from relfterrain.random_profile import make_profile
+
+PHYS = _core.physical_memory()
+NAN, INF = math.nan, math.inf
+V, TE, ME, IE = ValueError, TypeError, MemoryError, IndexError
+T = rt.Terrain()
+P = rt.Planet(1000.0)
+N = rt.Nebula(100.0)
+SITES = T.find_good_sites([23400.0, 23800.0], [5320.0, 5700.0])
+
+CASES: list[tuple[str, object, type, str]] = []
+
+
+def case(name, exc, names, build):
+    CASES.append((name, build, exc, names))
+
+
+def call(fn, *args, **kwargs):
+    return fn, args, kwargs
+
+
+# the kinds of bad value, by what the argument is
+NOT_INT = [("str", "1", TE), ("bool", True, TE), ("float", 1.5, TE), ("whole-float", 2.0, TE),
+           ("complex", 1j, TE), ("None", None, TE), ("list", [1], TE)]
+NOT_REAL = [("str", "1", TE), ("bool", True, TE), ("complex", 1 + 0j, TE), ("nan", NAN, V),
+            ("inf", INF, V), ("huge", 2**1024, V), ("list", [1.0], TE)]
+NOT_FLAG = [("str", "yes", TE), ("int", 1, TE), ("None", None, TE)]
+HUGE_INT = [("2**64", 2**64, V), ("2**70", 2**70, V)]
+
+AREA = (23396, 5318, 40, 30)
+
+# -- streams ------------------------------------------------------------------------------------
+for method in ("streams", "mark_streams"):
+    for arg, pos in (("x0", 0), ("y0", 1), ("nx", 2), ("ny", 3)):
+        for label, bad, exc in NOT_INT:
+            def build(method=method, pos=pos, bad=bad):
+                a = list(AREA)
+                a[pos] = bad
+                return call(getattr(rt.Terrain(), method), *a)
+            case(f"{method}-{arg}-{label}", exc, arg, build)
+    for label, bad, exc in NOT_INT:
+        case(f"{method}-margin-{label}", exc, "margin",
+             lambda method=method, bad=bad: call(getattr(rt.Terrain(), method), *AREA, margin=bad))
+    for label, bad, exc in NOT_REAL:
+        case(f"{method}-max_length-{label}", exc, "max_length",
+             lambda method=method, bad=bad: call(getattr(rt.Terrain(), method), *AREA,
+                                                 max_length=bad))
+    for label, bad, exc in NOT_FLAG:
+        case(f"{method}-allow_huge-{label}", exc, "allow_huge",
+             lambda method=method, bad=bad: call(getattr(rt.Terrain(), method), *AREA,
+                                                 allow_huge=bad))
+    for label, bad, exc in [("bogus", "diagonal", V), ("int", 4, V)]:
+        case(f"{method}-neighbourhood-{label}", exc, "neighbourhood",
+             lambda method=method, bad=bad: call(getattr(rt.Terrain(), method), *AREA,
+                                                 neighbourhood=bad))
+    case(f"{method}-negative-nx", V, "nx",
+         lambda method=method: call(getattr(rt.Terrain(), method), 0, 0, -5, 10))
+    case(f"{method}-max_length-negative", V, "max_length",
+         lambda method=method: call(getattr(rt.Terrain(), method), *AREA, max_length=-1.0))
+for label, bad, exc in NOT_INT + HUGE_INT + [("negative", -1, V)]:
+    case(f"mark_streams-limit-{label}", exc, "limit",
+         lambda bad=bad: call(rt.Terrain().mark_streams, *AREA, limit=bad))
+for arg in ("x", "y"):
+    for label, bad, exc in NOT_INT:
+        case(f"trace_stream-{arg}-{label}", exc, arg,
+             lambda arg=arg, bad=bad: call(T.trace_stream, **{"x": 23907, "y": 5835, arg: bad}))
+
+# -- sites --------------------------------------------------------------------------------------
+for method in ("find_good_site", "find_good_sites"):
+    for arg in ("x", "y"):
+        for label, bad, exc in [("str", "23400", TE), ("bool", True, TE), ("complex", 1j, TE),
+                                ("nan", NAN, V), ("inf", INF, V), ("None", None, TE)]:
+            case(f"{method}-{arg}-{label}", exc, arg,
+                 lambda method=method, arg=arg, bad=bad: call(
+                     getattr(rt.Terrain(), method), **{"x": 23400.0, "y": 5320.0, arg: bad}))
+    for arg in ("min_height", "mine_distance", "building_distance", "clearance",
+                "patch_radius"):
+        for label, bad, exc in NOT_REAL:
+            case(f"{method}-{arg}-{label}", exc, arg,
+                 lambda method=method, arg=arg, bad=bad: call(
+                     getattr(rt.Terrain(), method), 23400.0, 5320.0, **{arg: bad}))
+    for label, bad, exc in NOT_INT:
+        case(f"{method}-max_loops-{label}", exc, "max_loops",
+             lambda method=method, bad=bad: call(getattr(rt.Terrain(), method), 23400.0,
+                                                 5320.0, max_loops=bad))
+    for label, bad, exc in NOT_FLAG:
+        case(f"{method}-may_alter-{label}", exc, "may_alter",
+             lambda method=method, bad=bad: call(getattr(rt.Terrain(), method), 23400.0,
+                                                 5320.0, may_alter=bad))
+    for label, bad, exc in [("bool", True, TE), ("str", "7", TE), ("float", 1.5, TE),
+                            ("negative", -1, V)]:
+        case(f"{method}-rng-{label}", exc, "rng",
+             lambda method=method, bad=bad: call(getattr(rt.Terrain(), method), 23400.0,
+                                                 5320.0, rng=bad))
+case("find_good_sites-strings", TE, "x",
+     lambda: call(T.find_good_sites, ["23400", "23800"], [5320.0, 5700.0]))
+case("find_good_sites-bools", TE, "y",
+     lambda: call(T.find_good_sites, [23400.0, 23800.0], [True, False]))
+case("find_good_sites-complex-array", TE, "x",
+     lambda: call(T.find_good_sites, np.array([1 + 0j]), [5320.0]))
+case("find_good_sites-no-broadcast", V, "x, y",
+     lambda: call(T.find_good_sites, np.zeros(3), np.zeros(4)))
+case("find_good_sites-past-memory", ME, "x, y",
+     lambda: call(T.find_good_sites, np.zeros((100000, 1)), np.zeros((1, 100000)),
+                  max_loops=1))
+for method in ("site", "reason_text"):
+    for label, bad, exc in [("str", "0", TE), ("float", 0.0, TE), ("bool", False, TE),
+                            ("None", None, TE), ("past-end", 5, IE), ("before-start", -3, IE),
+                            ("tuple-str", ("0",), TE), ("tuple-long", (0, 0), IE)]:
+        case(f"Sites.{method}-{label}", exc, "i",
+             lambda method=method, bad=bad: call(getattr(SITES, method), bad))
+
+# -- roads --------------------------------------------------------------------------------------
+ROAD = [(23400, 5320), (23440, 5350)]
+for label, bad, exc in NOT_INT + [("negative", -1, V), ("huge", 2000, V)]:
+    case(f"add_road-half_width-{label}", exc, "half_width",
+         lambda bad=bad: call(rt.Terrain().add_road, ROAD, half_width=bad))
+for label, bad, exc in [l for l in NOT_INT if l[0] != "None"] + HUGE_INT + [("negative", -1, V)]:
+    case(f"add_road-max_bridge-{label}", exc, "max_bridge",
+         lambda bad=bad: call(rt.Terrain().add_road, ROAD, max_bridge=bad))
+for label, bad, exc in [("str-point", [("1", "2"), (3, 4)], TE), ("float-point", [(1.5, 2), (3, 4)], TE),
+                        ("one-point", [(1, 2)], V), ("3-columns", np.zeros((3, 3), np.int64), V),
+                        ("outside", [(2**27, 0), (0, 0)], V), ("not-pairs", [1, 2, 3], TE),
+                        ("None", None, TE), ("complex-array", np.ones((2, 2), complex), TE)]:
+    case(f"add_road-points-{label}", exc, "points",
+         lambda bad=bad: call(rt.Terrain().add_road, bad))
+for label, bad, exc in [("str", "0", TE), ("float", 0.0, TE), ("bool", True, TE),
+                        ("None", None, TE), ("past-end", 3, IE),
+                        ("unknown-road", rt.Road(np.array([[0, 0], [5, 5]]), 2), V)]:
+    case(f"remove_road-{label}", exc, "index_or_road",
+         lambda bad=bad: call(rt.Terrain().remove_road, bad))
+
+# -- save and load: paths -----------------------------------------------------------------------
+BAD_PATHS = [("None", None, TE), ("bytes", b"t.json", TE), ("int", 3, TE), ("empty", "", V),
+             ("nul", "a\0b.json", V), ("list", ["t.json"], TE)]
+for label, bad, exc in BAD_PATHS:
+    case(f"save-{label}", exc, "path", lambda bad=bad: call(rt.Terrain().save, bad))
+    case(f"load-{label}", exc, "path", lambda bad=bad: call(rt.load, bad))
+    case(f"save_png-{label}", exc, "path",
+         lambda bad=bad: call(maps.save_png, np.zeros((2, 2, 3), np.uint8), bad))
+if os.path.exists("/dev/null"):
+    case("save-device", V, "path", lambda: call(rt.Terrain().save, "/dev/null"))
+    case("save_png-device", V, "path",
+         lambda: call(maps.save_png, np.zeros((2, 2, 3), np.uint8), "/dev/null"))
+
+# -- maps ---------------------------------------------------------------------------------------
+Z = np.arange(20.0).reshape(4, 5)
+for label, bad, exc in NOT_REAL + [("zero", 0.0, V), ("negative", -5.0, V)]:
+    case(f"contour_mask-interval-{label}", exc, "interval",
+         lambda bad=bad: call(maps.contour_mask, Z, bad))
+for label, bad, exc in NOT_INT + [("negative", -1, V)]:
+    case(f"contour_mask-index_every-{label}", exc, "index_every",
+         lambda bad=bad: call(maps.contour_mask, Z, 5.0, bad))
+for label, bad, exc in [("1-D", np.arange(5.0), V), ("3-D", np.zeros((2, 2, 2)), V),
+                        ("str", [["a", "b"], ["c", "d"]], TE), ("bool", np.ones((2, 2), bool), TE),
+                        ("complex", np.ones((2, 2), complex), TE),
+                        ("nan", np.array([[1.0, NAN], [1.0, 1.0]]), V)]:
+    case(f"contour_mask-z-{label}", exc, "z", lambda bad=bad: call(maps.contour_mask, bad, 5.0))
+for label, bad, exc in [("int", 3, TE), ("unknown", "neon", V), ("None", None, TE),
+                        ("bad-table", maps.PALETTES["relf"]._replace(
+                            terrain=np.zeros((3, 3), np.uint8)), V),
+                        ("bad-colour", maps.PALETTES["relf"]._replace(contour=(1, 2)), V),
+                        ("big-colour", maps.PALETTES["relf"]._replace(black=(0, 0, 256)), V)]:
+    case(f"render-palette-{label}", exc, "palette",
+         lambda bad=bad: call(maps.render, T, 23400, 5320, 8, 8, palette=bad))
+    case(f"terrain_colours-palette-{label}", exc, "palette",
+         lambda bad=bad: call(maps.terrain_colours, np.zeros((2, 2), np.uint8), bad))
+for label, bad, exc in NOT_REAL + [("zero", 0.0, V)]:
+    case(f"render-interval-{label}", exc, "interval",
+         lambda bad=bad: call(maps.render, T, 23400, 5320, 8, 8, interval=bad))
+for label, bad, exc in NOT_REAL + [("zero", 0.0, V), ("negative", -1.0, V)]:
+    case(f"star_field-scale-{label}", exc, "scale",
+         lambda bad=bad: call(maps.star_field, scale=bad))
+case("star_field-past-memory", ME, "scale", lambda: call(maps.star_field, scale=1e4))
+
+# -- planets ------------------------------------------------------------------------------------
+for method in ("place", "remove"):
+    for arg, pos in (("xr", 0), ("yr", 1), ("zr", 2)):
+        for label, bad, exc in NOT_INT:
+            def build(method=method, pos=pos, bad=bad):
+                a = [1, 0, 0]
+                a[pos] = bad
+                extra = (rt.Feature.BOULDER,) if method == "place" else ()
+                return call(getattr(rt.Planet(1000.0), method), *a, *extra)
+            case(f"Planet.{method}-{arg}-{label}", exc, arg, build)
+case("Planet.place-outside", V, "zr", lambda: call(P.place, 0, 0, 5000, rt.Feature.BOULDER))
+case("Planet.place-what", TE, "what", lambda: call(P.place, 0, 0, 0, "BOULDER"))
+for arg in ("lat0", "lon0", "step"):
+    for label, bad, exc in NOT_REAL:
+        case(f"Planet.map-{arg}-{label}", exc, arg,
+             lambda arg=arg, bad=bad: call(P.map, **{"lat0": 0.0, "lon0": 0.0, "nx": 8, "ny": 8,
+                                                     arg: bad}))
+for arg in ("nx", "ny"):
+    for label, bad, exc in NOT_INT + [("zero", 0, V)]:
+        case(f"Planet.map-{arg}-{label}", exc, arg,
+             lambda arg=arg, bad=bad: call(P.map, 0.0, 0.0, **{"nx": 8, "ny": 8, arg: bad}))
+case("Planet.map-tiny-radius", V, "radius", lambda: call(rt.Planet(5e-324).map, 0, 0, 8, 8))
+SIDE_MAP = math.isqrt(PHYS // 19) + 2
+if SIDE_MAP**2 <= 2**34:
+    case("Planet.map-past-memory", ME, "nx, ny", lambda: call(P.map, 0, 0, SIDE_MAP, SIDE_MAP))
+for arg in ("lat", "lon"):
+    for label, bad, exc in [c for c in NOT_REAL if c[0] != "list"]:  # arrays are fine
+        case(f"Planet.terra-{arg}-{label}", exc, arg,
+             lambda arg=arg, bad=bad: call(P.terra, **{"lat": 0.0, "lon": 0.0, arg: bad}))
+
+# -- nebulae ------------------------------------------------------------------------------------
+for label, bad in [("bogus", "bogus"), ("int8", np.int8), ("complex", complex), ("None-str", "None"),
+                   ("list", [1])]:
+    case(f"Nebula.grid-dtype-{label}", TE, "dtype",
+         lambda bad=bad: call(N.grid, 0, 0, 0, 2, 2, 2, dtype=bad))
+for label, bad in [("list", [[[0.0] * 2] * 2] * 2), ("tuple", (1, 2)), ("str", "out")]:
+    case(f"Nebula.grid-out-{label}", TE, "out",
+         lambda bad=bad: call(N.grid, 0, 0, 0, 2, 2, 2, out=bad))
+    case(f"Nebula.gas-out-{label}", TE, "out",
+         lambda bad=bad: call(N.gas, 0, 0, 0, 2, 2, 2, out=bad))
+
+# -- random profiles ----------------------------------------------------------------------------
+for label, bad, exc in NOT_INT + [("three", 3, V), ("zero", 0, V), ("2**25", 2**25, V)]:
+    case(f"make_profile-length-{label}", exc, "length", lambda bad=bad: call(make_profile, bad))
+for label, bad, exc in [("bool", True, TE), ("str", "1", TE), ("float", 1.5, TE),
+                        ("negative", -1, V), ("complex", 1j, TE)]:
+    case(f"make_profile-rng-{label}", exc, "rng",
+         lambda bad=bad: call(make_profile, 64, rng=bad))
+for arg in ("round_first", "progress"):
+    for label, bad, exc in NOT_FLAG:
+        case(f"make_profile-{arg}-{label}", exc, arg,
+             lambda arg=arg, bad=bad: call(make_profile, 64, rng=1, **{arg: bad}))
+
+# -- Terrain(time_vector=...) -------------------------------------------------------------------
+for label, bad, exc in [("strs", ["1"] * 5, TE), ("bools", [True] * 5, TE),
+                        ("complex", [1j] * 5, TE), ("nan", [NAN] * 5, V), ("short", [1.0] * 4, V),
+                        ("str", "11111", TE), ("huge", [2.0**21] * 5, V)]:
+    case(f"Terrain-time_vector-{label}", exc, "time_vector",
+         lambda bad=bad: call(rt.Terrain, time_vector=bad))
+
+# -- feature grids: the answer's bytes checked before allocating --------------------------------
+SIDE_U8 = math.isqrt(PHYS) + 2
+SIDE_F64x2 = math.isqrt(PHYS // 16) + 2
+for method, side in (("building_grid", SIDE_U8), ("tree_grid", SIDE_U8),
+                     ("tree_offset_grid", SIDE_F64x2)):
+    case(f"{method}-past-memory", ME, "nx, ny",
+         lambda method=method, side=side: call(getattr(T, method), 0, 0, side, side))
+    for label, bad, exc in NOT_REAL:
+        case(f"{method}-step-{label}", exc, "step",
+             lambda method=method, bad=bad: call(getattr(T, method), 0, 0, 4, 4, bad))
+
+
+def _arrays(obj, found):
+    if isinstance(obj, np.ndarray):
+        found.append((obj, obj.copy()))
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            _arrays(v, found)
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            _arrays(v, found)
+    return found
+
+
+@pytest.mark.parametrize("name, build, exc, names", CASES, ids=[c[0] for c in CASES])
+def test_bad_input(name, build, exc, names):
+    fn, args, kwargs = build()
+    before = _arrays([args, kwargs], [])
+    with pytest.raises(exc) as info:
+        fn(*args, **kwargs)
+    msg = str(info.value)
+    assert msg.startswith(names), f"{type(info.value).__name__}: {msg}"
+    for a, copy in before:
+        assert a.dtype == copy.dtype and a.shape == copy.shape
+        assert a.tobytes() == copy.tobytes(), "an argument (or out=) was modified"
+
+
+def test_case_count():
+    assert len(CASES) >= 300
