@@ -42,11 +42,13 @@ class TerrainCore:
     ) -> None: ...
     def height_grid(
         self, x0: float, y0: float, nx: int, ny: int, step: float = ..., *, c0: int = ...,
-        r0: int = ..., out: np.ndarray | None = ..., threads: int = ...,
+        r0: int = ..., out: np.ndarray | None = ..., threads: int = ..., float32: bool = ...,
+        band: int = ...,
     ) -> np.ndarray: ...
     def terra_grid(
         self, x0: float, y0: float, nx: int, ny: int, step: float = ..., *, c0: int = ...,
         r0: int = ..., outputs: Sequence[Any] | None = ..., threads: int = ...,
+        float32: bool = ..., band: int = ...,
     ) -> tuple[np.ndarray | None, ...]: ...
     def height_points(
         self, x: np.ndarray, y: np.ndarray, *, out: np.ndarray | None = ..., threads: int = ...

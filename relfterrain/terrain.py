@@ -573,8 +573,9 @@ waterhole_below, knoll_below, x_below, cone_below : int
                                       out=out, threads=threads)
         x0, y0, nx, ny, step, r0, c0 = _grid_args(x0, y0, nx, ny, step, offset)
         if _precision.height_dtype(dtype, out) == np.float32:
-            return _precision.height_grid32(self._core, x0, y0, nx, ny, step, r0, c0, out,
-                                            _threads(threads))
+            return self._core.height_grid(x0, y0, nx, ny, step, r0=r0, c0=c0, out=out,
+                                          threads=_threads(threads), float32=True,
+                                          band=_precision.BAND_ELEMENTS)
         return self._core.height_grid(x0, y0, nx, ny, step, r0=r0, c0=c0, out=out,
                                       threads=_threads(threads))
 
@@ -668,9 +669,10 @@ waterhole_below, knoll_below, x_below, cone_below : int
             if len(outputs) != 4 or any(o is None for o in outputs):
                 raise ValueError("out: must be 4 arrays (height, depth, terrain, feature)")
         first = outputs[0] if isinstance(outputs[0], np.ndarray) else None
-        if _precision.height_dtype(dtype, first, "out[0] (height)") == np.float32:
-            h, d, t, f = _precision.terra_grid32(self._core, x0, y0, nx, ny, step, r0, c0,
-                                                 outputs, _threads(threads))
+        if _precision.height_dtype(dtype, first, "out.height") == np.float32:
+            h, d, t, f = self._core.terra_grid(x0, y0, nx, ny, step, r0=r0, c0=c0,
+                                               outputs=outputs, threads=_threads(threads),
+                                               float32=True, band=_precision.BAND_ELEMENTS)
         else:
             h, d, t, f = self._core.terra_grid(x0, y0, nx, ny, step, r0=r0, c0=c0,
                                                outputs=outputs, threads=_threads(threads))
