@@ -30,6 +30,7 @@ del _os
 from . import classic, maps, presets, sites, streams
 from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
 from ._validate import MAX_SCAN_POINTS
+from ._version import __version__ as __version__
 from .features import FeatureTable
 from .galaxy import (
     GALAXY_DOMAIN,
@@ -71,8 +72,6 @@ from .terrain import (
     orienteering_code,
     simd_variants,
 )
-
-__version__ = "0.1.0"
 
 __all__ = [
     "CLASSIC_MAP",

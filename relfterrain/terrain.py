@@ -13,12 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from . import _core, _precision, _validate
+from . import _core, _precision, _shared, _validate
 from . import features as _features
 from . import roads as _roads
 from . import streams as _streams
 from ._params import TerrainParams
-from ._seed import CLASSIC_PROFILE, CLASSIC_VECTORS
+from ._seed import CLASSIC_MAP, CLASSIC_PROFILE, CLASSIC_VECTORS
 from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
 from ._validate import default_threads
 from .streams import MarkResult, Stream
@@ -38,8 +38,6 @@ __all__ = [
 ArrayLike = Any
 Placeable = TerrainType | Feature
 
-#: The classic 800 x 600 m map area as ``(x0, y0, nx, ny)``.
-CLASSIC_MAP: tuple[int, int, int, int] = (23396, 5318, 800, 600)
 #: Inside ``|x|, |y| <= TERRAIN_DOMAIN`` results equal the original bit for bit.
 TERRAIN_DOMAIN: float = _core.TERRAIN_DOMAIN
 
@@ -1088,3 +1086,4 @@ def _signature() -> inspect.Signature:
 
 
 Terrain.__init__.__signature__ = _signature()  # type: ignore[attr-defined]
+_shared.register_terrain(Terrain)
