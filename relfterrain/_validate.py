@@ -81,12 +81,7 @@ def profile(value: Any, default: np.ndarray) -> np.ndarray:
     p = np.array(raw, dtype=np.float64)
     if p.ndim != 1:
         raise ValueError(f"profile: must be one-dimensional, got shape {p.shape}")
-    n = p.size
-    if n < 1 or n > _core.MAX_PROFILE or n & (n - 1):
-        raise ValueError(f"profile: length must be a power of two between 1 and 2**24, got {n}")
-    bad = np.flatnonzero(~np.isfinite(p))
-    if bad.size:
-        raise ValueError(f"profile: values must be finite, index {bad[0]} is {p[bad[0]]!r}")
+    _core.check_profile(p)  # length and values: the binding's one rule and messages
     return p
 
 
