@@ -28,7 +28,7 @@ except ImportError as _exc:  # pragma: no cover - exercised by tests/test_source
 del _os
 
 from . import classic, maps, presets, sites, streams
-from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
+from ._types import Feature, Period, Sample, Terra, TerrainGrid, TerrainType
 from ._validate import MAX_SCAN_POINTS
 from ._version import __version__ as __version__
 from .features import FeatureTable
@@ -100,6 +100,7 @@ __all__ = [
     "Mines",
     "NearestStar",
     "PercolationRow",
+    "Period",
     "Islands",
     "Nebula",
     "PlacedView",

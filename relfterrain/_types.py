@@ -84,6 +84,21 @@ def _check_against_core() -> None:
 _check_against_core()
 
 
+class Period(NamedTuple):
+    """The world's periods in metres (:attr:`Terrain.period`).
+
+    Heights and terrain kinds repeat every ``x`` metres east and every ``y``
+    metres north; point features do not repeat (``features`` is None).
+    """
+
+    #: metres along x after which heights and kinds repeat
+    x: int
+    #: metres along y after which heights and kinds repeat
+    y: int
+    #: point features have no period (their rule multiplies x by y)
+    features: None = None
+
+
 class Terra(NamedTuple):
     """Everything about one ground point, as the seed's ``terra(x, y)``."""
 
