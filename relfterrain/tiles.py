@@ -34,7 +34,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-
 __all__ = [
     "LAYERS",
     "MAX_ZOOM",

@@ -365,3 +365,61 @@ def test_page_in_headless_chromium(base: str, tmp_path: object) -> None:
         assert errors == []
     finally:
         drv.quit()  # type: ignore[attr-defined]
+
+
+# -- the Jupyter widget ------------------------------------------------------------
+
+def test_explore_widget_serves_its_tiles_and_reads_out_clicks() -> None:
+    ipyleaflet = pytest.importorskip("ipyleaflet")
+    box = rt.explore("classic", x=23400, y=5320, zoom=1)
+    m = box.map
+    assert isinstance(m, ipyleaflet.Map)
+    assert m.crs == ipyleaflet.projections.Simple
+    assert (m.center, m.zoom) == ([5320, 23400], 1)
+    layers = [la for la in m.layers if isinstance(la, ipyleaflet.TileLayer)]
+    assert sorted(la.url.split("/tiles/")[1].split("/")[0] for la in layers) == sorted(
+        tiles.LAYERS)
+    url = layers[0].url.format(z=1, x=182, y=-42)
+    r = httpx.get(url, timeout=60)
+    assert r.status_code == 200 and r.content[:8] == b"\x89PNG\r\n\x1a\n"
+    assert box.server.running
+    # the same server for the same world
+    assert rt.explore("classic").server is box.server
+    box.on_interaction(type="click", coordinates=[5320, 23400])
+    t = rt.Terrain().terra(23400, 5320)
+    assert f"height {t.height:.1f} m" in box.readout.value
+    assert t.terrain.name in box.readout.value
+    with pytest.raises(ValueError, match="layer: must be one of"):
+        rt.explore("classic", layer="nope")
+    with pytest.raises(ValueError, match="zoom: must be an integer"):
+        rt.explore("classic", zoom=9)
+
+
+def test_cli_serve_binds_to_localhost_and_serves(tmp_path: object) -> None:
+    import subprocess
+    import sys
+
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "relfterrain", "serve", "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        line = proc.stdout.readline()  # type: ignore[union-attr]
+        assert line.startswith(f"relfterrain serve: http://127.0.0.1:{port}/"), line
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                r = httpx.get(f"http://127.0.0.1:{port}/tiles/kinds/0/91/-21.png", timeout=30)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline and proc.poll() is None, "no server"
+                time.sleep(0.1)
+        assert r.status_code == 200
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        proc.stdout.close()  # type: ignore[union-attr]
+    bad = subprocess.run([sys.executable, "-m", "relfterrain", "serve", "nowhere.json"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2
+    assert "world: 'nowhere.json' is neither a preset" in bad.stderr
+    assert "Traceback" not in bad.stderr
