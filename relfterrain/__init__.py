@@ -14,7 +14,7 @@ would, and hands it over as NumPy arrays.
 import os as _os
 
 try:
-    from . import _core
+    from . import _core  # noqa: F401  (the check itself)
 except ImportError as _exc:  # pragma: no cover - exercised by tests/test_source_tree.py
     _here = _os.path.dirname(_os.path.abspath(__file__))
     raise ImportError(
