@@ -59,16 +59,22 @@ def _need(module: str) -> Any:
 
 def load_world(world: Any = None) -> Any:
     """The terrain to serve: a :class:`~relfterrain.Terrain` as is, ``None``
-    or ``"classic"`` (the classic terrain), a preset name (:data:`relfterrain.presets.PRESETS`)
+    or ``"classic"`` (the classic terrain), ``"galaxy"`` or a
+    :class:`~relfterrain.Galaxy` (the star layer), a preset name (:data:`relfterrain.presets.PRESETS`)
     or the path of a world saved by :meth:`Terrain.save` (or the author's
     roads list).
 
     >>> load_world("classic").params == load_world(None).params
     True
     """
+    from .galaxy import Galaxy
     from .presets import PRESETS
     from .terrain import Terrain
 
+    if isinstance(world, Galaxy):
+        return world
+    if world == "galaxy":
+        return Galaxy()
     if world is None or world == "classic" or isinstance(world, Terrain):
         return world if isinstance(world, Terrain) else Terrain()
     if not isinstance(world, (str, os.PathLike)):
@@ -87,7 +93,14 @@ def load_world(world: Any = None) -> Any:
 
 def world_fingerprint(terrain: Any) -> str:
     """A hex digest that changes whenever anything the tiles show changes: the
-    parameters, the placed table and the roads (the saved world's bytes)."""
+    parameters, the placed table and the roads (the saved world's bytes); for
+    a Galaxy, its parameters."""
+    from . import __version__
+    from .galaxy import Galaxy
+
+    if isinstance(terrain, Galaxy):
+        text = "galaxy " + terrain.params.fingerprint() + " " + __version__
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
     fd, path = tempfile.mkstemp(suffix=".json")
     os.close(fd)
     try:
@@ -96,8 +109,6 @@ def world_fingerprint(terrain: Any) -> str:
             data = f.read()
     finally:
         os.unlink(path)
-    from . import __version__
-
     return hashlib.sha256(data + __version__.encode()).hexdigest()[:32]
 
 
@@ -140,10 +151,22 @@ def create_app(world: Any = None, *, cache_bytes: int = 64 * 2**20) -> Any:
     from starlette.staticfiles import StaticFiles
 
     leaflet = _need("xstatic.pkg.leaflet")
+    from .galaxy import Galaxy
+
     terrain = load_world(world)
+    is_galaxy = isinstance(terrain, Galaxy)
+    layers = _tiles.STAR_LAYERS if is_galaxy else _tiles.LAYERS
+    minzoom = _tiles.STAR_MIN_ZOOM if is_galaxy else _tiles.MIN_ZOOM
     fingerprint = world_fingerprint(terrain)
-    span = _tiles.height_range(terrain)
+    span = (0.0, 1.0) if is_galaxy else _tiles.height_range(terrain)
     cache = _tiles.TileCache(cache_bytes)
+
+    def unknown_layer(layer: str) -> HTTPException:
+        return HTTPException(404, f"layer: unknown, one of {', '.join(sorted(layers))}")
+
+    def no_terrain() -> None:
+        if is_galaxy:
+            raise HTTPException(404, "a galaxy has no terrain to query")
 
     def etag(*parts: Any) -> str:
         h = hashlib.sha256("/".join(map(str, (fingerprint,) + parts)).encode())
@@ -153,7 +176,10 @@ def create_app(world: Any = None, *, cache_bytes: int = 64 * 2**20) -> Any:
         key = (layer, z, x, y)
         data = cache.get(key)
         if data is None:
-            img = _tiles.render_tile(terrain, layer, z, x, y, height_span=span)
+            if is_galaxy:
+                img = _tiles.render_stars_tile(terrain, z, x, y)
+            else:
+                img = _tiles.render_tile(terrain, layer, z, x, y, height_span=span)
             data = _tiles.tile_png(img)
             cache.put(key, data)
         return data
@@ -161,9 +187,12 @@ def create_app(world: Any = None, *, cache_bytes: int = 64 * 2**20) -> Any:
     async def tile(request: Request) -> Response:
         p = request.path_params
         layer, ys = p["layer"], p["y"]
-        if layer not in _tiles.LAYERS:
-            raise HTTPException(404, f"layer: unknown, one of {', '.join(sorted(_tiles.LAYERS))}")
+        if layer not in layers:
+            raise unknown_layer(layer)
         _tiles.tile_bounds(p["z"], p["x"], ys)  # a TileError (ValueError) answers 400
+        if int(p["z"]) < minzoom:
+            raise _tiles.TileError(f"z: the {layer} layer has zoom {minzoom}.."
+                                   f"{_tiles.MAX_ZOOM}, got {int(p['z'])}")
         z, x, y = int(p["z"]), int(p["x"]), int(ys)
         tag = etag(layer, z, x, y)
         headers = {"ETag": tag, "Cache-Control": _CACHE_CONTROL}
@@ -174,14 +203,14 @@ def create_app(world: Any = None, *, cache_bytes: int = 64 * 2**20) -> Any:
 
     def tilejson(request: Request) -> Response:
         layer = request.path_params["layer"]
-        if layer not in _tiles.LAYERS:
-            raise HTTPException(404, f"layer: unknown, one of {', '.join(sorted(_tiles.LAYERS))}")
+        if layer not in layers:
+            raise unknown_layer(layer)
         base = str(request.base_url).rstrip("/")
         return JSONResponse({
             "tilejson": "3.0.0", "name": f"relfterrain {layer}",
-            "description": _tiles.LAYERS[layer],
+            "description": layers[layer],
             "tiles": [f"{base}/tiles/{layer}/{{z}}/{{x}}/{{y}}.png"],
-            "minzoom": _tiles.MIN_ZOOM, "maxzoom": _tiles.MAX_ZOOM,
+            "minzoom": minzoom, "maxzoom": _tiles.MAX_ZOOM,
             "scheme": "xyz", "tileSize": _tiles.TILE_SIZE,
             "crs": "world metres, no projection (see /tms.json)",
             "encoding": "terrarium" if layer == "terrarium" else None,
@@ -195,20 +224,23 @@ def create_app(world: Any = None, *, cache_bytes: int = 64 * 2**20) -> Any:
         from . import __version__
 
         return JSONResponse({
-            "kind": "terrain", "version": __version__, "fingerprint": fingerprint,
-            "params_fingerprint": terrain.params.fingerprint(),
-            "layers": _tiles.LAYERS, "minzoom": _tiles.MIN_ZOOM,
+            "kind": "galaxy" if is_galaxy else "terrain", "version": __version__,
+            "fingerprint": fingerprint, "params_fingerprint": terrain.params.fingerprint(),
+            "layers": layers, "minzoom": minzoom,
             "maxzoom": _tiles.MAX_ZOOM, "tileSize": _tiles.TILE_SIZE,
-            "start": [23400, 5320], "height_span": list(span),
+            "unit": "light year" if is_galaxy else "metre",
+            "start": [0, 0] if is_galaxy else [23400, 5320], "height_span": list(span),
         })
 
     def terra(request: Request) -> Response:
+        no_terrain()
         x, y = _number(request, "x"), _number(request, "y")
         r = terrain.terra(x, y)
         return JSONResponse({"x": x, "y": y, "height": r.height, "terrain": r.terrain.name,
                              "feature": r.feature.name, "code": r.code, "depth": r.depth})
 
     def site(request: Request) -> Response:
+        no_terrain()
         x, y = _number(request, "x"), _number(request, "y")
         s = terrain.find_good_site(round(x), round(y))
         return JSONResponse({
@@ -217,6 +249,7 @@ def create_app(world: Any = None, *, cache_bytes: int = 64 * 2**20) -> Any:
                            "from": [round(x), round(y)]}})
 
     def stream(request: Request) -> Response:
+        no_terrain()
         x, y = round(_number(request, "x")), round(_number(request, "y"))
         for r in (150, 400):
             found = terrain.streams(x - r, y - r, 2 * r + 1, 2 * r + 1, margin=0)

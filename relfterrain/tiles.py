@@ -36,6 +36,8 @@ import numpy as np
 
 __all__ = [
     "LAYERS",
+    "STAR_LAYERS",
+    "STAR_MIN_ZOOM",
     "MAX_ZOOM",
     "MIN_ZOOM",
     "TILE_SIZE",
@@ -45,6 +47,7 @@ __all__ = [
     "TileError",
     "height_range",
     "map_options",
+    "render_stars_tile",
     "render_tile",
     "tile_bounds",
     "tile_matrix_set",
@@ -69,6 +72,14 @@ LAYERS: dict[str, str] = {
     "features": "Point features as dots on a transparent tile (zoom 0 and finer)",
 }
 """The tile layers of a terrain and what each shows."""
+
+STAR_LAYERS: dict[str, str] = {
+    "stars": "The stars of the slab z = 1..300 light years in front of the observer, "
+             "projected along z (maps.star_field); zoom -2 and finer",
+}
+"""The tile layers of a :class:`~relfterrain.Galaxy` (one map unit = one light year)."""
+STAR_MIN_ZOOM = -2
+"""The coarsest zoom of the star layer (4 light years a pixel)."""
 
 
 class TileError(ValueError):
@@ -262,6 +273,31 @@ def _features(terrain: Any, b: TileBounds) -> np.ndarray:
             ok = (rr >= 0) & (rr < TILE_SIZE) & (cc >= 0) & (cc < TILE_SIZE)
             out[rr[ok], cc[ok]] = _FEATURE_RGBA
     return out
+
+
+def render_stars_tile(galaxy: Any, z: Any, x: Any, y: Any) -> np.ndarray:
+    """The ``"stars"`` tile ``(z, x, y)`` of ``galaxy``: RGB uint8, north up, one map
+    unit a light year; the slab ``z = 1 .. 300`` (that of
+    :data:`~relfterrain.INITIAL_VIEW`) projected along z by
+    :func:`relfterrain.maps.star_field`. Tiles exist at zoom
+    :data:`STAR_MIN_ZOOM` .. :data:`MAX_ZOOM` inside the galaxy's domain.
+
+    >>> import relfterrain as rt
+    >>> render_stars_tile(rt.Galaxy(), 0, -1, -1).shape
+    (256, 256, 3)
+    """
+    from .galaxy import GALAXY_DOMAIN, INITIAL_VIEW
+    from .maps import star_field
+
+    b = tile_bounds(z, x, y)
+    if int(z) < STAR_MIN_ZOOM:
+        raise TileError(f"z: the star layer has zoom {STAR_MIN_ZOOM}..{MAX_ZOOM}, got {z}")
+    if max(abs(b.west), abs(b.east), abs(b.south), abs(b.north)) > GALAXY_DOMAIN:
+        raise TileError(f"x, y: tile ({x}, {y}) at zoom {z} lies outside the galaxy "
+                        f"(+-{GALAXY_DOMAIN:g} light years)")
+    n = int(b.east - b.west)
+    block = (int(b.west), int(b.south), INITIAL_VIEW.z0, n, n, INITIAL_VIEW.nz)
+    return star_field(galaxy, block, scale=1.0 / b.metres_per_pixel, threads=1)
 
 
 def render_tile(terrain: Any, layer: str, z: Any, x: Any, y: Any, *,

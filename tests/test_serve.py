@@ -423,3 +423,22 @@ def test_cli_serve_binds_to_localhost_and_serves(tmp_path: object) -> None:
     assert bad.returncode == 2
     assert "world: 'nowhere.json' is neither a preset" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+def test_galaxy_world_serves_star_tiles() -> None:
+    from relfterrain.maps import star_field
+
+    with _Server(create_app("galaxy")) as url, httpx.Client(base_url=url, timeout=120) as c:
+        info = c.get("/api/world").json()
+        assert info["kind"] == "galaxy" and list(info["layers"]) == ["stars"]
+        img = _png(c.get("/tiles/stars/0/-1/-1.png"))
+        # tile (-1, -1) at zoom 0: x -256..-1, y 0..255 light years, one a pixel
+        want = star_field(rt.Galaxy(), (-256, 0, 1, 256, 256, 300), scale=1.0)
+        assert np.array_equal(img, want)
+        assert img.any()
+        for u, status, words in [("/tiles/stars/-3/0/0.png", 400, "zoom -2..2"),
+                                 ("/tiles/map/0/0/0.png", 404, "layer: unknown"),
+                                 ("/tiles/stars/-2/200/0.png", 400, "outside the galaxy"),
+                                 ("/api/terra?x=0&y=0", 404, "no terrain")]:
+            r = c.get(u)
+            assert r.status_code == status and words in r.text, (u, r.status_code, r.text)

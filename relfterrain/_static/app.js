@@ -9,7 +9,7 @@
     zoomSnap: 1, attributionControl: true,
   }).setView([info.start[1], info.start[0]], 0);
   window.rtMap = map;
-  const limit = 2 ** 26;
+  const limit = info.kind === "galaxy" ? 131072 : 2 ** 26;
   map.setMaxBounds([[-limit, -limit], [limit, limit]]);
   const tileOptions = {
     tileSize: info.tileSize, minZoom: info.minzoom, maxZoom: info.maxzoom + 2,
@@ -18,22 +18,28 @@
     attribution: "Relf Terrain Generator (The Forest) &middot; relfterrain",
   };
   const layer = (name) => L.tileLayer("tiles/" + name + "/{z}/{x}/{y}.png", tileOptions);
-  const base = {
-    "Map (The Forest)": layer("map"),
-    "Hillshade": layer("hillshade"),
-    "Height": layer("height"),
-    "Height (Terrarium RGB)": layer("terrarium"),
-    "Terrain kinds": layer("kinds"),
+  const titles = {
+    map: "Map (The Forest)", hillshade: "Hillshade", height: "Height",
+    terrarium: "Height (Terrarium RGB)", kinds: "Terrain kinds", features: "Point features",
+    stars: "Stars (z 1..300 ly)",
   };
-  const overlays = { "Point features": layer("features") };
-  base["Map (The Forest)"].addTo(map);
+  const base = {}, overlays = {};
+  for (const name of Object.keys(info.layers)) {
+    (name === "features" ? overlays : base)[titles[name] || name] = layer(name);
+  }
+  Object.values(base)[0].addTo(map);
   L.control.layers(base, overlays, { collapsed: false }).addTo(map);
+  const unit = info.kind === "galaxy" ? " ly" : " m";
+  if (info.kind === "galaxy") {
+    for (const id of ["site", "stream", "clear"]) { document.getElementById(id).hidden = true; }
+    document.getElementById("readout").textContent = "A galaxy: x and y in light years.";
+  }
   L.control.scale({ metric: true, imperial: false, maxWidth: 200 }).addTo(map);
 
   const fmt = (v) => Math.round(v).toString();
   const cursor = document.getElementById("cursor");
   map.on("mousemove", (e) => {
-    cursor.textContent = "x " + fmt(e.latlng.lng) + ", y " + fmt(e.latlng.lat) + " m";
+    cursor.textContent = "x " + fmt(e.latlng.lng) + ", y " + fmt(e.latlng.lat) + unit;
   });
   const drawn = L.layerGroup().addTo(map);
   const readout = document.getElementById("readout");
@@ -51,6 +57,7 @@
   }
   map.on("click", async (e) => {
     picked = e.latlng;
+    if (info.kind === "galaxy") { return; }
     try {
       const t = await getJSON("api/terra?" + here());
       readout.innerHTML = "<table>" +
