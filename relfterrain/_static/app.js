@@ -17,6 +17,7 @@
     bounds: [[-limit, -limit], [limit, limit]],
     attribution: "Relf Terrain Generator (The Forest) &middot; relfterrain",
   };
+  const cursor = document.getElementById("cursor");
   const layer = (name) => L.tileLayer("tiles/" + name + "/{z}/{x}/{y}.png", tileOptions);
   const titles = {
     map: "Map (The Forest)", hillshade: "Hillshade", height: "Height",
@@ -30,14 +31,16 @@
   Object.values(base)[0].addTo(map);
   L.control.layers(base, overlays, { collapsed: false }).addTo(map);
   const unit = info.kind === "galaxy" ? " ly" : " m";
+  cursor.textContent = "x -, y -" + unit;
   if (info.kind === "galaxy") {
-    for (const id of ["site", "stream", "clear"]) { document.getElementById(id).hidden = true; }
+    for (const id of ["site", "stream", "clear"]) { document.getElementById(id).style.display = "none"; }
     document.getElementById("readout").textContent = "A galaxy: x and y in light years.";
   }
-  L.control.scale({ metric: true, imperial: false, maxWidth: 200 }).addTo(map);
+  if (info.kind !== "galaxy") {  // Leaflet's scale speaks metres; a galaxy's unit is the light year
+    L.control.scale({ metric: true, imperial: false, maxWidth: 200 }).addTo(map);
+  }
 
   const fmt = (v) => Math.round(v).toString();
-  const cursor = document.getElementById("cursor");
   map.on("mousemove", (e) => {
     cursor.textContent = "x " + fmt(e.latlng.lng) + ", y " + fmt(e.latlng.lat) + unit;
   });
