@@ -27,7 +27,9 @@ TileBounds(west=23296.0, south=5120.0, east=23552.0, north=5376.0, metres_per_pi
 from __future__ import annotations
 
 import math
+import struct
 import threading
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -323,16 +325,32 @@ def render_tile(terrain: Any, layer: str, z: Any, x: Any, y: Any, *,
     return renderers[layer](terrain, b)
 
 
-def tile_png(image: np.ndarray) -> bytes:
-    """A tile image as PNG bytes: Pillow at compression level 1 (fast, lossless)."""
-    import io
+def tile_png(image: np.ndarray, level: int = 1) -> bytes:
+    """A tile image (uint8 RGB or RGBA, ``(h, w, 3 or 4)``) as PNG bytes.
 
-    from .maps import _pil
+    Every row is written with PNG filter 0 (none) and deflated by zlib at
+    ``level`` (1: fastest). Pillow tries five filters on every row of an RGB
+    image, which costs ten times as much on a tile for a file of the same size
+    (``benchmarks/bench_tiles.py`` prints both); any PNG reader reads these.
 
-    Image, _ = _pil()
-    buf = io.BytesIO()
-    Image.fromarray(np.ascontiguousarray(image)).save(buf, format="PNG", compress_level=1)
-    return buf.getvalue()
+    >>> tile_png(np.zeros((2, 3, 3), np.uint8))[:8]
+    b'\\x89PNG\\r\\n\\x1a\\n'
+    """
+    a = np.asarray(image)
+    if a.dtype != np.uint8 or a.ndim != 3 or a.shape[2] not in (3, 4) or 0 in a.shape:
+        raise ValueError(f"image: must be a non-empty uint8 (h, w, 3 or 4) array, "
+                         f"got {a.dtype} {a.shape}")
+    h, w, c = a.shape
+    rows = np.zeros((h, 1 + w * c), np.uint8)  # a 0 (filter: none) before each row
+    rows[:, 1:] = a.reshape(h, w * c)
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+
+    header = struct.pack(">IIBBBBB", w, h, 8, 6 if c == 4 else 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(rows.tobytes(), level)) + chunk(b"IEND", b""))
 
 
 class TileCache:

@@ -442,3 +442,17 @@ def test_galaxy_world_serves_star_tiles() -> None:
                                  ("/api/terra?x=0&y=0", 404, "no terrain")]:
             r = c.get(u)
             assert r.status_code == status and words in r.text, (u, r.status_code, r.text)
+
+
+@pytest.mark.parametrize("shape", [(256, 256, 3), (1, 1, 4), (3, 700, 3), (17, 5, 4)])
+def test_tile_png_reads_back_bit_for_bit(shape: tuple[int, int, int]) -> None:
+    img = np.random.default_rng(shape[1]).integers(0, 256, shape, dtype=np.uint8)
+    back = np.asarray(Image.open(io.BytesIO(tiles.tile_png(img))))
+    assert back.shape == shape and np.array_equal(back, img)
+
+
+@pytest.mark.parametrize("bad", [np.zeros((2, 2), np.uint8), np.zeros((2, 2, 3), np.float64),
+                                 np.zeros((0, 2, 3), np.uint8), np.zeros((2, 2, 2), np.uint8)])
+def test_tile_png_refuses_what_is_not_an_image(bad: np.ndarray) -> None:
+    with pytest.raises(ValueError, match="image: must be a non-empty uint8"):
+        tiles.tile_png(bad)
