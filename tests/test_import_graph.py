@@ -22,7 +22,7 @@ import os
 PKG = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "relfterrain")
 
 #: The shared modules: private names may be imported from these (and only these).
-SHARED = {"_core", "_files", "_params", "_precision", "_seed", "_stats", "_types",
+SHARED = {"_core", "_extras", "_files", "_params", "_precision", "_seed", "_stats", "_types",
           "_validate", "_version", "_shared"}
 
 
