@@ -245,12 +245,22 @@ typedef struct f32_rows {
 /* IEEE round to nearest (NumPy's astype); beyond FLT_MAX by half an ulp or
  * more (0x1.ffffffp127, a tie that rounds to even, up) it is +-inf, spelled
  * out so that no conversion leaves float's finite range. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+/* NumPy's astype converts with the widest vectors the CPU has: so does this
+ * (the same IEEE rounding in every variant, so the same bits) */
+#define RTPY_F32_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define RTPY_F32_CLONES
+#endif
+RTPY_F32_CLONES
 static void round_f32(float *dst, const double *src, int64_t n)
 {
     const double lim = 0x1.ffffffp127;
     for (int64_t i = 0; i < n; i++) {
         const double v = src[i];
-        dst[i] = v >= lim ? (float)INFINITY : v <= -lim ? -(float)INFINITY : (float)v;
+        const int big = fabs(v) >= lim; /* selects, so that the loop vectorises */
+        const float f = (float)(big ? 0.0 : v);
+        dst[i] = big ? (v > 0.0 ? (float)INFINITY : -(float)INFINITY) : f;
     }
 }
 
