@@ -61,7 +61,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from . import _core, _validate
+from . import _core, _shared, _validate
 
 if TYPE_CHECKING:
     from .terrain import Terrain
@@ -315,7 +315,7 @@ def find_good_site(terrain: Terrain, x: float, y: float, *, min_height: float = 
     a0 = start_angle(rng)
     # with may_alter, the search and the painting are one step (the lock)
     with _writing(terrain, o.may_alter):
-        r = _core.find_good_site(terrain._core, xf, yf, a0, min_height=o.min_height,
+        r = _core.find_good_site(_shared.core(terrain), xf, yf, a0, min_height=o.min_height,
                                  mine_distance=o.mine_distance,
                                  building_distance=o.building_distance, clearance=o.clearance,
                                  max_loops=o.max_loops, may_alter=o.may_alter,
@@ -382,7 +382,7 @@ def find_good_sites(terrain: Terrain, x: Any, y: Any, *, min_height: float = 10,
     if rng is not None:
         a0 = 2.0 * math.pi * _generator(rng).random(xf.size)
     with _writing(terrain, o.may_alter):
-        out = _core.find_good_sites(terrain._core, xf, yf, a0, min_height=o.min_height,
+        out = _core.find_good_sites(_shared.core(terrain), xf, yf, a0, min_height=o.min_height,
                                     mine_distance=o.mine_distance,
                                     building_distance=o.building_distance,
                                     clearance=o.clearance, max_loops=o.max_loops,
@@ -400,7 +400,7 @@ _BYTES_PER_START = 67 + 160 + 48 + 1 + 24
 
 def _writing(terrain: Terrain, may_alter: bool) -> contextlib.AbstractContextManager:
     """The terrain's lock when the call may paint, else nothing."""
-    return terrain._lock if may_alter else contextlib.nullcontext()
+    return _shared.lock(terrain) if may_alter else contextlib.nullcontext()
 
 
 def _coordinates(value: Any, name: str) -> np.ndarray:

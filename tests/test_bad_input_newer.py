@@ -136,7 +136,7 @@ ROAD = [(23400, 5320), (23440, 5350)]
 for label, bad, exc in NOT_INT + [("negative", -1, V), ("huge", 2000, V)]:
     case(f"add_road-half_width-{label}", exc, "half_width",
          lambda bad=bad: call(rt.Terrain().add_road, ROAD, half_width=bad))
-for label, bad, exc in [l for l in NOT_INT if l[0] != "None"] + HUGE_INT + [("negative", -1, V)]:
+for label, bad, exc in [c for c in NOT_INT if c[0] != "None"] + HUGE_INT + [("negative", -1, V)]:
     case(f"add_road-max_bridge-{label}", exc, "max_bridge",
          lambda bad=bad: call(rt.Terrain().add_road, ROAD, max_bridge=bad))
 for label, bad, exc in [("str-point", [("1", "2"), (3, 4)], TE), ("float-point", [(1.5, 2), (3, 4)], TE),
