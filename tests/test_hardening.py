@@ -248,6 +248,22 @@ def test_save_refuses_a_pipe(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["p.json"]
 
 
+def test_save_refuses_a_device_node(tmp_path):
+    """A character device (a null device made in the test's own folder)."""
+    import stat
+
+    dev = tmp_path / "null.json"
+    try:
+        os.mknod(dev, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except (PermissionError, AttributeError, OSError):
+        pytest.skip("cannot make a device node here (not root)")
+    for save in (rt.Terrain().save, lambda p: maps.save_png(np.zeros((2, 2, 3), np.uint8), p)):
+        with pytest.raises(ValueError, match="^path: .* character device"):
+            save(dev)
+    assert stat.S_ISCHR(os.lstat(dev).st_mode)
+    assert sorted(os.listdir(tmp_path)) == ["null.json"]
+
+
 def test_save_replaces_a_regular_file(tmp_path):
     p = tmp_path / "w.json"
     p.write_text("old")
