@@ -24,7 +24,8 @@ Two checks on an executed notebook (``nbformat`` node with outputs), used by
   the kernel: every matplotlib figure the notebook shows is inspected as it is
   rendered. Every axes with content has its axes on and both axis labels;
   a colour-mapped image, scatter or filled contour has a colourbar (or a
-  legend); an RGB image has a legend (its colours mean something); several
+  legend; a colourbar serves every mappable of the figure with the same
+  colour map and limits); every colourbar has a label; an RGB image has a legend (its colours mean something); several
   labelled lines have a legend; no scatter marker is cut by the frame.
 """
 
@@ -137,6 +138,15 @@ _RT_AUDIT = []
 def _rt_audit(fig):
     bad = []
     fig_legend = bool(fig.legends)
+    # mappables with a colourbar; another with the same colour map and limits shares it
+    keyed = set()
+    for ax in fig.axes:
+        for m in list(ax.images) + list(ax.collections):
+            if getattr(m, "colorbar", None) is not None:
+                keyed.add((m.get_cmap().name, m.norm.vmin, m.norm.vmax))
+
+    def has_bar(m):
+        return m.colorbar is not None or (m.get_cmap().name, m.norm.vmin, m.norm.vmax) in keyed
     for k, ax in enumerate(fig.axes):
         if hasattr(ax, "_colorbar"):
             if not ax.get_ylabel() and not ax.get_xlabel():
@@ -153,16 +163,16 @@ def _rt_audit(fig):
         legend = ax.get_legend() is not None or fig_legend
         for im in ax.images:
             a = im.get_array()
-            if a is not None and a.ndim == 2 and im.colorbar is None and not legend:
+            if a is not None and a.ndim == 2 and not has_bar(im) and not legend:
                 bad.append(f"{name!r}: a colour-mapped image without a colourbar or legend")
             if a is not None and a.ndim == 3 and not legend and im.colorbar is None:
                 bad.append(f"{name!r}: an RGB image without a legend")
         for c in ax.collections:
             if isinstance(c, _CS):
-                if c.filled and c.colorbar is None and not legend:
+                if c.filled and not has_bar(c) and not legend:
                     bad.append(f"{name!r}: filled contours without a colourbar")
                 continue
-            if c.get_array() is not None and c.colorbar is None and not legend:
+            if c.get_array() is not None and not has_bar(c) and not legend:
                 bad.append(f"{name!r}: colour-mapped points without a colourbar")
             if isinstance(c, _PC) and len(c.get_offsets()):
                 fig.canvas.draw()
