@@ -790,7 +790,8 @@ def colour_planet_independence(
         if the colours were shuffled among the stars), p = (1 + tables with a
         chi-square at least the observed) / (1 + permutations). Seeded by
         ``seed``, so the same call gives the same p-value (for a given NumPy);
-        its cost does not grow with the number of stars;
+        its cost does not grow with the number of stars (it takes fewer than
+        10**9 stars);
       - ``"auto"`` (default): the chi-square test where it is valid, else the
         permutation test.
 

@@ -196,3 +196,13 @@ def test_planet_table_from_the_catalogue_needs_no_scan():
     assert t.stars.tolist() == np.bincount(cat["planets"], minlength=16).tolist()
     with pytest.raises(TypeError, match="stars"):
         rt.planet_table(stars=np.zeros(3))
+
+
+def test_permutation_test_refuses_a_billion_stars_before_any_work():
+    t = np.zeros((16, 16), dtype=np.int64)
+    t[1, 1], t[1, 2], t[2, 1] = 10**9, 1, 1      # sparse: auto would permute
+    with pytest.raises(ValueError, match="table: the permutation test"):
+        rt.colour_planet_independence(table=t)
+    with pytest.warns(RuntimeWarning):
+        r = rt.colour_planet_independence(table=t, method="chi-square")
+    assert not r.valid
