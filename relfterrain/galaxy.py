@@ -550,6 +550,10 @@ class Independence(NamedTuple):
     p-value can be trusted for this sample: the chi-square distribution only
     approximates the statistic when the expected counts are large enough
     (Cochran's rule), while the permutation test is valid for any sample.
+
+    The six fields from ``test`` on have defaults so that a pickle of 0.1.0's
+    nine-field result still loads: it was a chi-square test whose validity was
+    not recorded (``valid=False``, ``chi2_p_value`` and the corrected V nan).
     """
 
     n: int
@@ -570,22 +574,22 @@ class Independence(NamedTuple):
     """The smallest expected cell count under independence."""
     table: np.ndarray
     """The (16, 16) contingency table ``[planets, colour]``."""
-    test: str
+    test: str = "chi-square"
     """``"chi-square"`` (the asymptotic distribution of ``chi2``), ``"permutation"``
     (the Monte Carlo permutation test of ``chi2`` with the margins fixed) or
     ``"none"`` (fewer than two non-empty rows or columns: nothing to test)."""
-    valid: bool
+    valid: bool = False
     """Whether ``p_value`` is valid for this sample: always for ``"permutation"``;
     for ``"chi-square"`` when every expected count is at least 1 and at most 20 %
     of them are below 5 (Cochran's rule); never for ``"none"``."""
-    chi2_p_value: float
+    chi2_p_value: float = float("nan")
     """P(chi-square with ``dof`` degrees >= ``chi2``), whatever ``test`` is: only
     an approximation when the expected counts are small."""
-    permutations: int
+    permutations: int = 0
     """Random tables drawn by the permutation test (0 for the other tests)."""
-    p_value_se: float
+    p_value_se: float = 0.0
     """Monte Carlo standard error of ``p_value`` (0.0 unless ``"permutation"``)."""
-    cramers_v_corrected: float
+    cramers_v_corrected: float = float("nan")
     """Bergsma's bias-corrected Cramér's V (about 0 under independence, any n)."""
 
 

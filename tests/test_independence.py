@@ -206,3 +206,20 @@ def test_permutation_test_refuses_a_billion_stars_before_any_work():
     with pytest.warns(RuntimeWarning):
         r = rt.colour_planet_independence(table=t, method="chi-square")
     assert not r.valid
+
+
+def test_a_pickle_of_the_nine_field_result_of_0_1_loads() -> None:
+    # 0.1.0's Independence had nine fields; its pickles call the class with nine
+    # arguments (protocol 2+: copyreg.__newobj__), so the new fields need defaults.
+    import pickle
+
+    import relfterrain as rt
+
+    old = (26, 0.1, 0.5, 40.0, 12, 0.0175, 0.77, 0.04, np.zeros((16, 16), np.int64))
+    # a nine-item Independence pickles as 0.1.0's did: __newobj__ with nine arguments
+    data = pickle.dumps(tuple.__new__(rt.Independence, old), protocol=4)
+    back = pickle.loads(data)
+    assert back[:8] == old[:8] and np.array_equal(back.table, old[8])
+    assert (back.test, back.valid, back.permutations, back.p_value_se) == (
+        "chi-square", False, 0, 0.0)
+    assert np.isnan(back.chi2_p_value) and np.isnan(back.cramers_v_corrected)
