@@ -51,6 +51,11 @@ static const option_spec OPTIONS[] = {
     OPT('b', bleak),         OPT('b', town_abs),
     {"mountain_base", 'o', offsetof(rt_terrain, mountain_base), offsetof(rt_terrain, mountains)},
     {"snow_height", 'o', offsetof(rt_terrain, snow_height), offsetof(rt_terrain, snow)},
+    /* SPEC 17 (the Python API's calc_prof and path_height strings arrive as flags) */
+    OPT('b', calc_prof_js),  OPT('b', path_raw),        OPT('b', snow_keeps_feature),
+    OPT('d', quarry_depth),  OPT('d', quarry_min_height), OPT('d', pi10000),
+    {"rock_above", 'o', offsetof(rt_terrain, rock_above), offsetof(rt_terrain, rock)},
+    {"quarry_below", 'o', offsetof(rt_terrain, quarry_below), offsetof(rt_terrain, quarries)},
 };
 #undef OPT
 #define N_OPTIONS (sizeof OPTIONS / sizeof OPTIONS[0])
@@ -341,13 +346,13 @@ static rt_status terra_point_rows(void *vctx, int64_t row0, int64_t nrows, void 
 static rt_status selector_rows(void *vctx, int64_t row0, int64_t nrows, void *const *data)
 {
     const point_rows *c = vctx;
-    return rt_tree_selector_points(c->x + row0, c->y + row0, nrows, data[0]);
+    return rt_tree_selector_points(c->p->pi10000, c->x + row0, c->y + row0, nrows, data[0]);
 }
 
 static rt_status offset_rows(void *vctx, int64_t row0, int64_t nrows, void *const *data)
 {
     const point_rows *c = vctx;
-    return rt_tree_offsets_points(c->x + row0, c->y + row0, nrows, data[0], data[1]);
+    return rt_tree_offsets_points(c->p->pi10000, c->x + row0, c->y + row0, nrows, data[0], data[1]);
 }
 
 /* rtpy_slices over n points; 0 or -1 with an exception set (what: the names) */

@@ -58,6 +58,9 @@ void rt_terrain_defaults(rt_terrain *t)
     t->path_dx = 4000.0;
     t->path_dy = 2000.0;
     t->path_tolerance = 2.0;
+    t->quarry_depth = 40.0;
+    t->quarry_min_height = 254.0; /* lake_base + 50 */
+    t->pi10000 = RT_PI10000;
 }
 
 /* Structure checks, cheap enough for every call. */
@@ -82,6 +85,10 @@ rt_status rt__terrain_check_shape(const rt_terrain *t, int *bad_vector)
     if (!isfinite(t->town_below) || !isfinite(t->grass_below) || !isfinite(t->open_below) ||
         !isfinite(t->thicket_below) || !isfinite(t->path_dx) || !isfinite(t->path_dy) ||
         !isfinite(t->path_tolerance))
+        return RT_ERR_PARAM;
+    if ((t->rock && !isfinite(t->rock_above)) || !isfinite(t->pi10000) ||
+        (t->quarries && (!isfinite(t->quarry_below) || !isfinite(t->quarry_depth) ||
+                         !isfinite(t->quarry_min_height))))
         return RT_ERR_PARAM;
     return RT_OK;
 }
@@ -108,8 +115,8 @@ static inline double mountain(const rt_terrain *t, double ht)
     return ht;
 }
 
-/* calcHeight (SPEC 4). */
-RT_INLINE double height_xy(const rt_terrain *t, double x, double y, uint32_t n)
+/* calcHeight (SPEC 4) without the mountains. */
+RT_INLINE double raw_height_xy(const rt_terrain *t, double x, double y, uint32_t n)
 {
     const double *P = t->profile;
     const uint32_t mask = t->profile_len - 1;
@@ -123,10 +130,20 @@ RT_INLINE double height_xy(const rt_terrain *t, double x, double y, uint32_t n)
         double p1 = P[rt__low32(jint + 1.0) & mask];
         ht += p0 + jfrac * (p1 - p0);
     }
-    return mountain(t, ht);
+    return ht;
 }
 
-/* calcProf (SPEC 5, the Java reference): floor, then >> 7, then & mask. */
+/* calcHeight (SPEC 4). */
+RT_INLINE double height_xy(const rt_terrain *t, double x, double y, uint32_t n)
+{
+    return mountain(t, raw_height_xy(t, x, y, n));
+}
+
+/* calcProf (SPEC 5, the Java reference): floor, then >> 7, then & mask;
+ * with calc_prof_js (SPEC 17) the JavaScript's (toint32(v) >> 7) & mask:
+ * truncation toward zero instead of floor (the mask, below 2^25, takes bits
+ * 7.. of the int32 alone, so the logical shift of its bits is the JS's
+ * arithmetic one). */
 RT_INLINE double prof_xy(const rt_terrain *t, const int32_t *A, double x,
                          const int32_t *B, double y, uint32_t n)
 {
@@ -135,6 +152,10 @@ RT_INLINE double prof_xy(const rt_terrain *t, const int32_t *A, double x,
     double p = 0.0;
     for (uint32_t i = 0; i < n; i++) {
         double v = (double)A[i] * x + (double)B[i] * y;
+        if (t->calc_prof_js) {
+            p += P[(rt__low32(v) >> 7) & mask];
+            continue;
+        }
         /* floor(v) is an integer, so the scaling by 2^-7 is exact */
         double q = rt__floor(rt__floor(v) * RT_RECIP128);
         p += P[rt__low32(q) & mask];
@@ -157,7 +178,7 @@ RT_INLINE uint8_t feature_of(const rt_terrain *t, double a, double xryr)
     if (f == t->feature_x && (rt__low32(rt__round_js(RT_PI1000 * xryr)) & 0xffu) < t->x_below)
         return RT_X;
     if (f == t->feature_cone &&
-        (rt__low32(rt__round_js(RT_PI10000 * xryr)) & 0xffu) < t->cone_below)
+        (rt__low32(rt__round_js(t->pi10000 * xryr)) & 0xffu) < t->cone_below)
         return RT_CONE;
     return RT_NONE;
 }
@@ -222,9 +243,11 @@ static const int PAIR_B[PAIR_COUNT] = {RT_BH, RT_B1, RT_B2, RT_B3};
 
 RT_INLINE double height_at(const rt_terrain *t, const point *p, int fast, int path, uint32_t n)
 {
-    if (fast == MODE_POINT)
-        return path ? height_xy(t, p->x + t->path_dx, p->y + t->path_dy, n)
-                    : height_xy(t, p->x, p->y, n);
+    if (fast == MODE_POINT) {
+        if (!path) return height_xy(t, p->x, p->y, n);
+        double hp = raw_height_xy(t, p->x + t->path_dx, p->y + t->path_dy, n);
+        return t->path_raw ? hp : mountain(t, hp); /* SPEC 17: terrain00.js compares raw */
+    }
     if (fast == MODE_TILE && !path) return p->ht;
     const double *P = t->profile;
     const uint32_t mask = t->profile_len - 1;
@@ -241,7 +264,7 @@ RT_INLINE double height_at(const rt_terrain *t, const point *p, int fast, int pa
         double p1 = P[(q + 1) & mask];
         ht += p0 + jfrac * (p1 - p0);
     }
-    return mountain(t, ht);
+    return path && t->path_raw ? ht : mountain(t, ht);
 }
 
 RT_INLINE double prof_at(const rt_terrain *t, const point *p, int fast, int pair, uint32_t n)
@@ -253,9 +276,12 @@ RT_INLINE double prof_at(const rt_terrain *t, const point *p, int fast, int pair
     const uint32_t mask = t->profile_len - 1;
     const int32_t *A = t->vec[PAIR_A[pair]];
     const row_state *rs = p->row;
+    /* calc_prof_js: trunc(V / 2^m) = floor((V + 2^m - 1) / 2^m) for V < 0 */
+    const int64_t js_up = t->calc_prof_js ? ((int64_t)1 << (rs->shift - 7)) - 1 : 0;
     double s = 0.0;
     for (uint32_t i = 0; i < n; i++) {
         int64_t V = (int64_t)A[i] * p->X + rs->by[pair][i];
+        if (V < 0) V += js_up;
         s += P[(rt__u64(V) >> rs->shift) & mask];
     }
     return s;
@@ -291,7 +317,8 @@ RT_INLINE void terra_at(const rt_terrain *t, const point *p, int fast, terra_res
         r->terrain = RT_GRASS;
         return;
     }
-    if (t->snow && ht > t->snow_height) {
+    const int snowy = t->snow && ht > t->snow_height;
+    if (snowy && !t->snow_keeps_feature) {
         r->terrain = RT_SNOW;
         return;
     }
@@ -324,12 +351,21 @@ RT_INLINE void terra_at(const rt_terrain *t, const point *p, int fast, terra_res
         r->feature = feature < 0 ? RT_NONE : (uint8_t)feature;
         return;
     }
+    /* SPEC 17: snow kept with its feature (Pieces of Eight) and bare rock
+     * (terrain00.js) are decided after the point feature, before the town */
+    if (snowy || (t->rock && ht > t->rock_above)) {
+        if (feature < 0) feature = feature_of(t, feature_prof_at(t, p, fast, xr, yr, n), xr * yr);
+        r->feature = (uint8_t)feature;
+        r->terrain = snowy ? RT_SNOW : RT_MUD;
+        return;
+    }
     /* A town discards the feature, so decide the town first. */
     if (!t->wood_only) {
         double a1 = prof_at(t, p, fast, PAIR_1, n);
         if (t->town_abs) a1 = fabs(a1);
         if (a1 < t->town_below) {
             r->terrain = RT_TOWN;
+            if (feature == RT_PHONE) r->feature = RT_PHONE; /* SPEC 17: a phone box */
             return;
         }
     }
@@ -340,7 +376,15 @@ RT_INLINE void terra_at(const rt_terrain *t, const point *p, int fast, terra_res
         r->terrain = RT_WOOD;
         return;
     }
-    r->terrain = vegetation(t, prof_at(t, p, fast, PAIR_2, n), prof_at(t, p, fast, PAIR_3, n));
+    const double a2 = prof_at(t, p, fast, PAIR_2, n), a3 = prof_at(t, p, fast, PAIR_3, n);
+    if (t->quarries && a2 < t->grass_below && !(a3 < t->open_below) && a2 < t->quarry_below &&
+        ht > t->quarry_min_height) { /* SPEC 17: a quarry in the moor */
+        r->terrain = RT_QUARRY;
+        r->height = ht - t->quarry_depth;
+        r->feature = RT_NONE;
+        return;
+    }
+    r->terrain = vegetation(t, a2, a3);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -687,7 +731,8 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
     rt_tile_args ta = {0};
     /* the common case, decided by the classify pass */
     const uint32_t fmask = t->feature_mask;
-    const int simple = !t->bleak && !t->snow && !t->with_paths && !t->wood_only &&
+    const int simple = !t->bleak && !t->snow && !t->with_paths && !t->wood_only && !t->rock &&
+                       !t->quarries &&
                        fmask < 0x80000000u && (fmask & (fmask + 1)) == 0;
     const double fmod_m = (double)fmask + 1.0;
     const int32_t veg_lt[4] = {int_threshold(t->town_below), int_threshold(t->grass_below),
@@ -974,7 +1019,11 @@ static grid_scratch *grid_scratch_new(int nbufs, int64_t nx, void **raw, tile_bu
 static void grid_plan(block_job *j, grid_scratch *g)
 {
     plan_block(j);
-    if (j->fast && int_profile(j->t, j->m, g->iprof)) {
+    /* the tile passes sum calcProf by the Java rule: the JavaScript's (SPEC
+     * 17) differs from it at fractional points only, which the block path's
+     * points then serve (heights do not depend on it) */
+    const int js_frac = j->t->calc_prof_js && j->out && j->m > 0;
+    if (j->fast && !js_frac && int_profile(j->t, j->m, g->iprof)) {
         j->iprof = g->iprof;
         if (byte_profile(j->t, g->iprof, g->bytes)) j->bytes = g->bytes;
     }
@@ -1108,27 +1157,30 @@ rt_status rt_terra_points(const rt_terrain *t, const double *x, const double *y,
 /* Trees and buildings (SPEC 5)                                             */
 /* ------------------------------------------------------------------------ */
 
-rt_status rt_tree_selector_points(const double *x, const double *y, int64_t n, uint8_t *out)
+rt_status rt_tree_selector_points(double pi10000, const double *x, const double *y, int64_t n,
+                                  uint8_t *out)
 {
     rt_status s = check_points(x, y, n);
+    if (s == RT_OK && !isfinite(pi10000)) s = RT_ERR_PARAM;
     if (s != RT_OK) return s;
     if (n > 0 && !out) return RT_ERR_NULL;
     for (int64_t k = 0; k < n; k++) {
         /* left to right: (PI10000 * xr) * yr */
-        double v = RT_PI10000 * rt__round_js(x[k]) * rt__round_js(y[k]);
+        double v = pi10000 * rt__round_js(x[k]) * rt__round_js(y[k]);
         out[k] = (uint8_t)(rt__low32(rt__round_js(v)) & 3u);
     }
     return RT_OK;
 }
 
-rt_status rt_tree_offsets_points(const double *x, const double *y, int64_t n, double *dx,
-                                 double *dy)
+rt_status rt_tree_offsets_points(double pi10000, const double *x, const double *y, int64_t n,
+                                 double *dx, double *dy)
 {
     rt_status s = check_points(x, y, n);
+    if (s == RT_OK && !isfinite(pi10000)) s = RT_ERR_PARAM;
     if (s != RT_OK) return s;
     if (n > 0 && (!dx || !dy)) return RT_ERR_NULL;
     for (int64_t k = 0; k < n; k++) {
-        double v = RT_PI10000 * rt__round_js(x[k]) * rt__round_js(y[k]);
+        double v = pi10000 * rt__round_js(x[k]) * rt__round_js(y[k]);
         uint32_t bits = rt__low32(rt__round_js(v));
         /* the bits above the selector's two: 4 for x, the next 4 for y */
         dx[k] = ((double)((bits >> 2) & 0xfu) + 0.5) / 16.0 - 0.5;
@@ -1164,14 +1216,47 @@ double rt__height_point(const rt_terrain *t, double x, double y)
     return height_xy(t, x, y, t->directions);
 }
 
-/* terra's height never depends on the placed table: a placed terrain gives
- * max(ht, lake_height), which is what the lake rule gives without it, and
- * bleak, snow and paths decide before the table is read. */
+/* Would terra make (x, y), of ground height ht, a QUARRY (SPEC 17) if no
+ * terrain were placed there?  terra's order, placed table aside. */
+static int quarry_point(const rt_terrain *t, double x, double y, double ht)
+{
+    const uint32_t n = t->directions;
+    if (!t->quarries || t->bleak || t->wood_only || !(ht > t->quarry_min_height) ||
+        t->lake_height > ht || t->lake_base > ht || (t->snow && ht > t->snow_height) ||
+        (t->rock && ht > t->rock_above))
+        return 0;
+    point p = {x, y, NULL, 0, 0, 0, 0, 0, 0, 0};
+    if (t->with_paths && ht > t->lake_height &&
+        fabs(ht - height_at(t, &p, MODE_POINT, 1, n)) < t->path_tolerance)
+        return 0;
+    double a1 = prof_at(t, &p, MODE_POINT, PAIR_1, n);
+    if (t->town_abs) a1 = fabs(a1);
+    if (a1 < t->town_below) return 0;
+    const double a2 = prof_at(t, &p, MODE_POINT, PAIR_2, n);
+    return a2 < t->grass_below && a2 < t->quarry_below &&
+           !(prof_at(t, &p, MODE_POINT, PAIR_3, n) < t->open_below);
+}
+
+/* terra's height from the ground height ht: without quarries it never
+ * depends on the placed table (a placed terrain gives max(ht, lake_height),
+ * which is what the lake rule gives without it, and bleak, snow and paths
+ * decide before the table is read).  A quarry is lowered unless a terrain
+ * other than STREAM and MARSH is placed there (SPEC 7: those are ignored). */
+double rt__terra_height_from(const rt_terrain *t, double x, double y, double ht)
+{
+    if (t->bleak || (t->snow && !t->snow_keeps_feature && ht > t->snow_height)) return ht;
+    if (quarry_point(t, x, y, ht)) {
+        uint8_t pv = placed_at(t->placed, rt__round_js(x), rt__round_js(y));
+        if (!RT_PLACED_IS_TERRAIN(pv) || RT_PLACED_CODE(pv) == RT_STREAM ||
+            RT_PLACED_CODE(pv) == RT_MARSH)
+            return ht - t->quarry_depth;
+    }
+    return t->lake_height > ht ? t->lake_height : ht;
+}
+
 double rt__terra_height(const rt_terrain *t, double x, double y)
 {
-    double ht = height_xy(t, x, y, t->directions);
-    if (t->bleak || (t->snow && ht > t->snow_height)) return ht;
-    return t->lake_height > ht ? t->lake_height : ht;
+    return rt__terra_height_from(t, x, y, height_xy(t, x, y, t->directions));
 }
 
 uint8_t rt__point_feature(const rt_terrain *t, double xr, double yr)

@@ -1015,19 +1015,26 @@ waterhole_below, knoll_below, x_below, cone_below : int
     # -- presets (SPEC 16) ---------------------------------------------------
 
     @classmethod
-    def preset(cls, name: str, rng: Any = None, *, simd: str | None = None) -> Terrain:
-        """One of the author's variants: "forest", "my_terrain", "pieces_of_eight", "skylands".
+    def preset(cls, name: str, rng: Any = None, *, uniforms: Any = None,
+               simd: str | None = None) -> Terrain:
+        """One of the author's variants: "forest", "my_terrain", "pieces_of_eight",
+        "skylands", "forest_2026" (The Forest as it runs today, SPEC 17).
 
         See :mod:`relfterrain.presets` (``PRESETS[name].source`` says where each
         value comes from). ``rng`` (an int seed or a ``numpy.random.Generator``)
-        draws Pieces of Eight's random profile; the others ignore it.
+        or ``uniforms`` (the 96 uniforms a game drew, see
+        :func:`~relfterrain.make_profile`) make Pieces of Eight's random
+        profile; the others ignore ``rng``.
 
         >>> Terrain.preset("skylands").lake_height
         450.0
+        >>> t = Terrain.preset("forest_2026")
+        >>> t.terra(-398348, 300168).terrain, t.terra(-398348, 300168).height
+        (<TerrainType.QUARRY: 12>, 319.5)
         """
         from .presets import preset_params
 
-        return cls(preset_params(name, rng), simd=simd)
+        return cls(preset_params(name, rng, uniforms=uniforms), simd=simd)
     # -- pipelines: xarray Datasets (SPEC 1) ----------------------------------
 
     def dataset(self, x0: float, y0: float, nx: int, ny: int, step: float = 1.0, *,
