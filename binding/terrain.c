@@ -446,7 +446,6 @@ fail:
 
 static PyObject *TerrainCore_tree_selector(TerrainCore *self, PyObject *args, PyObject *kwds)
 {
-    (void)self;
     static char *kwlist[] = {"x", "y", NULL};
     PyObject *xo, *yo;
     PyArrayObject *x = NULL, *y = NULL, *out = NULL;
@@ -455,7 +454,7 @@ static PyObject *TerrainCore_tree_selector(TerrainCore *self, PyObject *args, Py
     npy_intp n = PyArray_DIM(x, 0);
     out = rtpy_output(Py_None, "out", NPY_UINT8, 1, &n);
     if (!out) goto fail;
-    point_rows c = {NULL, PyArray_DATA(x), PyArray_DATA(y), 1};
+    point_rows c = {&self->params, PyArray_DATA(x), PyArray_DATA(y), 1}; /* its pi10000 */
     int given = 0;
     if (points_call(selector_rows, &c, (int64_t)n, 1, &out, &given, "x, y") < 0) goto fail;
     Py_DECREF(x);
@@ -470,7 +469,6 @@ fail:
 
 static PyObject *TerrainCore_tree_offsets(TerrainCore *self, PyObject *args, PyObject *kwds)
 {
-    (void)self;
     static char *kwlist[] = {"x", "y", NULL};
     PyObject *xo, *yo;
     PyArrayObject *x = NULL, *y = NULL, *dx = NULL, *dy = NULL;
@@ -480,7 +478,7 @@ static PyObject *TerrainCore_tree_offsets(TerrainCore *self, PyObject *args, PyO
     dx = rtpy_output(Py_None, "dx", NPY_FLOAT64, 1, &n);
     dy = dx ? rtpy_output(Py_None, "dy", NPY_FLOAT64, 1, &n) : NULL;
     if (!dy) goto fail;
-    point_rows c = {NULL, PyArray_DATA(x), PyArray_DATA(y), 1};
+    point_rows c = {&self->params, PyArray_DATA(x), PyArray_DATA(y), 1}; /* its pi10000 */
     PyArrayObject *both[2] = {dx, dy};
     int given[2] = {0, 0};
     if (points_call(offset_rows, &c, (int64_t)n, 2, both, given, "x, y") < 0) goto fail;

@@ -380,7 +380,8 @@ int64_t rt_stream_max_route(const rt_stream_opts *o);
  * (2*cap int64, x then y); *n receives the number of points of the route
  * and the first min(*n, cap) are written (cap >= rt_stream_max_route(o)
  * always suffices).  *length is the sum of the step lengths (hypot, in
- * order), *end an rt_stream_end, *marsh 1 when the route ends in a hollow
+ * order), *end an rt_stream_end, *marsh 1 when the route is a stream (more
+ * than 10 points, SPEC 7), ends in a hollow
  * and its last point's terrain (terra with t->placed) is neither TOWN nor
  * ROAD.  Heights are read from a cache of 32 x 32 m tiles (8 KB each)
  * allocated as the route reaches them; without memory the point path serves

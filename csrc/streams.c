@@ -247,7 +247,9 @@ static void trace(const rt_terrain *t, height_cache *w, const scan_set *s,
     r->length = length;
     r->marsh = 0;
     if (r->end < 0) return;
-    if (r->end == RT_END_HOLLOW) {
+    /* SPEC 7: only a stream (more than 10 points) that ends in a hollow gets
+     * a marsh, as mark_route places them */
+    if (r->end == RT_END_HOLLOW && n > 10) {
         rt_terra_res res;
         rt__terra_point(t, (double)x, (double)y, &res);
         r->marsh = res.terrain != RT_TOWN && res.terrain != RT_ROAD;

@@ -60,7 +60,7 @@ class Palette(NamedTuple):
 
     name: str
     terrain: np.ndarray
-    """``(12, 3)`` uint8, row ``k`` the colour of :class:`TerrainType` ``k`` (read-only)."""
+    """``(13, 3)`` uint8, row ``k`` the colour of :class:`TerrainType` ``k`` (read-only)."""
     contour: RGB
     black: RGB
     """Boulders, mineshafts, man-made objects, road edges."""
