@@ -462,6 +462,39 @@ typedef struct block_job {
     int stream;               /* outputs far larger than the caches: streaming stores */
 } block_job;
 
+/* SPEC 17's rules after a classify pass of the classic ones (no placed entry
+ * near the tile, no paths): terra_at's order, from the pass's heights
+ * (tb->ht, mountains applied) and sums.  Snow (not keeping features) comes
+ * first; the lake and the mud below its base stand; then kept snow and
+ * bare rock with the generated feature; then a quarry in the moor. */
+static void late_rules(const rt_terrain *t, const tile_buf *tb, int nk, double yr, uint8_t *ot,
+                       uint8_t *of, double *oh, double *od)
+{
+    for (int q = 0; q < nk; q++) {
+        const double ht = tb->ht[q];
+        const int snowy = t->snow && ht > t->snow_height;
+        if (snowy && !t->snow_keeps_feature) {
+            ot[q] = RT_SNOW;
+            of[q] = RT_NONE;
+            oh[q] = ht;
+            od[q] = 0.0;
+            continue;
+        }
+        if (t->lake_height > ht || t->lake_base > ht) continue;
+        if (snowy || (t->rock && ht > t->rock_above)) {
+            ot[q] = snowy ? RT_SNOW : RT_MUD;
+            of[q] = feature_of(t, (double)tb->fa[q], (double)tb->xr[q] * yr);
+            continue;
+        }
+        if (t->quarries && ot[q] == RT_MOOR && (double)tb->a2[q] < t->quarry_below &&
+            ht > t->quarry_min_height) {
+            ot[q] = RT_QUARRY;
+            of[q] = RT_NONE;
+            oh[q] = ht - t->quarry_depth;
+        }
+    }
+}
+
 /* Points a thread at the least for height grids on the tile path */
 #define RT_THREAD_POINTS ((int64_t)1 << 17)
 
@@ -731,8 +764,10 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
     rt_tile_args ta = {0};
     /* the common case, decided by the classify pass */
     const uint32_t fmask = t->feature_mask;
-    const int simple = !t->bleak && !t->snow && !t->with_paths && !t->wood_only && !t->rock &&
-                       !t->quarries &&
+    /* SPEC 17's snow, rock and quarries (and snow itself): decided after the
+     * classify pass, from its heights and sums (late_rules) */
+    const int late = t->snow || t->rock || t->quarries;
+    const int simple = !t->bleak && !t->with_paths && !t->wood_only &&
                        fmask < 0x80000000u && (fmask & (fmask + 1)) == 0;
     const double fmod_m = (double)fmask + 1.0;
     const int32_t veg_lt[4] = {int_threshold(t->town_below), int_threshold(t->grass_below),
@@ -740,7 +775,7 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
     /* integer feature values (classify_bytes): no mountains, the plain town
      * test, the feature codes below 2^25 and the mask taking bits 7..31 of
      * the numerator */
-    const int int_classify = simple && !t->mountains && !t->town_abs && fmask < (1u << 25) &&
+    const int int_classify = simple && !late && !t->mountains && !t->town_abs && fmask < (1u << 25) &&
                              t->feature_point < (1u << 25) && t->feature_x < (1u << 25) &&
                              t->feature_cone < (1u << 25);
     for (int64_t i = begin; i < end; i++) {
@@ -879,6 +914,10 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                         if (tb->code[q] >> 8)
                             of[q] = feature_of(t, (double)tb->fa[q],
                                                (double)tb->xr[q] * (double)rs.yr);
+                    if (late)
+                        late_rules(t, tb, nk, (double)rs.yr, ot, of,
+                                   out.height ? out.height + k : tb->oh,
+                                   out.depth ? out.depth + k : tb->od);
                     k += nk;
                     continue;
                 }
