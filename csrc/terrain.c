@@ -462,35 +462,56 @@ typedef struct block_job {
     int stream;               /* outputs far larger than the caches: streaming stores */
 } block_job;
 
-/* SPEC 17's rules after a classify pass of the classic ones (no placed entry
- * near the tile, no paths): terra_at's order, from the pass's heights
- * (tb->ht, mountains applied) and sums.  Snow (not keeping features) comes
- * first; the lake and the mud below its base stand; then kept snow and
- * bare rock with the generated feature; then a quarry in the moor. */
-static void late_rules(const rt_terrain *t, const tile_buf *tb, int nk, double yr, uint8_t *ot,
-                       uint8_t *of, double *oh, double *od)
+/* After a classify pass of the classic rules (no placed entry near the
+ * tile, no paths): the mountains' heights where the pass wrote raw ones
+ * (classify_bytes: `raw`), and SPEC 17's snow, rock and quarries (`late`)
+ * in terra_at's order.  Snow (not keeping features) comes first; the lake
+ * and the mud below its base stand; then kept snow and bare rock with the
+ * generated feature; then a quarry in the moor.  xr NULL: the rounded x of
+ * column q is xa + q*s (mod 2^32). */
+static void after_classify(const rt_terrain *t, const tile_buf *tb, int nk, double scale,
+                           double yr, const int32_t *xr, uint32_t xa, uint32_t s, int raw,
+                           int late, uint8_t *restrict ot, uint8_t *restrict of,
+                           double *restrict oh, double *restrict od)
 {
+    /* the parameters in locals (the stores through oh and od could alias
+     * t's doubles); a rule that is off never fires */
+    const int mtn = t->mountains, keeps = t->snow_keeps_feature;
+    const double base = t->mountain_base, lake = t->lake_height, lake_base = t->lake_base;
+    const double snow_h = t->snow ? t->snow_height : INFINITY;
+    const double rock_h = t->rock ? t->rock_above : INFINITY;
+    const double q_below = t->quarries ? t->quarry_below : -INFINITY;
+    const double q_min = t->quarry_min_height, q_depth = t->quarry_depth;
+    const double high = snow_h < rock_h ? snow_h : rock_h;
+    const int32_t *h = tb->h, *a2 = tb->a2;
     for (int q = 0; q < nk; q++) {
-        const double ht = tb->ht[q];
-        const int snowy = t->snow && ht > t->snow_height;
-        if (snowy && !t->snow_keeps_feature) {
+        const double hr = (double)h[q] * scale;
+        double ht = hr;
+        if (mtn && hr > base) {
+            const double dz = hr - base;
+            ht = base + dz * sqrt(dz); /* mountain() */
+            if (raw) oh[q] = ht;        /* never lake there */
+        }
+        if (!late || (!(ht > high) && ot[q] != RT_MOOR)) continue;
+        const int snowy = ht > snow_h;
+        if (snowy && !keeps) {
             ot[q] = RT_SNOW;
             of[q] = RT_NONE;
             oh[q] = ht;
             od[q] = 0.0;
             continue;
         }
-        if (t->lake_height > ht || t->lake_base > ht) continue;
-        if (snowy || (t->rock && ht > t->rock_above)) {
+        if (lake > ht || lake_base > ht) continue;
+        if (snowy || ht > rock_h) {
+            const int32_t x = xr ? xr[q] : (int32_t)(xa + (uint32_t)q * s);
             ot[q] = snowy ? RT_SNOW : RT_MUD;
-            of[q] = feature_of(t, (double)tb->fa[q], (double)tb->xr[q] * yr);
+            of[q] = feature_of(t, (double)tb->fa[q], (double)x * yr);
             continue;
         }
-        if (t->quarries && ot[q] == RT_MOOR && (double)tb->a2[q] < t->quarry_below &&
-            ht > t->quarry_min_height) {
+        if (ot[q] == RT_MOOR && (double)a2[q] < q_below && ht > q_min) {
             ot[q] = RT_QUARRY;
             of[q] = RT_NONE;
-            oh[q] = ht - t->quarry_depth;
+            oh[q] = ht - q_depth;
         }
     }
 }
@@ -605,6 +626,45 @@ static void tile_pair(const block_job *j, const row_state *rs, int pair, int64_t
     }
 }
 
+/* A pair's sums over nk columns from X by calc_prof "js" (SPEC 17) at a
+ * dyadic level m > 0: JavaScript truncates v = V * 2^-m toward zero where
+ * Java floors it, so for V < 0 the index is that of V + 2^m - 1.  Each
+ * direction's V changes sign at most once along the row: the tile is cut
+ * into runs where no sign changes, and each run is summed by the kernel
+ * with the negative directions' v0 raised by 2^m - 1 (into `scratch`, a
+ * tile buffer, when the run does not start the tile). */
+static void prof_js(const block_job *j, const row_state *rs, int pair, int64_t X, int nk,
+                    int32_t *out, int32_t *scratch)
+{
+    const rt_terrain *t = j->t;
+    const int64_t up = ((int64_t)1 << j->m) - 1;
+    rt_tile_args ta;
+    for (int c = 0; c < nk;) {
+        const int64_t Xc = X + c * j->S;
+        int e = nk;
+        for (uint32_t i = 0; i < t->directions; i++) {
+            const int64_t A = t->vec[PAIR_A[pair]][i];
+            const int64_t V0 = A * Xc + rs->by[pair][i], dV = A * j->S;
+            int64_t k = -1; /* the first column of the run where the sign changes */
+            if (V0 < 0 && dV > 0) k = (-V0 + dV - 1) / dV;
+            else if (V0 >= 0 && dV < 0) k = V0 / -dV + 1;
+            if (k > 0 && k < e - c) e = c + (int)k;
+        }
+        tile_pair(j, rs, pair, Xc, e - c, &ta);
+        for (uint32_t i = 0; i < t->directions; i++) {
+            const int64_t A = t->vec[PAIR_A[pair]][i];
+            if (A * Xc + rs->by[pair][i] < 0) ta.v0[i] += (uint32_t)up;
+        }
+        if (c == 0) {
+            j->kern->prof(&ta, out);
+        } else {
+            j->kern->prof(&ta, scratch);
+            memcpy(out + c, scratch, (size_t)(e - c) * sizeof *out);
+        }
+        c = e;
+    }
+}
+
 /* The tile arguments of calcProf(B2, xr, A3, yr): a_i in dv, A3*yr in v0
  * (for tile_prof_at, which takes xr itself).  With m = 0 the rounded x of
  * the tile are X + k*S exactly, so V_i(k) = B2_i*X + A3_i*yr + k*B2_i*S is a
@@ -695,7 +755,8 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
     row_state rs;
     rt_tile_args ta = {0};
     int32_t hs[RT_HS_TILE]; /* small: threads with small stacks */
-    const int direct = !t->mountains && j->kern->height_store != NULL;
+    /* straight into the output (mountains then applied in place) */
+    const int direct = j->kern->height_store != NULL;
     const int64_t tile = direct ? TILE : RT_HS_TILE;
     for (int64_t i = begin; i < end; i++) {
         int64_t r = b->r0 + i;
@@ -707,8 +768,13 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
                 int nk = b->nx - c < tile ? (int)(b->nx - c) : (int)tile;
                 tile_pair(j, &rs, PAIR_H, j->X0 + (b->c0 + c) * j->S, nk, &ta);
                 if (direct) {
-                    ta.stream = j->stream;
+                    ta.stream = j->stream && !t->mountains;
                     j->kern->height_store(&ta, rs.frac_scale, out + c);
+                    if (t->mountains) {
+                        const double base = t->mountain_base;
+                        for (int k = 0; k < nk; k++)
+                            if (out[c + k] > base) out[c + k] = mountain(t, out[c + k]);
+                    }
                     continue;
                 }
                 j->kern->height(&ta, hs);
@@ -765,7 +831,7 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
     /* the common case, decided by the classify pass */
     const uint32_t fmask = t->feature_mask;
     /* SPEC 17's snow, rock and quarries (and snow itself): decided after the
-     * classify pass, from its heights and sums (late_rules) */
+     * classify pass, from its heights and sums (after_classify) */
     const int late = t->snow || t->rock || t->quarries;
     const int simple = !t->bleak && !t->with_paths && !t->wood_only &&
                        fmask < 0x80000000u && (fmask & (fmask + 1)) == 0;
@@ -775,9 +841,19 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
     /* integer feature values (classify_bytes): no mountains, the plain town
      * test, the feature codes below 2^25 and the mask taking bits 7..31 of
      * the numerator */
-    const int int_classify = simple && !late && !t->mountains && !t->town_abs && fmask < (1u << 25) &&
+    /* (with mountains from above both lake levels, the pass's lake and mud
+     * decisions on the raw heights are those on the transformed ones) */
+    const int int_classify = simple && !t->town_abs &&
+                             (!t->mountains || (t->mountain_base >= t->lake_height &&
+                                                t->mountain_base >= t->lake_base)) &&
+                             fmask < (1u << 25) &&
                              t->feature_point < (1u << 25) && t->feature_x < (1u << 25) &&
                              t->feature_cone < (1u << 25);
+    /* classify_bytes' outputs revisited by after_classify: int32 sums, no
+     * streaming stores */
+    const int post = late || t->mountains;
+    /* calc_prof "js" at fractional points: the sums by prof_js, int32 */
+    const int js_frac = t->calc_prof_js && j->m > 0;
     for (int64_t i = begin; i < end; i++) {
         int64_t r = b->r0 + i;
         int64_t k = i * b->nx;
@@ -812,8 +888,12 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                 int32_t off[3] = {0, 0, 0};
                 int32_t *const a123[3] = {tb->a1, tb->a2, tb->a3};
                 for (int q = 0; q < 3; q++) {
+                    if (js_frac) { /* SPEC 17: the JavaScript's calcProf */
+                        prof_js(j, &rs, PAIR_1 + q, X, nk, a123[q], tb->code);
+                        continue;
+                    }
                     tile_pair(j, &rs, PAIR_1 + q, X, nk, &ta);
-                    if (bytes_path && j->kern->prof16 && (q == 0 || k16 > 0)) {
+                    if (bytes_path && !post && !js_frac && j->kern->prof16 && (q == 0 || k16 > 0)) {
                         const int k = j->kern->prof16(&ta, a123[q], &off[q]);
                         if (q == 0 || k == k16) {
                             k16 = k;
@@ -867,7 +947,8 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                     ca.fc_i = (int32_t)t->feature_cone;
                     ca.terrain = ot;
                     ca.feature = of;
-                    ca.stream = j->stream && out.height && out.depth && out.terrain && out.feature;
+                    ca.stream = j->stream && !post && out.height && out.depth && out.terrain &&
+                                out.feature;
                     ca.cmask = tb->cmask;
                     ca.k16 = k16;
                     ca.off1 = off[0];
@@ -882,6 +963,10 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                                                           : tb->xr[q];
                                     of[q] = feature_of(t, (double)tb->fa[q], (double)x * (double)rs.yr);
                                 }
+                    if (post)
+                        after_classify(t, tb, nk, rs.frac_scale, (double)rs.yr, lin ? NULL : tb->xr,
+                                       (uint32_t)xa, (uint32_t)rt__u64(j->S), 1, late, ot, of,
+                                       ca.height, ca.depth);
                     k += nk;
                     continue;
                 }
@@ -915,9 +1000,9 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                             of[q] = feature_of(t, (double)tb->fa[q],
                                                (double)tb->xr[q] * (double)rs.yr);
                     if (late)
-                        late_rules(t, tb, nk, (double)rs.yr, ot, of,
-                                   out.height ? out.height + k : tb->oh,
-                                   out.depth ? out.depth + k : tb->od);
+                        after_classify(t, tb, nk, rs.frac_scale, (double)rs.yr, tb->xr, 0, 0, 0, 1,
+                                       ot, of, out.height ? out.height + k : tb->oh,
+                                       out.depth ? out.depth + k : tb->od);
                     k += nk;
                     continue;
                 }
@@ -1058,11 +1143,7 @@ static grid_scratch *grid_scratch_new(int nbufs, int64_t nx, void **raw, tile_bu
 static void grid_plan(block_job *j, grid_scratch *g)
 {
     plan_block(j);
-    /* the tile passes sum calcProf by the Java rule: the JavaScript's (SPEC
-     * 17) differs from it at fractional points only, which the block path's
-     * points then serve (heights do not depend on it) */
-    const int js_frac = j->t->calc_prof_js && j->out && j->m > 0;
-    if (j->fast && !js_frac && int_profile(j->t, j->m, g->iprof)) {
+    if (j->fast && int_profile(j->t, j->m, g->iprof)) {
         j->iprof = g->iprof;
         if (byte_profile(j->t, g->iprof, g->bytes)) j->bytes = g->bytes;
     }

@@ -395,3 +395,19 @@ def test_quarry_on_maps():
     q = np.argwhere(g.terrain == TerrainType.QUARRY)
     hits = sum(tuple(flipped[r, c]) == tuple(colour) for r, c in q)
     assert hits > len(q) * 0.9  # symbols may cover a few
+
+
+@given(st.integers(-2**21, 2**21), st.integers(-2**21, 2**21), st.integers(1, 4),
+       st.integers(1, 40), st.sampled_from(VARIANTS))
+def test_hypothesis_dyadic_grids_js(x16, y16, m, s, variant):
+    """Grids at dyadic origins and steps (the tile passes, whose JavaScript sums are
+    cut into runs where no direction changes sign) equal terra at their points."""
+    step = s / 2**m
+    x0, y0 = x16 / 16, y16 / 16
+    for t in (rt.Terrain(calc_prof="js", simd=variant),
+              rt.Terrain.preset("forest_2026", simd=variant)):
+        g = t.grid(x0, y0, 77, 5, step)
+        X, Y = np.meshgrid(x0 + np.arange(77) * step, y0 + np.arange(5) * step)
+        smp = t.sample(X, Y)
+        for field in ("height", "depth", "terrain", "feature"):
+            assert _same(getattr(g, field), getattr(smp, field)), field
