@@ -411,3 +411,14 @@ def test_hypothesis_dyadic_grids_js(x16, y16, m, s, variant):
         smp = t.sample(X, Y)
         for field in ("height", "depth", "terrain", "feature"):
             assert _same(getattr(g, field), getattr(smp, field)), field
+
+
+def test_guide_examples_run():
+    """docs/guide/forest-2026.md's examples are true."""
+    import doctest
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parent.parent / "docs" / "guide" / "forest-2026.md"
+    res = doctest.testfile(str(path), module_relative=False, globs={"rt": rt, "np": np},
+                           optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert res.failed == 0 and res.attempted >= 10
