@@ -54,8 +54,8 @@ def main() -> None:
             fn(classic), fn(t)  # warm
             a, b = [], []
             for _ in range(args.repeat):
-                a.append(_time(lambda: fn(classic)))
-                b.append(_time(lambda: fn(t)))
+                a.append(_time(lambda fn=fn: fn(classic)))
+                b.append(_time(lambda fn=fn, t=t: fn(t)))
             ma, mb = statistics.median(a), statistics.median(b)
             print(f"{cname:22} {mname:24} {ma * 1e3:11.1f} {mb * 1e3:9.1f} {mb / ma:6.2f}")
 

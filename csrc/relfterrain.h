@@ -986,6 +986,10 @@ typedef struct rt_road {
     int64_t n;               /* >= 2 */
     int half_width;          /* w, 0 .. RT_MAX_ROAD_HALF_WIDTH (the author's 2) */
     int64_t max_bridge;      /* the author's 60; < 0: no bridge check */
+    /* what a bridged point is: 0 (SPEC 13) terra height <= lake_base; 1 terra
+     * kind LAKE (water over the ground, as the game draws it: a point of an
+     * earlier road or on dry ground exactly at lake_base is not water) */
+    int bridge_lake;
 } rt_road;
 
 /* Validate a road: RT_ERR_NULL (x or y NULL), RT_ERR_SIZE (n < 2),

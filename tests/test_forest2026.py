@@ -422,3 +422,74 @@ def test_guide_examples_run():
     res = doctest.testfile(str(path), module_relative=False, globs={"rt": rt, "np": np},
                            optionflags=doctest.NORMALIZE_WHITESPACE)
     assert res.failed == 0 and res.attempted >= 10
+
+
+# -- load: roads files of the game --------------------------------------------------
+
+def _write_roads(path, roads):
+    import json
+
+    path.write_text(json.dumps([{"path": [{"x": x, "y": y} for x, y in r]} for r in roads]))
+    return path
+
+
+def test_load_bridge_rules(tmp_path):
+    """A road crossing an earlier road's bridge: SPEC 13 counts the earlier road's
+    cells over the water (terra height 204 <= lake_base), the game's reading
+    ("lake") only the steps on LAKE."""
+    t = rt.Terrain()
+    kinds = t.grid(22280, 3381, 220, 1).terrain[0]
+    lake = kinds == TerrainType.LAKE
+    first, second = lake[:60].sum(), lake[150:].sum()   # two lakes on the row y = 3381
+    assert 30 <= first <= 60 and 30 <= second <= 60 and first + second > 60
+    a = [(22280, 3381), (22340, 3381)]
+    b = [(22280, 3381), (22499, 3381)]
+    f = _write_roads(tmp_path / "MyRoads.json", [a, b])
+    with pytest.raises(ValueError, match=r"MyRoads.json: road 1: .*segment 0 .*lake_base"):
+        rt.load(f)
+    with pytest.raises(ValueError, match=r"MyRoads.json: road 1: .*segment 0"):
+        rt.load(f, bridge="spec")
+    u = rt.load(f, bridge="lake")
+    assert len(u.roads) == 2 and u.terra(22495, 3381).terrain == TerrainType.ROAD
+    assert len(rt.load(f, bridge="none").roads) == 2
+    # the game's reading still refuses a road over more than 60 steps of lake
+    g = _write_roads(tmp_path / "long.json", [b])
+    with pytest.raises(ValueError, match=r"long.json: road 0: .*bridge \d+ unit steps of water "
+                                         r"\(terra kind LAKE\), more than max_bridge=60"):
+        rt.load(g, bridge="lake")
+    assert rt.load(g, bridge="none").terra(22400, 3381).terrain == TerrainType.ROAD
+    # bad options are named before the file is read
+    with pytest.raises(ValueError, match="bridge"):
+        rt.load(tmp_path / "missing.json", bridge="game")
+    with pytest.raises(TypeError, match="params"):
+        rt.load(f, params=42)
+    with pytest.raises(ValueError, match="name"):
+        rt.load(f, params="forest_1999")
+
+
+def test_load_roads_of_todays_game(tmp_path):
+    """Roads drawn in today's game lie on the 2026 world: a road over dry 2026 ground
+    that crosses a classic lake loads with params="forest_2026" only."""
+    classic, today = rt.Terrain(), rt.Terrain.preset("forest_2026")
+    x0, y0 = 23396 - 3000, 5318 - 3000
+    gc = classic.grid(x0, y0, 6000, 6000, 1.0).terrain
+    gt = today.grid(x0, y0, 6000, 6000, 1.0).terrain
+    road = None
+    for r in range(0, 6000, 13):
+        wet_c = np.convolve(gc[r] == TerrainType.LAKE, np.ones(100), "valid")
+        wet_t = np.convolve(gt[r] <= TerrainType.LAKE, np.ones(100), "valid")
+        ok = np.nonzero((wet_c > 70) & (wet_t == 0))[0]
+        if ok.size:
+            road = [(x0 + int(ok[0]), y0 + r), (x0 + int(ok[0]) + 99, y0 + r)]
+            break
+    assert road is not None
+    f = _write_roads(tmp_path / "MyRoads.json", [road])
+    with pytest.raises(ValueError, match="MyRoads.json: road 0"):
+        rt.load(f)
+    u = rt.load(f, params="forest_2026")
+    assert u.params == today.params and u.terra(*road[0]).terrain == TerrainType.ROAD
+    assert rt.load(f, params=today.params).params == today.params
+    # a saved terrain file carries its own parameters
+    u.save(tmp_path / "saved.json")
+    with pytest.raises(ValueError, match="params, bridge: only for a bare roads list"):
+        rt.load(tmp_path / "saved.json", params="forest_2026")
