@@ -26,6 +26,7 @@ PICTURES = {
     "classic_generators.ipynb": 1,
     "star_exercises.ipynb": 0,
     "forest_2026.ipynb": 3,
+    "limitless_map.ipynb": 2,
 }
 
 
