@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import relfterrain as rt
-from relfterrain import Feature, TerrainType
+from relfterrain import Feature, TerrainType, mathjs
 
 VARIANTS = rt.simd_variants()
 
@@ -493,3 +493,50 @@ def test_load_roads_of_todays_game(tmp_path):
     u.save(tmp_path / "saved.json")
     with pytest.raises(ValueError, match="params, bridge: only for a bare roads list"):
         rt.load(tmp_path / "saved.json", params="forest_2026")
+
+
+@pytest.mark.parametrize("name", ["forest_2026", "classic_js", "mixed"])
+def test_out_offsets_and_dask_give_the_same_bits(name):
+    t = _terrain(MODELS[name])
+    x0, y0, nx, ny, step = -1000.5, -20.25, 130, 70, 0.25
+    whole = t.grid(x0, y0, nx, ny, step)
+    out = (np.empty((ny, nx)), np.empty((ny, nx)), np.empty((ny, nx), np.uint8),
+           np.empty((ny, nx), np.uint8))
+    t.grid(x0, y0, nx, ny, step, out=out, threads=2)
+    for a, field in zip(out, ("height", "depth", "terrain", "feature")):
+        assert _same(a, getattr(whole, field))
+    part = t.grid(x0, y0, 61, 23, step, offset=(17, 40))
+    assert _same(part.terrain, whole.terrain[17:40, 40:101])
+    assert _same(part.height, whole.height[17:40, 40:101])
+    da = pytest.importorskip("dask.array")
+    from relfterrain import dask as rdask
+
+    lazy = rdask.grid(t, x0, y0, nx, ny, step, chunks=(32, 48))
+    got = da.compute(*lazy)
+    for a, field in zip(got, ("height", "depth", "terrain", "feature")):
+        assert _same(a, getattr(whole, field)), field
+
+
+@given(st.lists(st.floats(0.0, 1.0, exclude_max=True), min_size=96, max_size=96))
+def test_pieces_of_eight_from_any_uniforms(u):
+    p = rt.make_profile(2048, uniforms=u)
+    # the recorded sequence rebuilds what a generator drawing the same numbers gives
+    class Replay:
+        def __init__(self, values):
+            self.values = iter(values)
+
+        def random(self):
+            return next(self.values)
+    # make_profile's draws, transcribed from SPEC 11 (a = 16 + u*74, n, phase)
+    L = 2048.0
+    P = np.zeros(2048)
+    j = np.arange(2048, dtype=float)
+    r = Replay(u)
+    for _ in range(32):
+        a = 16 + r.random() * (90 - 16)
+        n = R.round_js(2 + r.random() * (L / 32 - 2))
+        phase = 0.0 + r.random() * (2 * math.pi - 0.0)
+        s = mathjs.sin(phase + 2 * math.pi * j / (L / n))  # fdlibm's (tested in test_fdlibm)
+        v = a * np.asarray(s) / 8
+        P += np.array([R.round_js(x) for x in v])
+    assert _same(p.profile, P)
