@@ -238,6 +238,14 @@ waterhole_below, knoll_below, x_below, cone_below : int
         No vegetation: all dry ground is WOOD (features are kept).
     bleak : bool
         Heights only: every point GRASS, no lakes and no features.
+    calc_prof, rock_above, quarry_below, quarry_depth, quarry_min_height, \
+path_height, snow_keeps_feature, pi10000
+        The rules of the author's programs as they run today (SPEC 17, all
+        off by default; see :class:`TerrainParams` and the guide page
+        ``docs/guide/forest-2026.md``): ``calc_prof="js"`` gives the
+        JavaScript's terrain kinds at fractional points (the default
+        ``"java"`` the Java reference's); ``Terrain.preset("forest_2026")``
+        is The Forest of 2026.
     simd : str, optional
         The SIMD variant of the grid kernels (see :func:`simd_variants`):
         ``"auto"`` (the default, or the ``RELFTERRAIN_SIMD`` environment

@@ -540,3 +540,23 @@ def test_pieces_of_eight_from_any_uniforms(u):
         v = a * np.asarray(s) / 8
         P += np.array([R.round_js(x) for x in v])
     assert _same(p.profile, P)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("name", ["my_terrain", "forest_2026"])
+def test_mountains_on_the_tile_paths(variant, name):
+    """Mountains (now also on the integer classify pass, heights fixed after it),
+    snow, rock and quarries where they are: every variant's grid equals terra."""
+    t = rt.Terrain.preset(name, simd=variant)
+    seen = set()
+    for (x0, y0, step) in ((31000, 6100, 1.0), (18560, 6110, 1.0), (-3000.5, 2000.25, 0.5),
+                           (19630.25, 7110.5, 0.25)):
+        g = t.grid(x0, y0, 150, 100, step, threads=2)
+        X, Y = np.meshgrid(x0 + np.arange(150) * step, y0 + np.arange(100) * step)
+        s = t.sample(X, Y)
+        for field in ("height", "depth", "terrain", "feature"):
+            assert _same(getattr(g, field), getattr(s, field)), (field, x0)
+        seen |= set(np.unique(g.terrain).tolist())
+    assert TerrainType.SNOW in seen
+    if name == "forest_2026":
+        assert {TerrainType.MUD, TerrainType.QUARRY} <= seen
