@@ -550,9 +550,9 @@ def test_mountains_on_the_tile_paths(variant, name):
     t = rt.Terrain.preset(name, simd=variant)
     seen = set()
     for (x0, y0, step) in ((31000, 6100, 1.0), (18560, 6110, 1.0), (-3000.5, 2000.25, 0.5),
-                           (19630.25, 7110.5, 0.25)):
-        g = t.grid(x0, y0, 150, 100, step, threads=2)
-        X, Y = np.meshgrid(x0 + np.arange(150) * step, y0 + np.arange(100) * step)
+                           (19655.25, 7140.5, 0.25)):
+        g = t.grid(x0, y0, 300, 200, step, threads=2)
+        X, Y = np.meshgrid(x0 + np.arange(300) * step, y0 + np.arange(200) * step)
         s = t.sample(X, Y)
         for field in ("height", "depth", "terrain", "feature"):
             assert _same(getattr(g, field), getattr(s, field)), (field, x0)
