@@ -60,7 +60,7 @@ class Palette(NamedTuple):
 
     name: str
     terrain: np.ndarray
-    """``(12, 3)`` uint8, row ``k`` the colour of :class:`TerrainType` ``k`` (read-only)."""
+    """``(13, 3)`` uint8, row ``k`` the colour of :class:`TerrainType` ``k`` (read-only)."""
     contour: RGB
     black: RGB
     """Boulders, mineshafts, man-made objects, road edges."""
@@ -93,6 +93,9 @@ PALETTES: dict[str, Palette] = {
             _T.MOOR: (192, 192, 127), _T.WOOD: (255, 255, 255), _T.THICKET: (0, 128, 0),
             _T.ROAD: (200, 200, 200), _T.MUD: (92, 39, 14), _T.PATH: (153, 153, 153),
             _T.STREAM: (0, 170, 231), _T.MARSH: (0, 170, 231), _T.SNOW: (230, 240, 255),
+            # SPEC 17's quarry: the project's choice (the seeds give no colour), a pale
+            # stone between the rock's brown and the moor
+            _T.QUARRY: (181, 160, 132),
         }),
         contour=(184, 78, 27), black=(0, 0, 0), brown=(184, 78, 27), blue=(0, 170, 231),
         # the author's rootstock is green; a darker green keeps it visible on thicket
@@ -113,6 +116,7 @@ PALETTES: dict[str, Palette] = {
             _T.STREAM: (0, 255, 255),      # 304-306 watercourses: blue 100 %
             _T.MARSH: (0, 255, 255),       # 308-310 marsh: blue 100 % dashes
             _T.SNOW: (230, 240, 255),      # no ISOM symbol: the author's snow
+            _T.QUARRY: (178, 178, 178),    # 214 bare rock: black 30 % (a quarry's floor)
         }),
         contour=(209, 92, 0), black=(0, 0, 0), brown=(209, 92, 0), blue=(0, 255, 255),
         # 418-419 vegetation features; green 100 %/black 50 % keeps them visible on green

@@ -236,6 +236,14 @@ waterhole_below, knoll_below, x_below, cone_below : int
         No vegetation: all dry ground is WOOD (features are kept).
     bleak : bool
         Heights only: every point GRASS, no lakes and no features.
+    calc_prof, rock_above, quarry_below, quarry_depth, quarry_min_height, \
+path_height, snow_keeps_feature, pi10000
+        The rules of the author's programs as they run today (SPEC 17, all
+        off by default; see :class:`TerrainParams` and the guide page
+        ``docs/guide/forest-2026.md``): ``calc_prof="js"`` gives the
+        JavaScript's terrain kinds at fractional points (the default
+        ``"java"`` the Java reference's); ``Terrain.preset("forest_2026")``
+        is The Forest of 2026.
     simd : str, optional
         The SIMD variant of the grid kernels (see :func:`simd_variants`):
         ``"auto"`` (the default, or the ``RELFTERRAIN_SIMD`` environment
@@ -1065,19 +1073,26 @@ waterhole_below, knoll_below, x_below, cone_below : int
     # -- presets (SPEC 16) ---------------------------------------------------
 
     @classmethod
-    def preset(cls, name: str, rng: Any = None, *, simd: str | None = None) -> Terrain:
-        """One of the author's variants: "forest", "my_terrain", "pieces_of_eight", "skylands".
+    def preset(cls, name: str, rng: Any = None, *, uniforms: Any = None,
+               simd: str | None = None) -> Terrain:
+        """One of the author's variants: "forest", "my_terrain", "pieces_of_eight",
+        "skylands", "forest_2026" (The Forest as it runs today, SPEC 17).
 
         See :mod:`relfterrain.presets` (``PRESETS[name].source`` says where each
         value comes from). ``rng`` (an int seed or a ``numpy.random.Generator``)
-        draws Pieces of Eight's random profile; the others ignore it.
+        or ``uniforms`` (the 96 uniforms a game drew, see
+        :func:`~relfterrain.make_profile`) make Pieces of Eight's random
+        profile; the others ignore ``rng``.
 
         >>> Terrain.preset("skylands").lake_height
         450.0
+        >>> t = Terrain.preset("forest_2026")
+        >>> t.terra(-398348, 300168).terrain, t.terra(-398348, 300168).height
+        (<TerrainType.QUARRY: 12>, 319.5)
         """
         from .presets import preset_params
 
-        return cls(preset_params(name, rng), simd=simd)
+        return cls(preset_params(name, rng, uniforms=uniforms), simd=simd)
     # -- pipelines: xarray Datasets (SPEC 1) ----------------------------------
 
     def dataset(self, x0: float, y0: float, nx: int, ny: int, step: float = 1.0, *,

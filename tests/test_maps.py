@@ -30,12 +30,14 @@ RELF = {
     T.MOOR: (192, 192, 127), T.WOOD: (255, 255, 255), T.THICKET: (0, 128, 0),
     T.ROAD: (200, 200, 200), T.MUD: (92, 39, 14), T.PATH: (153, 153, 153),
     T.STREAM: (0, 170, 231), T.MARSH: (0, 170, 231), T.SNOW: (230, 240, 255),
+    T.QUARRY: (181, 160, 132),  # SPEC 17's quarry: the project's pale stone
 }
 ISOM = {
     T.LAKE: (0, 255, 255), T.TOWN: (158, 186, 29), T.GRASS: (255, 186, 54),
     T.MOOR: (255, 221, 154), T.WOOD: (255, 255, 255), T.THICKET: (61, 255, 23),
     T.ROAD: (232, 173, 128), T.MUD: (128, 255, 255), T.PATH: (191, 191, 191),
     T.STREAM: (0, 255, 255), T.MARSH: (0, 255, 255), T.SNOW: (230, 240, 255),
+    T.QUARRY: (178, 178, 178),  # 214 bare rock: black 30 %
 }
 CONTOUR = {"relf": (184, 78, 27), "isom": (209, 92, 0)}
 TABLES = {"relf": RELF, "isom": ISOM}

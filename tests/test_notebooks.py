@@ -31,6 +31,7 @@ PICTURES = {
     "planets_and_space.ipynb": 5,
     "classic_generators.ipynb": 5,
     "star_exercises.ipynb": 6,
+    "forest_2026.ipynb": 3,
     "limitless_map.ipynb": 2,
 }
 #: notebooks written by other helpers, checked for running and pictures only
