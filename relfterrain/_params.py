@@ -124,10 +124,17 @@ class Params:
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        """The parameters as plain Python values (lists, floats, ints, bools, None)."""
+        """The parameters as plain Python values (lists, floats, ints, bools, None).
+
+        Fields added after 0.1.0 appear only when they differ from their
+        defaults, so that a file saved with them at their defaults (every
+        classic world) stays readable by 0.1.0; :meth:`from_dict` fills them in.
+        """
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
             v = getattr(self, f.name)
+            if f.name in self._LATER and v == f.default:
+                continue
             out[f.name] = v.tolist() if isinstance(v, np.ndarray) else (
                 list(v) if isinstance(v, tuple) else v)
         return out

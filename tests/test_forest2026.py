@@ -560,3 +560,21 @@ def test_mountains_on_the_tile_paths(variant, name):
     assert TerrainType.SNOW in seen
     if name == "forest_2026":
         assert {TerrainType.MUD, TerrainType.QUARRY} <= seen
+
+
+def test_saved_classic_worlds_keep_0_1_0_keys(tmp_path):
+    # the SPEC 17 fields are written only when they differ from their defaults
+    import json
+
+    import relfterrain as rt
+
+    path = tmp_path / "w.json"
+    rt.Terrain().save(path)
+    keys = set(json.loads(path.read_text())["params"])
+    assert not keys & {"calc_prof", "rock_above", "quarry_below", "quarry_depth",
+                       "quarry_min_height", "path_height", "snow_keeps_feature", "pi10000"}
+    t = rt.Terrain.preset("forest_2026")
+    t.save(path)
+    back = rt.load(path)
+    assert back.params == t.params
+    assert json.loads(path.read_text())["params"]["calc_prof"] == "js"
