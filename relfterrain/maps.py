@@ -414,11 +414,13 @@ def _render(terrain: Terrain, x0: float, y0: float, nx: int, ny: int, step: floa
         hidden.add(_T.ROAD)
     if not on["paths"]:
         hidden.add(_T.PATH)
+    # which kinds occur: one pass, so that the passes for kinds absent are skipped
+    present = np.bincount(codes.ravel(), minlength=len(TerrainType))
     lut = np.zeros(len(TerrainType), bool)
     lut[[int(k) for k in hidden]] = True
-    covered = lut[codes]
     marsh = None
-    if covered.any():
+    covered = lut[codes] if present[lut].any() else None
+    if covered is not None:
         r, c = np.nonzero(covered)
         under = _beneath(terrain, g.x[c], g.y[r], hidden - {_T.PATH}, _T.PATH in hidden)
         codes = codes.copy()
@@ -459,12 +461,12 @@ def _render(terrain: Terrain, x0: float, y0: float, nx: int, ny: int, step: floa
         m = marsh[::-1]
         dash = ((gy[:, None] % 3) == 0) & (((gx[None, :] + 2 * (gy[:, None] // 3)) % 5) < 3)
         img[m & dash] = pal.blue
-    if on["water"]:
+    if on["water"] and (present[_T.STREAM] or _T.STREAM in placed):
         stream = codes[::-1] == _T.STREAM
         if _T.STREAM in placed:
             stream[placed[_T.STREAM]] = True
         img[stream] = pal.terrain[_T.STREAM]
-    if on["roads"]:
+    if on["roads"] and (present[_T.ROAD] or _T.ROAD in placed):
         road = codes[::-1] == _T.ROAD
         if _T.ROAD in placed:
             road[placed[_T.ROAD]] = True
@@ -809,13 +811,13 @@ def png_bytes(array: Any, *, text: Mapping[str, str] | None = None) -> bytes:
     h, w = idx.shape
     rows = np.zeros((h, w + 1), np.uint8)  # each row: filter type 0, then the indices
     rows[:, 1:] = idx
-    bits = 1 if colours.shape[0] <= 2 else 2 if colours.shape[0] <= 4 else \
-        4 if colours.shape[0] <= 16 else 8
-    if bits < 8:
-        packed = np.packbits(np.unpackbits(idx[:, :, None], axis=2)[:, :, 8 - bits:]
-                             .reshape(h, -1), axis=1)
-        rows = np.zeros((h, packed.shape[1] + 1), np.uint8)
-        rows[:, 1:] = packed
+    bits = 8
+    if colours.shape[0] <= 16:  # two pixels a byte: half the bytes to compress
+        bits = 4
+        rows = np.zeros((h, (w + 1) // 2 + 1), np.uint8)
+        rows[:, 1:1 + w // 2] = (idx[:, 0:w - 1:2] << 4) | idx[:, 1:w:2]
+        if w % 2:
+            rows[:, -1] = idx[:, -1] << 4
     return b"".join([
         b"\x89PNG\r\n\x1a\n",
         _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, bits, 3, 0, 0, 0)),
