@@ -267,7 +267,7 @@ def contour_mask(z: np.ndarray, interval: float = 5.0, index_every: int = 5) -> 
     The pixel nearest each CONREC vertex (:func:`contour_points`) is set;
     consecutive vertices of a contour lie in one cell, so the pixels of a
     line are 8-connected. Every contour pixel is a corner of a cell that
-    the contour crosses. Orientation as ``z`` (row 0 south).
+    the contour crosses. Orientation as ``z``: a grid, south first (SPEC 1).
     """
     if z.dtype == np.float64 and z.ndim == 2 and np.isfinite(interval) and interval > 0:
         # the same pixels, computed in C (csrc/contours.c) cell by cell
@@ -387,7 +387,9 @@ def _render(terrain: Terrain, x0: float, y0: float, nx: int, ny: int, step: floa
             timings: dict[str, float] | None = None) -> np.ndarray:
     clock = time.perf_counter
     t_start = clock()
-    if isinstance(interval, str) and interval == "auto":
+    if isinstance(interval, str) and interval != "auto":
+        raise ValueError(f"interval: must be a positive number or 'auto', got {interval!r}")
+    if isinstance(interval, str):
         # the step is checked by the grid below; a bad one must not fail here
         try:
             interval = auto_interval(float(step))
@@ -994,10 +996,9 @@ def plot_map(ax: Any, terrain: Terrain, x0: float, y0: float, nx: int, ny: int,
 
     The image is placed with ``origin="upper"`` (it is north up) and an
     extent of the pixels' edges, so the axes read x east and y north in
-    metres. Returns the ``AxesImage``.
+    metres. Returns the ``AxesImage``. For the map with a legend panel, a
+    scale bar and north lines see :func:`relfterrain.plot.map`.
 
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import matplotlib.pyplot as plt
     >>> import relfterrain as rt
     >>> fig, ax = plt.subplots()

@@ -36,7 +36,7 @@ and ``ds.terrain.rt.plot()`` (categories from the CF ``flag_meanings``).
 >>> ax.get_xlabel(), ax.get_ylabel()
 ('x (m east)', 'y (m north)')
 >>> [t.get_text() for t in ax.get_legend().get_texts()]
-['Grass', 'Wood', 'Thicket']
+['Lake', 'Grass', 'Moor', 'Wood', 'Thicket']
 >>> plt.close(ax.figure)
 """
 
@@ -74,6 +74,12 @@ FEATURE_STYLES: dict[Feature, tuple[str, float, str]] = {
 _FEATURE_NAMES = {Feature.BOULDER: "boulder", Feature.KNOLL: "knoll",
                   Feature.MINE: "mineshaft", Feature.WATERHOLE: "water hole",
                   Feature.X: "man-made object", Feature.ROOT: "rootstock"}
+
+
+def _rgb01(colour: Any) -> tuple[float, float, float]:
+    """An RGB colour of 0..255 components as matplotlib's 0..1 floats."""
+    r, g, b = (float(v) / 255.0 for v in np.asarray(colour).tolist()[:3])
+    return (r, g, b)
 
 
 def _plt() -> Any:
@@ -260,11 +266,11 @@ def terrain_colormap(palette: Any = "relf") -> tuple[Any, Any]:
     return cmap, norm
 
 
-def _kinds_legend(ax: Any, present: list[TerrainType], pal: Any, extra: list[Any] = (),
+def _kinds_legend(ax: Any, present: list[TerrainType], pal: Any, extra: tuple[Any, ...] = (),
                   **kw: Any) -> Any:
     from matplotlib.patches import Patch
 
-    handles = [Patch(facecolor=np.asarray(pal.terrain[k]) / 255.0, edgecolor="0.4",
+    handles = [Patch(facecolor=_rgb01(pal.terrain[k]), edgecolor="0.4",
                      linewidth=0.5, label=_kind_name(k)) for k in present]
     handles += list(extra)
     return ax.legend(handles=handles, **kw)
@@ -283,7 +289,7 @@ def terrain(data: Any, ax: Any = None, *, x: Any = None, y: Any = None,
     >>> import matplotlib.pyplot as plt, relfterrain as rt
     >>> ax = terrain(rt.Terrain().grid(23396, 5318, 80, 60), palette="isom")
     >>> [t.get_text() for t in ax.get_legend().get_texts()]
-    ['Wood', 'Thicket']
+    ['Lake', 'Grass', 'Moor', 'Wood', 'Thicket']
     >>> plt.close(ax.figure)
     """
     ax = _axes(ax)
@@ -308,7 +314,7 @@ def _feature_handles(present: list[Feature], pal: Any) -> list[Any]:
     out = []
     for k in present:
         marker, size, colour = FEATURE_STYLES[k]
-        c = np.asarray(getattr(pal, colour)) / 255.0
+        c = _rgb01(getattr(pal, colour))
         out.append(Line2D([], [], linestyle="none", marker=marker, markersize=size,
                           color=c, markeredgewidth=1.5, label=_FEATURE_NAMES[k]))
     return out
@@ -329,7 +335,7 @@ def features(data: Any, ax: Any = None, *, x: Any = None, y: Any = None,
     >>> import matplotlib.pyplot as plt, relfterrain as rt
     >>> ax = features(rt.Terrain().grid(23396, 5318, 300, 200), background=None)
     >>> [t.get_text() for t in ax.get_legend().get_texts()]
-    ['mineshaft', 'boulder', 'rootstock', 'water hole', 'knoll']
+    ['mineshaft', 'boulder', 'rootstock']
     >>> plt.close(ax.figure)
     """
     ax = _axes(ax)
@@ -356,7 +362,7 @@ def features(data: Any, ax: Any = None, *, x: Any = None, y: Any = None,
         present.append(k)
         marker, size, colour = FEATURE_STYLES[k]
         ax.plot(f.x[c], f.y[r], linestyle="none", marker=marker, markersize=size,
-                color=np.asarray(getattr(pal, colour)) / 255.0, markeredgewidth=1.5)
+                color=_rgb01(getattr(pal, colour)), markeredgewidth=1.5)
     present.sort()
     if legend and present:
         if kinds_legend is not None:
@@ -404,8 +410,8 @@ def map(terrain_: Any, x0: float, y0: float, width: float, height: float,  # noq
 
     >>> import matplotlib.pyplot as plt, relfterrain as rt
     >>> ax = map(rt.Terrain(), 23396, 5318, 200, 150)
-    >>> ax.get_xlabel(), ax.get_xlim()
-    ('x (m east)', (23395.75, 23595.75))
+    >>> ax.get_xlabel(), [float(v) for v in ax.get_xlim()]
+    ('x (m east)', [23395.75, 23595.75])
     >>> plt.close(ax.figure)
     """
     from matplotlib.lines import Line2D
@@ -440,12 +446,12 @@ def map(terrain_: Any, x0: float, y0: float, width: float, height: float,  # noq
         for k in TerrainType:
             if int(k) in shown and k not in hidden:
                 edge = "0.4"
-                handles.append(Patch(facecolor=np.asarray(pal.terrain[k]) / 255.0,
+                handles.append(Patch(facecolor=_rgb01(pal.terrain[k]),
                                      edgecolor=edge, linewidth=0.5, label=_kind_name(k)))
         if int(TerrainType.MARSH) in shown and opts.get("water", True):
-            handles.append(Patch(facecolor="white", edgecolor=np.asarray(pal.blue) / 255.0,
+            handles.append(Patch(facecolor="white", edgecolor=_rgb01(pal.blue),
                                  hatch="--", label="Marsh"))
-        brown = np.asarray(pal.contour) / 255.0
+        brown = _rgb01(pal.contour)
         if opts.get("contours", True):
             handles.append(Line2D([], [], color=brown, linewidth=0.8,
                                   label=f"contour, every {interval:g} m"))
@@ -453,11 +459,11 @@ def map(terrain_: Any, x0: float, y0: float, width: float, height: float,  # noq
                 handles.append(Line2D([], [], color=brown, linewidth=1.8,
                                       label=f"index contour, every {interval * index_every:g} m"))
         if north_lines is not None:
-            handles.append(Line2D([], [], color=np.asarray(pal.black) / 255.0, linewidth=0.8,
+            handles.append(Line2D([], [], color=_rgb01(pal.black), linewidth=0.8,
                                   label=f"magnetic north, {north_lines:g} m apart"))
         if opts.get("buildings", True) and int(TerrainType.TOWN) in shown:
             handles.append(Line2D([], [], linestyle="none", marker="s", markersize=6,
-                                  color=np.asarray(pal.building) / 255.0, label="building"))
+                                  color=_rgb01(pal.building), label="building"))
         if opts.get("features", True):
             fx = terrain_.feature_grid(math.ceil(x0 - step / 2), math.ceil(y0 - step / 2),
                                        max(1, math.floor(nx * step)),
