@@ -108,10 +108,13 @@ rt_status rt_contour_mask(const double *z, int64_t nx, int64_t ny, double interv
             double bc = band(vc, interval, inverse);
             for (int i = 0; i < 4; i++) {
                 int j = (i + 1) % 4;
-                total += edge(mask, nx, ny, r, c, v[i], v[j], b[i], b[j], dr[i], dc[i], dr[j],
-                              dc[j], interval, index_every);
-                total += edge(mask, nx, ny, r, c, v[i], vc, b[i], bc, dr[i], dc[i], 0.5, 0.5,
-                              interval, index_every);
+                /* an edge whose ends share a band has no vertex: no call */
+                if (b[j] != b[i])
+                    total += edge(mask, nx, ny, r, c, v[i], v[j], b[i], b[j], dr[i], dc[i],
+                                  dr[j], dc[j], interval, index_every);
+                if (bc != b[i])
+                    total += edge(mask, nx, ny, r, c, v[i], vc, b[i], bc, dr[i], dc[i], 0.5,
+                                  0.5, interval, index_every);
             }
             if (total > max_crossings) {
                 free(rowb);
