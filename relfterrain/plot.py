@@ -560,7 +560,7 @@ def stars(galaxy: Any = None, block: Any = None, ax: Any = None, *,
         np.ones(len(s))
     order = np.argsort(-s["magnitude"], kind="stable")
     sc = ax.scatter(s["x"][order], s["y"][order], c=s["colour"][order], cmap=cmap, norm=norm,
-                    s=(2.0 + 10.0 * bright[order]) ** 1.5 / 4, linewidths=0)
+                    s=6.0 + 60.0 * bright[order] ** 2, linewidths=0)
     ax.set_xlim(b.x0 - 1.0, b.x0 + b.nx)
     ax.set_ylim(b.y0 - 1.0, b.y0 + b.ny)
     ax.set_aspect("equal")
