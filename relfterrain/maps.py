@@ -261,18 +261,21 @@ def contour_points(z: np.ndarray, interval: float) -> tuple[np.ndarray, np.ndarr
     return np.concatenate(rows), np.concatenate(cols), np.concatenate(levels)
 
 
-def contour_mask(z: np.ndarray, interval: float = 5.0, index_every: int = 5) -> np.ndarray:
+def contour_mask(z: np.ndarray, interval: float = 5.0, index_every: int = 5, *,
+                 threads: int | None = 1) -> np.ndarray:
     """Pixels of the contours of a grid: uint8 ``(ny, nx)``, 0 none, 1 contour, 2 index.
 
     The pixel nearest each CONREC vertex (:func:`contour_points`) is set;
     consecutive vertices of a contour lie in one cell, so the pixels of a
     line are 8-connected. Every contour pixel is a corner of a cell that
     the contour crosses. Orientation as ``z``: a grid, south first (SPEC 1).
+    ``threads`` (default 1; None: all cores) splits the rows into bands
+    computed at once; the pixels are the same for every count.
     """
     if z.dtype == np.float64 and z.ndim == 2 and np.isfinite(interval) and interval > 0:
         # the same pixels, computed in C (csrc/contours.c) cell by cell
         return _core.contour_mask(np.ascontiguousarray(z), float(interval), int(index_every),
-                                  _MAX_CROSSINGS)
+                                  _MAX_CROSSINGS, threads=_validate.threads(threads))
     return _contour_mask_numpy(z, interval, index_every)
 
 
@@ -439,7 +442,10 @@ def _render(terrain: Terrain, x0: float, y0: float, nx: int, ny: int, step: floa
 
     t_contours0 = clock()
     if contours:
-        mask = contour_mask(g.height, interval, index_every)[::-1]
+        # the contours on the threads asked for; by default on one (on this
+        # project's shared 2-core machine two threads measured slower)
+        mask = contour_mask(g.height, interval, index_every,
+                            threads=1 if threads is None else threads)[::-1]
         width = max(1, round(0.5 / step))
         # on coarse maps a thick index contour would hide everything between
         index_width = width + (step <= 2.0)
@@ -652,7 +658,8 @@ def render(
         at the multiples of it east; the world's magnetic north is grid
         north). Default None: none (SPEC 15's map).
     threads : int, optional
-        Threads for the grid (default all cores); the image is the same.
+        Threads for the grid (default all cores) and the contours (default
+        one); the image is the same for every count.
 
     Notes
     -----

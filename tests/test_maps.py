@@ -573,3 +573,27 @@ def test_png_text_chunks_and_rgba():
         maps.png_bytes(rgba, text={"": "empty key"})
     with pytest.raises(ValueError, match="text"):
         maps.png_bytes(rgba, text={"k": 3})
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3, 5, 16])
+def test_contour_mask_the_same_on_any_thread_count(terrain, threads):
+    # bands of rows on several threads: the same pixels as the NumPy transcription
+    z = terrain.height_grid(23000, 5000, 700, 400, 0.7)
+    for interval, index_every in ((5.0, 5), (2.5, 3), (0.5, 0)):
+        want = maps._contour_mask_numpy(z, interval, index_every)
+        got = maps.contour_mask(z, interval, index_every, threads=threads)
+        np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(
+        terrain.map(23000, 5000, 700, 400, 0.7, threads=threads),
+        terrain.map(23000, 5000, 700, 400, 0.7, threads=1))
+
+
+def test_contour_mask_limit_on_threads(terrain):
+    from relfterrain import _core
+
+    z = terrain.height_grid(23000, 5000, 700, 400)
+    for threads in (1, 2, 4):
+        with pytest.raises(ValueError, match="too small for this map"):
+            _core.contour_mask(z, 0.01, 5, 1000, threads=threads)
+    with pytest.raises(ValueError, match="threads"):
+        maps.contour_mask(z, 5.0, 5, threads=0)
