@@ -11,6 +11,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "relfterrain.h"
 #include "rt_internal.h"
@@ -100,7 +101,10 @@ static void run_bands(void *ctx, int64_t begin, int64_t end)
     static const double dr[4] = {0.0, 0.0, 1.0, 1.0}, dc[4] = {0.0, 1.0, 1.0, 0.0};
     /* the bands of two rows of points, each computed once */
     double *rowb = malloc((size_t)(2 * nx) * sizeof *rowb);
-    if (!rowb) {
+    uint8_t *crossed = malloc((size_t)nx + 8);
+    if (!rowb || !crossed) {
+        free(rowb);
+        free(crossed);
         *j->nomem = 1;
         return;
     }
@@ -116,17 +120,30 @@ static void run_bands(void *ctx, int64_t begin, int64_t end)
             if (rt__watch_charge(j->w, &pending, 16 * nx)) break;
             const double *z0 = z + r * nx, *z1 = z0 + nx;
             for (int64_t c = 0; c < nx; c++) b1[c] = band(z1[c], interval, inverse);
+            /* Which cells of the row a level crosses, in a pass without
+             * branches (the compiler vectorises it).  Most cells lie in one
+             * band: the centre's band is that one exactly when
+             * b*interval <= vc < (b+1)*interval (the inequalities band()
+             * makes true, whose solution is unique). */
             for (int64_t c = 0; c + 1 < nx; c++) {
+                double b00 = b0[c];
+                double vc = (((z0[c] + z0[c + 1]) + z1[c + 1]) + z1[c]) * 0.25;
+                crossed[c] = (uint8_t)((b0[c + 1] != b00) | (b1[c + 1] != b00) | (b1[c] != b00) |
+                                       !(vc >= b00 * interval) | !(vc < (b00 + 1.0) * interval));
+            }
+            memset(crossed + (nx - 1), 0, 9); /* the end: eight zeros and one past */
+            for (int64_t c = 0; c + 1 < nx; c++) {
+                /* skip eight uncrossed cells at a time */
+                uint64_t eight;
+                memcpy(&eight, crossed + c, 8);
+                if (eight == 0) {
+                    c += 7;
+                    continue;
+                }
+                if (!crossed[c]) continue;
                 double v[4] = {z0[c], z0[c + 1], z1[c + 1], z1[c]};
                 double b[4] = {b0[c], b0[c + 1], b1[c + 1], b1[c]};
                 double vc = (((v[0] + v[1]) + v[2]) + v[3]) * 0.25;
-                /* most cells lie in one band: the centre's band is that one
-                 * exactly when b*interval <= vc < (b+1)*interval (the
-                 * inequalities band() makes true, whose solution is unique),
-                 * two products instead of a floor and its corrections */
-                if (b[1] == b[0] && b[2] == b[0] && b[3] == b[0] && vc >= b[0] * interval &&
-                    vc < (b[0] + 1.0) * interval)
-                    continue;
                 double bc = band(vc, interval, inverse);
                 for (int i = 0; i < 4; i++) {
                     int k = (i + 1) % 4;
@@ -148,6 +165,7 @@ static void run_bands(void *ctx, int64_t begin, int64_t end)
         j->totals[bi] = total;
     }
     free(rowb);
+    free(crossed);
 }
 
 /* Bands of at least this many cells each (smaller: not worth a thread). */
