@@ -247,9 +247,13 @@ def hillshade(data: Any, ax: Any = None, *, x: Any = None, y: Any = None,
 
 
 def _palette(palette: Any) -> Any:
-    from .maps import _palette as p
+    from .maps import PALETTES, Palette
 
-    return p(palette)
+    if isinstance(palette, Palette):
+        return palette
+    if not isinstance(palette, str) or palette not in PALETTES:
+        raise ValueError(f"palette: must be one of {sorted(PALETTES)}, got {palette!r}")
+    return PALETTES[palette]
 
 
 def _kind_name(k: TerrainType) -> str:
@@ -433,7 +437,7 @@ def map(terrain_: Any, x0: float, y0: float, width: float, height: float,  # noq
     ax.set_xlabel(_METRES[0])
     ax.set_ylabel(_METRES[1])
     ax.set_aspect("equal")
-    pal = maps._palette(opts.get("palette", "relf"))
+    pal = _palette(opts.get("palette", "relf"))
     interval = opts["interval"]
     if interval == "auto":
         interval = maps.auto_interval(step)
@@ -545,11 +549,12 @@ def stars(galaxy: Any = None, block: Any = None, ax: Any = None, *,
     """
     from matplotlib.colors import BoundaryNorm, ListedColormap
 
-    from .galaxy import INITIAL_VIEW, Galaxy, _as_block
+    from . import _validate
+    from .galaxy import INITIAL_VIEW, Block, Galaxy
     from .maps import STAR_COLOURS
 
     g = Galaxy() if galaxy is None else galaxy
-    b = _as_block(INITIAL_VIEW if block is None else block)
+    b = Block(*_validate.space_block_of(INITIAL_VIEW if block is None else block))
     s = g.stars(*b, threads=threads)
     ax = _axes(ax)
     ax.set_facecolor("black")
