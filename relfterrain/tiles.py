@@ -204,22 +204,34 @@ def _hillshade(terrain: Any, b: TileBounds) -> np.ndarray:
     return np.repeat(g[:, :, None], 3, axis=2)
 
 
+_RAMP_WORDS = (_RAMP[:, 0].astype(np.uint32) | (_RAMP[:, 1].astype(np.uint32) << 8)
+               | (_RAMP[:, 2].astype(np.uint32) << 16))  # little-endian R, G, B, 0
+
+
 def _ramp(terrain: Any, b: TileBounds, rng: tuple[float, float]) -> np.ndarray:
-    h = _height(terrain, b)
+    x0, y0, nx, ny, m = _grid_args(b)
+    h = terrain.height_grid(x0, y0, nx, ny, m, threads=1)
     lo, hi = rng
-    i = np.clip((h - lo) * (255.0 / (hi - lo)), 0, 255).astype(np.uint8)
-    return _RAMP[i]
+    # in place: (h - lo) * 255 / (hi - lo), clipped to 0..255 and truncated
+    np.subtract(h, lo, out=h)
+    np.multiply(h, 255.0 / (hi - lo), out=h)
+    np.clip(h, 0.0, 255.0, out=h)
+    i = h.astype(np.uint8)[::-1]  # north-first rows
+    # one 32-bit lookup a pixel, then its first three bytes
+    return np.take(_RAMP_WORDS, i).view(np.uint8).reshape(ny, nx, 4)[:, :, :3]
 
 
 def _terrarium(terrain: Any, b: TileBounds) -> np.ndarray:
-    h = _height(terrain, b)
-    v = np.clip(h + 32768.0, 0.0, 65535.99609375)
-    whole = np.floor(v)
-    out = np.empty(h.shape + (3,), np.uint8)
-    out[..., 0] = (whole // 256).astype(np.uint8)
-    out[..., 1] = (whole % 256).astype(np.uint8)
-    out[..., 2] = np.floor((v - whole) * 256.0).astype(np.uint8)
-    return out
+    x0, y0, nx, ny, m = _grid_args(b)
+    h = terrain.height_grid(x0, y0, nx, ny, m, threads=1)
+    # (h + 32768) in 1/256 m, floored: 256 * R + G + B / 256 with
+    # R, G = divmod(floor(v), 256) and B = floor(256 * frac(v)) (v * 256 is exact)
+    np.add(h, 32768.0, out=h)
+    np.clip(h, 0.0, 65535.99609375, out=h)
+    np.multiply(h, 256.0, out=h)
+    np.floor(h, out=h)
+    q = h.astype(">u4")[::-1]  # big-endian bytes: 0, R, G, B
+    return q.view(np.uint8).reshape(ny, nx, 4)[:, :, 1:]
 
 
 def _kinds(terrain: Any, b: TileBounds) -> np.ndarray:

@@ -456,3 +456,16 @@ def test_tile_png_reads_back_bit_for_bit(shape: tuple[int, int, int]) -> None:
 def test_tile_png_refuses_what_is_not_an_image(bad: np.ndarray) -> None:
     with pytest.raises(ValueError, match="image: must be a non-empty uint8"):
         tiles.tile_png(bad)
+
+
+def test_height_tile_is_the_ramp_of_the_heights(client: httpx.Client) -> None:
+    z, x, y = -2, 22, -6
+    img = _png(client.get(f"/tiles/height/{z}/{x}/{y}.png"))
+    info = client.get("/api/world").json()
+    lo, hi = info["height_span"]
+    assert (lo, hi) == tiles.height_range(rt.Terrain())
+    xs, ys = _centres(z, x, y)
+    h = rt.Terrain().height(xs[None, ::17], ys[::17, None])
+    index = np.floor(np.clip((h - lo) * (255.0 / (hi - lo)), 0, 255)).astype(int)
+    assert np.array_equal(img[::17, ::17], tiles._RAMP[index])
+    assert len(np.unique(index)) > 20
