@@ -455,6 +455,11 @@ rt_status rt_mark_routes(const rt_terrain *t, rt_placed *table, const int64_t *x
 rt_status rt_contour_mask(const double *z, int64_t nx, int64_t ny, double interval,
                           int index_every, int64_t max_crossings, uint8_t *mask,
                           int64_t *crossings, const rt_poll *poll);
+/* rt_contour_mask on up to `threads` threads (bands of rows; the same pixels
+ * and the same status whatever the count). */
+rt_status rt_contour_mask_threads(const double *z, int64_t nx, int64_t ny, double interval,
+                                  int index_every, int64_t max_crossings, uint8_t *mask,
+                                  int64_t *crossings, int threads, const rt_poll *poll);
 
 /* ------------------------------------------------------------------------ */
 /* Classic fractal generators (seeds 001 and 002)                           */

@@ -649,6 +649,10 @@ path_height, snow_keeps_feature, pi10000
     ) -> np.ndarray:
         """Terrain kinds on a grid: uint8 :class:`TerrainType` codes ``(ny, nx)``.
 
+        Orientation: a grid, **south first** (SPEC 1): ``[r, c]`` is the point
+        ``(x0 + c*step, y0 + r*step)``, row 0 the southern edge (plot with
+        ``origin="lower"``); pictures are north up.
+
         Arguments as :meth:`height_grid`.
         """
         x0, y0, nx, ny, step, r0, c0 = _grid_args(x0, y0, nx, ny, step, offset)
@@ -670,6 +674,10 @@ path_height, snow_keeps_feature, pi10000
         threads: int | None = None,
     ) -> np.ndarray:
         """Point features on a grid: uint8 :class:`Feature` codes ``(ny, nx)``.
+
+        Orientation: a grid, **south first** (SPEC 1): ``[r, c]`` is the point
+        ``(x0 + c*step, y0 + r*step)``, row 0 the southern edge (plot with
+        ``origin="lower"``); pictures are north up.
 
         Arguments as :meth:`height_grid`.
         """
@@ -693,6 +701,10 @@ path_height, snow_keeps_feature, pi10000
         dtype: Any = None,
     ) -> TerrainGrid:
         """terra on a grid in one pass: ``TerrainGrid(x, y, height, depth, terrain, feature)``.
+
+        Orientation: a grid, **south first** (SPEC 1): ``[r, c]`` is the point
+        ``(x0 + c*step, y0 + r*step)``, row 0 the southern edge (plot with
+        ``origin="lower"``); pictures are north up.
 
         ``height`` is terra's height (the water surface on lakes), ``depth`` the
         lake depth (0 elsewhere), ``terrain`` and ``feature`` uint8 codes, all
@@ -967,6 +979,10 @@ path_height, snow_keeps_feature, pi10000
                       offset: tuple[int, int] = (0, 0)) -> np.ndarray:
         """Building footprints on a grid: bool ``(ny, nx)``.
 
+        Orientation: a grid, **south first** (SPEC 1): ``[r, c]`` is the point
+        ``(x0 + c*step, y0 + r*step)``, row 0 the southern edge (plot with
+        ``origin="lower"``); pictures are north up.
+
         True where the grid point ``(x, y)`` lies in a building's 12 m square:
         ``|x - bx| <= 6`` and ``|y - by| <= 6`` (a closed square, at the
         unrounded point) for a centre ``(bx, by)`` of :meth:`buildings`.
@@ -981,6 +997,10 @@ path_height, snow_keeps_feature, pi10000
                   offset: tuple[int, int] = (0, 0)) -> np.ndarray:
         """The tree selector (0..3, :meth:`tree_selector`) on a grid: uint8 ``(ny, nx)``.
 
+        Orientation: a grid, **south first** (SPEC 1): ``[r, c]`` is the point
+        ``(x0 + c*step, y0 + r*step)``, row 0 the southern edge (plot with
+        ``origin="lower"``); pictures are north up.
+
         >>> Terrain().tree_grid(23400, 5320, 6, 2).tolist()
         [[1, 2, 3, 0, 2, 3], [2, 3, 0, 1, 2, 3]]
         """
@@ -989,6 +1009,10 @@ path_height, snow_keeps_feature, pi10000
     def tree_offset_grid(self, x0: float, y0: float, nx: int, ny: int, step: float = 1.0, *,
                          offset: tuple[int, int] = (0, 0)) -> tuple[np.ndarray, np.ndarray]:
         """Where each tree stands within its 1 m ground tile: ``(dx, dy)``, float64 ``(ny, nx)``.
+
+        Orientation: a grid, **south first** (SPEC 1): ``[r, c]`` is the point
+        ``(x0 + c*step, y0 + r*step)``, row 0 the southern edge (plot with
+        ``origin="lower"``); pictures are north up.
 
         The seed says the in-tile positions are found "similarly" to the tree
         selector but gives no formula; the project's (documented) choice takes
@@ -1056,7 +1080,11 @@ path_height, snow_keeps_feature, pi10000
 
     def save_map(self, path: str | os.PathLike, x0: float, y0: float, nx: int, ny: int,
                  step: float = 1.0, **options: Any) -> None:
-        """Write :meth:`map` to ``path`` as PNG, atomically (needs Pillow)."""
+        """Write :meth:`map` to ``path`` as PNG, atomically (needs Pillow).
+
+        Orientation: a picture, **north up**: row 0 is the northern edge (plot
+        with ``origin="upper"``); grids of values are south first.
+        """
         from . import maps
 
         maps.save_png(maps.render(self, x0, y0, nx, ny, step, **options), path)
