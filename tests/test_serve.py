@@ -99,8 +99,10 @@ def test_terrarium_tile_decodes_to_the_heights_at_pixel_centres(client: httpx.Cl
 def test_map_tile_is_the_map_of_its_window(client: httpx.Client) -> None:
     img = _png(client.get("/tiles/map/0/91/-21.png"))
     # west 23296, north 5376 at 1 m a pixel: pixel centres from (23296.5, 5120.5)
-    want = rt.Terrain().map(23296.5, 5120.5, 256, 256, 1.0)
+    want = rt.Terrain().map(23296.5, 5120.5, 256, 256, 1.0, interval=10.0, north_lines=300.0)
     assert np.array_equal(img, want)
+    # a north line at x = 23400: the column of the pixel whose centre is 23400.5
+    assert (img[:, 23400 - 23296] == 0).all()
 
 
 def test_kinds_tile_north_up(client: httpx.Client) -> None:
