@@ -47,13 +47,25 @@ def _round_js(v: np.ndarray) -> np.ndarray:
     return r + (v - r >= 0.5)
 
 
+def _uniforms(value: Any) -> np.ndarray:
+    """96 recorded uniforms in [0, 1), checked."""
+    u = _validate.real_array(value, "uniforms", f"a sequence of {3 * N_SINES} numbers in [0, 1)")
+    if u.shape != (3 * N_SINES,):
+        raise ValueError(f"uniforms: must hold {3 * N_SINES} numbers (3 for each of the "
+                         f"{N_SINES} sines), got shape {u.shape}")
+    if not np.all((u >= 0.0) & (u < 1.0)):
+        raise ValueError("uniforms: every value must be in [0, 1) (Math.random's range)")
+    return u
+
+
 #: Indices computed at once (the sines of a long profile go in blocks of this
 #: many points: bounded scratch memory, Ctrl-C between blocks).
 _BLOCK = 1 << 18
 
 
 def make_profile(length: int = 2048, rng: Any = None, *,
-                 round_first: bool = False, progress: bool = False) -> RandomProfile:
+                 round_first: bool = False, uniforms: Any = None,
+                 progress: bool = False) -> RandomProfile:
     """A random profile as the author's ``makeProfile`` makes it (SPEC 11).
 
     For each of 32 sines, three uniforms ``u`` in [0, 1) are drawn, in this
@@ -84,6 +96,10 @@ def make_profile(length: int = 2048, rng: Any = None, *,
     round_first : bool
         Round before dividing by 8 (the PDF's listing) instead of after (the
         author's running code, SPEC 11's default).
+    uniforms : sequence of 96 floats in [0, 1), optional
+        The uniforms themselves, in the order they are drawn (SPEC 17: a game's
+        recorded ``Math.random()`` values rebuild its profile); ``rng`` must
+        then be None.
     progress : bool
         Show a progress bar (needs tqdm: ``pip install "relfterrain[progress]"``).
         The profile is computed in blocks of 2**18 points (the same bits as
@@ -105,6 +121,9 @@ def make_profile(length: int = 2048, rng: Any = None, *,
     True
     >>> bool(((p.profile * 8) % 1 == 0).all())      # multiples of 1/8
     True
+    >>> u = np.random.default_rng(1).random(96)     # what the game drew
+    >>> bool((make_profile(2048, uniforms=u).profile == p.profile).all())
+    True
     >>> q = make_profile(2048, rng=1, round_first=True)
     >>> bool((q.profile % 1 == 0).all())            # integers / 8, summed
     False
@@ -114,7 +133,18 @@ def make_profile(length: int = 2048, rng: Any = None, *,
         raise ValueError(f"length: must be a power of two between 1 and 2**24, got {n_len}")
     first = _validate.flag(round_first, "round_first")
     show = _validate.flag(progress, "progress")
-    gen = _validate.generator(rng)
+    if uniforms is not None:
+        if rng is not None:
+            raise ValueError("rng, uniforms: give one of them, not both")
+        drawn = iter(_uniforms(uniforms).tolist())
+
+        def draw() -> float:
+            return next(drawn)
+    else:
+        gen = _validate.generator(rng)
+
+        def draw() -> float:
+            return float(gen.random())
     # the profile, and a block's scratch (index, angle, sine, term: 4 arrays)
     _core.check_alloc(8 * n_len + 32 * min(n_len, _BLOCK), "length",
                       f"a profile of {n_len} points")
@@ -122,10 +152,10 @@ def make_profile(length: int = 2048, rng: Any = None, *,
     max_n = L / 32.0
     sines = []
     for _ in range(N_SINES):  # the 96 draws, in the author's order
-        a = MIN_A + gen.random() * (MAX_A - MIN_A)
-        n = float(_round_js(np.asarray(MIN_N + gen.random() * (max_n - MIN_N))))
+        a = MIN_A + draw() * (MAX_A - MIN_A)
+        n = float(_round_js(np.asarray(MIN_N + draw() * (max_n - MIN_N))))
         lamda = L / n if n != 0.0 else math.inf
-        phase = 0.0 + gen.random() * (TWO_PI - 0.0)
+        phase = 0.0 + draw() * (TWO_PI - 0.0)
         sines.append((a, lamda, phase))
     P = np.zeros(n_len, dtype=np.float64)
     bar = tqdm_class()(total=n_len, unit="point", desc="make_profile", leave=False) \
