@@ -183,7 +183,8 @@ for label, bad, exc in [("int", 3, TE), ("unknown", "neon", V), ("None", None, T
          lambda bad=bad: call(maps.render, T, 23400, 5320, 8, 8, palette=bad))
     case(f"terrain_colours-palette-{label}", exc, "palette",
          lambda bad=bad: call(maps.terrain_colours, np.zeros((2, 2), np.uint8), bad))
-for label, bad, exc in NOT_REAL + [("zero", 0.0, V)]:
+# (interval may be the string 'auto': another string is a ValueError)
+for label, bad, exc in [(n, b, V if n == "str" else e) for n, b, e in NOT_REAL] + [("zero", 0.0, V)]:
     case(f"render-interval-{label}", exc, "interval",
          lambda bad=bad: call(maps.render, T, 23400, 5320, 8, 8, interval=bad))
 for label, bad, exc in NOT_REAL + [("zero", 0.0, V), ("negative", -1.0, V)]:
