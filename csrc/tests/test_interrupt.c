@@ -534,8 +534,8 @@ static uint64_t roads_contours(uint64_t fp, const rt_terrain *t)
     free(c1), free(c2);
     /* a wide road: about 5 M cells to sort, more than one qsort takes (the
      * runs-and-merges path): sorted, distinct, every square's corners there */
-    int64_t wx[2] = {0, 3000}, wy[2] = {0, 1000};
-    rt_road wide = {wx, wy, 2, 20, -1, 0};
+    int64_t wx[2] = {0, 12000}, wy[2] = {0, 4000};
+    rt_road wide = {wx, wy, 2, 200, -1, 0};
     CHECK(rt_road_check(&wide, &bound) == RT_OK);
     CHECK(bound > ((int64_t)1 << 22));
     int64_t *wc = malloc((size_t)bound * 2 * sizeof *wc), wb[1];

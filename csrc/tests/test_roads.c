@@ -75,7 +75,8 @@ uint64_t test_roads(void)
     CHECK(rt_road_cells(&wet, &r3, sentinel, 1, &count, bridge, &bad, 2, NULL) == RT_ERR_SIZE);
     CHECK(sentinel[0] == -99 && count == -1);
     int64_t bound = 0;
-    CHECK(rt_road_check(&r3, &bound) == RT_OK && bound == (31 + 51) * 25);
+    /* each segment: its first square, then at most 4 * 5 cells a point (issue 19) */
+    CHECK(rt_road_check(&r3, &bound) == RT_OK && bound == 2 * 25 + (30 + 50) * 20);
     int64_t *buf = malloc((size_t)bound * 2 * sizeof *buf);
     buf[0] = -99;
     CHECK(rt_road_cells(&wet, &r3, buf, bound, &count, bridge, &bad, 2, NULL) == RT_OK);
