@@ -7,6 +7,8 @@
  */
 #include "helpers.h"
 
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -201,6 +203,60 @@ int rtpy_threads(PyObject *obj, int *out)
     }
     *out = v > RT_MAX_THREADS ? RT_MAX_THREADS : (int)v;
     return 0;
+}
+
+/* The usable cores: the affinity mask's CPUs where there is one. */
+static int usable_cores(void)
+{
+#if defined(__linux__) && defined(CPU_COUNT)
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        const int n = CPU_COUNT(&set);
+        if (n > 0) return n;
+    }
+#endif
+    const long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (n > RT_MAX_THREADS ? RT_MAX_THREADS : (int)n) : 1;
+}
+
+/* Tasks runnable on the machine right now, this thread included (Linux's
+ * /proc/loadavg, fourth field "running/total"); -1 when unknown. */
+static int runnable_tasks(void)
+{
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (!f) return -1;
+    double l1, l5, l15;
+    int running = -1, total;
+    if (fscanf(f, "%lf %lf %lf %d/%d", &l1, &l5, &l15, &running, &total) != 5) running = -1;
+    fclose(f);
+    return running;
+}
+
+int rtpy_auto_threads(int64_t points)
+{
+    /* below this many points the core runs one thread anyway (and the
+     * look at the machine's load would cost more than it saves) */
+    if (points < RTPY_AUTO_THREAD_POINTS) return 1;
+    int cores = usable_cores();
+    if (cores <= 1) return 1;
+    /* the cores other tasks keep busy would share their time with ours:
+     * a thread of ours the system stops for milliseconds while it holds
+     * rows makes the whole call wait, so only idle cores are used */
+    const int running = runnable_tasks();
+    if (running > 1) {
+        const int idle = cores - (running - 1);
+        cores = idle < 1 ? 1 : idle;
+    }
+    return cores;
+}
+
+int rtpy_threads_auto(PyObject *obj, int64_t points, int *out)
+{
+    if (obj == Py_None) {
+        *out = rtpy_auto_threads(points);
+        return 0;
+    }
+    return rtpy_threads(obj, out);
 }
 
 int rtpy_check_block(long long nx, long long ny, long long c0, long long r0, size_t itemsize)

@@ -418,8 +418,11 @@ typedef struct block_job {
     int stream;               /* outputs far larger than the caches: streaming stores */
 } block_job;
 
-/* Points a thread at the least for height grids on the tile path */
+/* Points a thread at the least: height grids on the tile path, terra grids
+ * on the tile path, and grids and points on the other paths */
 #define RT_THREAD_POINTS ((int64_t)1 << 17)
+#define RT_TERRA_THREAD_POINTS ((int64_t)1 << 15)
+#define RT_THREAD_POINTS_SLOW ((int64_t)1 << 12)
 
 /* Outputs beyond this many bytes are written with streaming stores where a
  * kernel has them: they would only evict the caches (and each written line
@@ -923,6 +926,18 @@ static void prepare_windows(block_job *j, int32_t *iprof, int32_t *win, uint8_t 
     }
 }
 
+/* At most one thread per `per` points (at least one): below some tens of
+ * microseconds of work a thread, starting one costs more than it saves,
+ * and on a busy machine it may not run for milliseconds. */
+static int threads_for(int threads, int64_t points, int64_t per)
+{
+    if (threads > 1 && points < (int64_t)threads * per) {
+        const int64_t most = points / per;
+        threads = most < 1 ? 1 : (int)most;
+    }
+    return threads;
+}
+
 /* The threads rt_parallel_for runs on n rows. */
 static int thread_count(int threads, int64_t n)
 {
@@ -999,10 +1014,8 @@ rt_status rt_height_grid(const rt_terrain *t, const rt_block *b, double *out, in
     /* the tile path makes a point in about 0.4 ns: below RT_THREAD_POINTS
      * points a thread, starting one costs more than it saves (the bits are
      * the same for any count) */
-    if (j.fast && j.iprof && threads > 1 && b->nx * b->ny < (int64_t)threads * RT_THREAD_POINTS) {
-        const int64_t most = b->nx * b->ny / RT_THREAD_POINTS;
-        threads = most < 1 ? 1 : (int)most;
-    }
+    threads = threads_for(threads, b->nx * b->ny,
+                          j.fast && j.iprof ? RT_THREAD_POINTS : RT_THREAD_POINTS_SLOW);
     rt_parallel_for(threads, b->ny, height_rows, &j);
     free(raw);
     return RT_OK;
@@ -1022,6 +1035,9 @@ rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b, const rt_terra_o
     grid_scratch *g = grid_scratch_new(j.nbufs, b->nx, &raw, &j.bufs, &j.busy);
     if (!g) return RT_ERR_NOMEM;
     grid_plan(&j, g);
+    /* a terra point costs some 4 ns on the tile path, 10-100 on the others */
+    threads = threads_for(threads, b->nx * b->ny,
+                          j.fast && j.iprof ? RT_TERRA_THREAD_POINTS : RT_THREAD_POINTS_SLOW);
     rt_parallel_for(threads, b->ny, terra_rows, &j);
     free(raw);
     return RT_OK;
@@ -1088,7 +1104,7 @@ rt_status rt_height_points(const rt_terrain *t, const double *x, const double *y
     if (s != RT_OK) return s;
     if (n > 0 && !out) return RT_ERR_NULL;
     points_job j = {t, x, y, out, NULL};
-    rt_parallel_for(threads, n, height_points, &j);
+    rt_parallel_for(threads_for(threads, n, RT_THREAD_POINTS_SLOW), n, height_points, &j);
     return RT_OK;
 }
 
@@ -1100,7 +1116,7 @@ rt_status rt_terra_points(const rt_terrain *t, const double *x, const double *y,
     if (s != RT_OK) return s;
     if (!out) return RT_ERR_NULL;
     points_job j = {t, x, y, NULL, out};
-    rt_parallel_for(threads, n, terra_points, &j);
+    rt_parallel_for(threads_for(threads, n, RT_THREAD_POINTS_SLOW), n, terra_points, &j);
     return RT_OK;
 }
 

@@ -90,6 +90,13 @@ _threads = _validate.threads
 _finite = _validate.real
 
 
+def _core_threads(value: int | None) -> int | None:
+    """A checked thread count for the core's terrain calls; None stays None:
+    the core then uses the cores that are idle at the call (one for small
+    grids), so the default never makes a call wait on a busy core."""
+    return None if value is None else _threads(value)
+
+
 def _count(value: Any, name: str) -> int:
     return _validate.integer(value, name, 1)
 
@@ -434,7 +441,7 @@ waterhole_below, knoll_below, x_below, cone_below : int
 
             return evolve.height(self, x, y, t, threads=threads)
         xf, yf, shape = _points(x, y)
-        out = self._core.height_points(xf, yf, threads=_threads(threads))
+        out = self._core.height_points(xf, yf, threads=_core_threads(threads))
         if shape == ():
             return float(out[0])
         return out.reshape(shape)
@@ -447,7 +454,7 @@ waterhole_below, knoll_below, x_below, cone_below : int
         (dtype('uint8'), (2,))
         """
         xf, yf, shape = _points(x, y)
-        h, d, t, f = self._core.terra_points(xf, yf, threads=_threads(threads))
+        h, d, t, f = self._core.terra_points(xf, yf, threads=_core_threads(threads))
         return Sample(h.reshape(shape), d.reshape(shape), t.reshape(shape), f.reshape(shape))
 
     def terra(self, x: float, y: float) -> Terra:
@@ -576,7 +583,7 @@ waterhole_below, knoll_below, x_below, cone_below : int
             return _precision.height_grid32(self._core, x0, y0, nx, ny, step, r0, c0, out,
                                             _threads(threads))
         return self._core.height_grid(x0, y0, nx, ny, step, r0=r0, c0=c0, out=out,
-                                      threads=_threads(threads))
+                                      threads=_core_threads(threads))
 
     def terrain_grid(
         self,
@@ -597,7 +604,7 @@ waterhole_below, knoll_below, x_below, cone_below : int
         x0, y0, nx, ny, step, r0, c0 = _grid_args(x0, y0, nx, ny, step, offset)
         res = self._core.terra_grid(x0, y0, nx, ny, step, r0=r0, c0=c0,
                                     outputs=(None, None, True if out is None else out, None),
-                                    threads=_threads(threads))
+                                    threads=_core_threads(threads))
         return res[2]
 
     def feature_grid(
@@ -619,7 +626,7 @@ waterhole_below, knoll_below, x_below, cone_below : int
         x0, y0, nx, ny, step, r0, c0 = _grid_args(x0, y0, nx, ny, step, offset)
         res = self._core.terra_grid(x0, y0, nx, ny, step, r0=r0, c0=c0,
                                     outputs=(None, None, None, True if out is None else out),
-                                    threads=_threads(threads))
+                                    threads=_core_threads(threads))
         return res[3]
 
     def grid(
@@ -673,7 +680,7 @@ waterhole_below, knoll_below, x_below, cone_below : int
                                                  outputs, _threads(threads))
         else:
             h, d, t, f = self._core.terra_grid(x0, y0, nx, ny, step, r0=r0, c0=c0,
-                                               outputs=outputs, threads=_threads(threads))
+                                               outputs=outputs, threads=_core_threads(threads))
         # exactly the core's x0 + (double)(c0 + c) * step
         x = x0 + np.arange(c0, c0 + nx, dtype=np.int64).astype(np.float64) * step
         y = y0 + np.arange(r0, r0 + ny, dtype=np.int64).astype(np.float64) * step
