@@ -14,7 +14,7 @@ would, and hands it over as NumPy arrays.
 import os as _os
 
 try:
-    from . import _core
+    from . import _core  # noqa: F401 - the check that the extension is built
 except ImportError as _exc:  # pragma: no cover - exercised by tests/test_source_tree.py
     _here = _os.path.dirname(_os.path.abspath(__file__))
     raise ImportError(
@@ -27,50 +27,106 @@ except ImportError as _exc:  # pragma: no cover - exercised by tests/test_source
     ) from _exc
 del _os
 
-from . import classic, maps, presets, sites, streams
-from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
-from ._validate import MAX_SCAN_POINTS
-from .features import FeatureTable
-from .galaxy import (
-    GALAXY_DOMAIN,
-    GALAXY_VECTORS,
-    INITIAL_VIEW,
-    MAX_BLOCK_POINTS,
-    OBSERVER,
-    STAR_DTYPE,
-    Block,
-    Density,
-    Galaxy,
-    GalaxyParams,
-    Independence,
-    NearestStar,
-    PlanetTable,
-    Star,
-    colour_planet_independence,
-    density,
-    nearest_star,
-    planet_table,
-)
-from .mines import CaveMouths, Caverns, MineLabels, Mines, PercolationRow, label_cells
-from .nebula import Nebula
-from .planet import Planet, PlanetGrid, PlanetMap, PlanetSample
-from .presets import Islands, islands
-from .random_profile import RandomProfile, make_profile
-from .roads import Road, load
-from .sites import MAX_SITE_TRIES, Site, SiteOptions, SiteReason, Sites
-from .streams import MarkResult, Stream
-from .terrain import (
-    CLASSIC_MAP,
-    CLASSIC_PROFILE,
-    CLASSIC_VECTORS,
-    TERRAIN_DOMAIN,
-    PlacedView,
-    Terrain,
-    TerrainParams,
-    default_threads,
-    orienteering_code,
-    simd_variants,
-)
+# The public names are loaded on first use (PEP 562 module __getattr__):
+# `import relfterrain` costs little more than NumPy and the C core, and each
+# submodule (dataclasses, json, tempfile, numpy.random ...) is imported when
+# a name from it is first used.  Type checkers read the imports below.
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover - the same names, loaded eagerly
+    from . import classic, maps, presets, sites, streams
+    from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
+    from ._validate import MAX_SCAN_POINTS
+    from .features import FeatureTable
+    from .galaxy import (
+        GALAXY_DOMAIN,
+        GALAXY_VECTORS,
+        INITIAL_VIEW,
+        MAX_BLOCK_POINTS,
+        OBSERVER,
+        STAR_DTYPE,
+        Block,
+        Density,
+        Galaxy,
+        GalaxyParams,
+        Independence,
+        NearestStar,
+        PlanetTable,
+        Star,
+        colour_planet_independence,
+        density,
+        nearest_star,
+        planet_table,
+    )
+    from .mines import CaveMouths, Caverns, MineLabels, Mines, PercolationRow, label_cells
+    from .nebula import Nebula
+    from .planet import Planet, PlanetGrid, PlanetMap, PlanetSample
+    from .presets import Islands, islands
+    from .random_profile import RandomProfile, make_profile
+    from .roads import Road, load
+    from .sites import MAX_SITE_TRIES, Site, SiteOptions, SiteReason, Sites
+    from .streams import MarkResult, Stream
+    from .terrain import (
+        CLASSIC_MAP,
+        CLASSIC_PROFILE,
+        CLASSIC_VECTORS,
+        TERRAIN_DOMAIN,
+        PlacedView,
+        Terrain,
+        TerrainParams,
+        default_threads,
+        orienteering_code,
+        simd_variants,
+    )
+
+# public name -> (submodule, attribute); attribute None: the submodule itself
+_LAZY: dict[str, tuple[str, str | None]] = {}
+for _mod, _names in (
+    ("_types", ("Feature", "Sample", "Terra", "TerrainGrid", "TerrainType")),
+    ("_validate", ("MAX_SCAN_POINTS",)),
+    ("features", ("FeatureTable",)),
+    ("galaxy", (
+        "GALAXY_DOMAIN", "GALAXY_VECTORS", "INITIAL_VIEW", "MAX_BLOCK_POINTS", "OBSERVER",
+        "STAR_DTYPE", "Block", "Density", "Galaxy", "GalaxyParams", "Independence", "NearestStar",
+        "PlanetTable", "Star", "colour_planet_independence", "density", "nearest_star",
+        "planet_table"
+    )),
+    ("mines", ("CaveMouths", "Caverns", "MineLabels", "Mines", "PercolationRow", "label_cells")),
+    ("nebula", ("Nebula",)),
+    ("planet", ("Planet", "PlanetGrid", "PlanetMap", "PlanetSample")),
+    ("presets", ("Islands", "islands")),
+    ("random_profile", ("RandomProfile", "make_profile")),
+    ("roads", ("Road", "load")),
+    ("sites", ("MAX_SITE_TRIES", "Site", "SiteOptions", "SiteReason", "Sites")),
+    ("streams", ("MarkResult", "Stream")),
+    ("terrain", (
+        "CLASSIC_MAP", "CLASSIC_PROFILE", "CLASSIC_VECTORS", "TERRAIN_DOMAIN", "PlacedView",
+        "Terrain", "TerrainParams", "default_threads", "orienteering_code", "simd_variants"
+    )),
+):
+    for _name in _names:
+        _LAZY[_name] = (_mod, _name)
+for _mod in ("classic", "maps", "presets", "sites", "streams"):
+    _LAZY[_mod] = (_mod, None)
+del _mod, _names, _name
+
+
+def __getattr__(name: str) -> object:
+    """Load a public name (or submodule) on first use, then keep it."""
+    entry = _LAZY.get(name)
+    if entry is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    module = importlib.import_module("." + entry[0], __name__)
+    value = module if entry[1] is None else getattr(module, entry[1])
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __version__ = "0.1.0"
 
