@@ -184,6 +184,7 @@ __all__ = [
     "colour_planet_independence",
     "default_threads",
     "islands",
+    "explore",
     "density",
     "load",
     "label_cells",
@@ -196,3 +197,11 @@ __all__ = [
     "streams",
     "sites",
 ]
+
+
+def explore(world: object = None, **options: object) -> object:
+    """The limitless map of ``world`` as a Jupyter widget (ipyleaflet): see
+    :func:`relfterrain.explorer.explore` (extras ``serve`` and ``widgets``)."""
+    from .explorer import explore as _explore
+
+    return _explore(world, **options)  # type: ignore[arg-type]
