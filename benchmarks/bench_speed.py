@@ -52,11 +52,11 @@ def fresh_vs_out(t: rt.Terrain, sizes: list[int], repeat: int) -> None:
         oh = np.ones((n, n))
         o4 = (np.ones((n, n)), np.ones((n, n)), np.ones((n, n), np.uint8),
               np.ones((n, n), np.uint8))
-        a = med(lambda: t.height_grid(X0, Y0, n, n, out=oh, threads=1), repeat)
-        b = med(lambda: t.height_grid(X0, Y0, n, n, threads=1), repeat)
+        a = med(lambda n=n, oh=oh: t.height_grid(X0, Y0, n, n, out=oh, threads=1), repeat)
+        b = med(lambda n=n: t.height_grid(X0, Y0, n, n, threads=1), repeat)
         line(f"height_grid {n}^2 out= | fresh", a, b)
-        a = med(lambda: t.grid(X0, Y0, n, n, out=o4, threads=1), repeat)
-        b = med(lambda: t.grid(X0, Y0, n, n, threads=1), repeat)
+        a = med(lambda n=n, o4=o4: t.grid(X0, Y0, n, n, out=o4, threads=1), repeat)
+        b = med(lambda n=n: t.grid(X0, Y0, n, n, threads=1), repeat)
         line(f"grid {n}^2 out= | fresh", a, b)
 
 
@@ -66,8 +66,8 @@ def default_threads(t: rt.Terrain, repeat: int) -> None:
     for n in (64, 256, 1024):
         for name in ("height_grid", "grid"):
             m = getattr(t, name)
-            a = med(lambda: m(X0, Y0, n, n, threads=1), repeat * 3)
-            b = med(lambda: m(X0, Y0, n, n), repeat * 3)
+            a = med(lambda m=m, n=n: m(X0, Y0, n, n, threads=1), repeat * 3)
+            b = med(lambda m=m, n=n: m(X0, Y0, n, n), repeat * 3)
             line(f"{name} {n}^2 1 thread | default", a, b)
 
 
@@ -78,9 +78,10 @@ def any_step(t: rt.Terrain, n: int, repeat: int) -> None:
     o4 = (np.ones((n, n)), np.ones((n, n)), np.ones((n, n), np.uint8), np.ones((n, n), np.uint8))
     for name, out in (("height_grid", oh), ("grid", o4)):
         m = getattr(t, name)
-        base = med(lambda: m(X0, Y0, n, n, out=out, threads=1), repeat)
+        base = med(lambda m=m, out=out: m(X0, Y0, n, n, out=out, threads=1), repeat)
         for x0, y0, step in ((X0, Y0, 0.37), (X0, Y0, 1 / 3), (X0 + 0.1, Y0 + 0.3, 1.0)):
-            v = med(lambda: m(x0, y0, n, n, step, out=out, threads=1), repeat)
+            v = med(lambda m=m, x0=x0, y0=y0, step=step, out=out:
+                    m(x0, y0, n, n, step, out=out, threads=1), repeat)
             line(f"{name} {n}^2 step {step:.3g} origin +({x0 - X0:.1f}, {y0 - Y0:.1f})",
                  base, v)
 
