@@ -13,9 +13,17 @@ would, and hands it over as NumPy arrays.
 
 import os as _os
 
+# The C extension is there (it is imported with the first name that needs
+# it: `relfterrain --help` starts without NumPy).
+from importlib.util import find_spec as _find_spec
+
 try:
-    from . import _core  # noqa: F401 - the check that the extension is built
-except ImportError as _exc:  # pragma: no cover - exercised by tests/test_source_tree.py
+    _spec = _find_spec(__name__ + "._core")
+except (ImportError, ValueError) as _exc:  # pragma: no cover - a broken package
+    _spec, _why = None, str(_exc)
+else:
+    _why = "No module named 'relfterrain._core'"
+if _spec is None:  # pragma: no cover - exercised by tests/test_source_tree.py
     _here = _os.path.dirname(_os.path.abspath(__file__))
     raise ImportError(
         f"relfterrain's C extension (relfterrain._core) is not built in {_here}. "
@@ -23,14 +31,15 @@ except ImportError as _exc:  # pragma: no cover - exercised by tests/test_source
         "installed package: run Python from another folder after "
         "`pip install .`, or build the extension in place with "
         "`python setup.py build_ext --inplace`. "
-        f"(The import failed with: {_exc})"
-    ) from _exc
+        f"(The import failed with: {_why})"
+    )
+del _spec, _why, _find_spec
 del _os
 
 # The public names are loaded on first use (PEP 562 module __getattr__):
-# `import relfterrain` costs little more than NumPy and the C core, and each
-# submodule (dataclasses, json, tempfile, numpy.random ...) is imported when
-# a name from it is first used.  Type checkers read the imports below.
+# `import relfterrain` costs next to nothing, and each submodule (with
+# NumPy, the C core, dataclasses, json, tempfile, numpy.random ...) is
+# imported when a name from it is first used.  Type checkers read the imports below.
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover - the same names, loaded eagerly
@@ -106,7 +115,7 @@ for _mod, _names in (
 ):
     for _name in _names:
         _LAZY[_name] = (_mod, _name)
-for _mod in ("classic", "maps", "presets", "sites", "streams"):
+for _mod in ("_core", "classic", "maps", "presets", "sites", "streams"):
     _LAZY[_mod] = (_mod, None)
 del _mod, _names, _name
 

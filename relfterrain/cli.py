@@ -53,12 +53,29 @@ import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+from ._plain import CLASSIC_MAP, default_threads
 
-from ._types import Feature, TerrainType
-from .terrain import CLASSIC_MAP, Terrain, default_threads
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .terrain import Terrain
+else:
+    class _LazyModule:
+        """A module imported at its first attribute (`relfterrain --help` and the
+        parser need neither NumPy nor the C core: they start in a fraction
+        of the time)."""
+
+        def __init__(self, name: str) -> None:
+            self._name = name
+
+        def __getattr__(self, attr: str) -> Any:
+            import importlib
+
+            return getattr(importlib.import_module(self._name), attr)
+
+    np = _LazyModule("numpy")
 
 PROG = "relfterrain"
 
@@ -240,6 +257,8 @@ def _area_args(p: argparse.ArgumentParser) -> None:
 
 def _terrain(args: argparse.Namespace) -> Terrain:
     with checking():
+        from .terrain import Terrain
+
         return Terrain(lake_height=args.lake_height)
 
 
@@ -448,7 +467,7 @@ def _grid(args: argparse.Namespace) -> int:
 
 _FEATURE_FORMATS = {".csv": "comma-separated", ".geojson": "GeoJSON points",
                     ".parquet": "Apache Parquet"}
-_ALPHABET = np.array(list("ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def _round_js(v: np.ndarray) -> np.ndarray:
@@ -459,6 +478,8 @@ def _round_js(v: np.ndarray) -> np.ndarray:
 def _features_table(t: Terrain, x0: float, y0: float, nx: int, ny: int,
                     threads: int | None, show: bool) -> dict[str, np.ndarray]:
     """Every point feature of the area at step 1, in row order (south first)."""
+    from ._types import Feature
+
     xs, ys, codes = [], [], []
     rows = max(1, _BAND_POINTS // nx)
     with _bar(show, ny, "row", "features") as bar:
@@ -478,7 +499,8 @@ def _features_table(t: Terrain, x0: float, y0: float, nx: int, ny: int,
     names = np.array([m.name for m in Feature])[code]
     has = np.array([m.has_code for m in Feature])[code]
     xr, yr = _round_js(x), _round_js(y)
-    control = np.char.add(_ALPHABET[np.abs(xr) % 26], _ALPHABET[np.abs(yr) % 26])
+    alphabet = np.array(list(_ALPHABET))
+    control = np.char.add(alphabet[np.abs(xr) % 26], alphabet[np.abs(yr) % 26])
     control = np.where(has, control, "")
     return {"x": x, "y": y, "feature": names.astype(str), "code": control.astype(str)}
 
@@ -856,6 +878,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def summarize(terrain: np.ndarray, feature: np.ndarray, step: float) -> str:
     """A text table: area per terrain kind and count per feature."""
+    from ._types import Feature, TerrainType
+
     cell = step * step
     lines = ["terrain      area m^2   share"]
     counts = np.bincount(terrain.ravel(), minlength=len(TerrainType))

@@ -18,6 +18,7 @@ from . import features as _features
 from . import roads as _roads
 from . import streams as _streams
 from ._params import TerrainParams
+from ._plain import CLASSIC_MAP
 from ._seed import CLASSIC_PROFILE, CLASSIC_VECTORS
 from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
 from ._validate import default_threads
@@ -39,7 +40,6 @@ ArrayLike = Any
 Placeable = TerrainType | Feature
 
 #: The classic 800 x 600 m map area as ``(x0, y0, nx, ny)``.
-CLASSIC_MAP: tuple[int, int, int, int] = (23396, 5318, 800, 600)
 #: Inside ``|x|, |y| <= TERRAIN_DOMAIN`` results equal the original bit for bit.
 TERRAIN_DOMAIN: float = _core.TERRAIN_DOMAIN
 

@@ -231,10 +231,10 @@ def test_public_names_resolve_to_their_modules():
         rt.no_such_name  # noqa: B018
 
 
-def test_import_loads_only_the_core():
+def test_import_loads_nothing_heavy():
     code = ("import sys, relfterrain\n"
             "heavy = [m for m in ('relfterrain.terrain', 'relfterrain.maps', 'dataclasses', "
-            "'numpy.random', 'tempfile', 'json') if m in sys.modules]\n"
+            "'numpy', 'relfterrain._core', 'tempfile', 'json') if m in sys.modules]\n"
             "print(','.join(heavy) or 'none')\n"
             "from relfterrain import Terrain\n"
             "print(Terrain().height(0, 0))\n")
@@ -243,3 +243,19 @@ def test_import_loads_only_the_core():
                          text=True, check=True).stdout.split()
     assert out[0] == "none"
     assert float(out[1]) == R.height(R.CLASSIC, 0.0, 0.0)
+
+
+def test_cli_help_needs_no_numpy():
+    code = ("import sys\n"
+            "from relfterrain.cli import main\n"
+            "for argv in (['--help'], ['grid', '--help'], ['map', '--help']):\n"
+            "    try:\n"
+            "        main(argv)\n"
+            "    except SystemExit as e:\n"
+            "        assert e.code == 0, e.code\n"
+            "print('numpy' in sys.modules, 'relfterrain._core' in sys.modules, file=sys.stderr)\n")
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                       check=True)
+    assert "usage: relfterrain" in r.stdout and "X0 Y0 NX NY" in r.stdout
+    assert r.stderr.split() == ["False", "False"]
