@@ -144,6 +144,35 @@ def zarr_codec(t: rt.Terrain, n: int) -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def stream_limit(t: rt.Terrain, n: int, repeat: int) -> None:
+    """grid at step 1 against the streaming-store limit of its four outputs."""
+    import ctypes
+    import sysconfig
+
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "stream_limit.c")
+    tmp = tempfile.mkdtemp(prefix="bench_speed.")
+    try:
+        lib_path = os.path.join(tmp, "stream_limit.so")
+        cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
+        subprocess.run([cc, "-O2", "-shared", "-fPIC", src, "-o", lib_path], check=True)
+        lib = ctypes.CDLL(lib_path)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print(f"\nstreaming-store limit: no C compiler ({e})")
+        return
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    ptr = ctypes.c_void_p
+    lib.stream_fill.argtypes = [ptr, ptr, ptr, ptr, ctypes.c_size_t]
+    o4 = (np.ones((n, n)), np.ones((n, n)), np.ones((n, n), np.uint8), np.ones((n, n), np.uint8))
+    limit = med(lambda: lib.stream_fill(*(a.ctypes.data for a in o4), n * n), repeat)
+    print(f"\ngrid at step 1 / the streaming-store limit of its outputs ({n}^2, one thread; "
+          f"target: at most 2, i.e. 50 % of the limit)")
+    out = med(lambda: t.grid(X0, Y0, n, n, out=o4, threads=1), repeat)
+    fresh = med(lambda: t.grid(X0, Y0, n, n, threads=1), repeat)
+    line(f"limit {n * n / limit / 1e6:.0f} M points/s | grid out=", limit, out)
+    line("limit | grid fresh", limit, fresh)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[1])
     ap.add_argument("--n", type=int, default=1024, help="grid side of the step tests")
@@ -156,6 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     fresh_vs_out(t, [1024, 2048, 4096], args.repeat)
     default_threads(t, args.repeat)
     any_step(t, args.n, args.repeat)
+    stream_limit(t, 4096, args.repeat)
     start_up(args.repeat)
     if not args.skip_zarr:
         zarr_codec(t, 4096)
