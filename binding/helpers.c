@@ -232,6 +232,20 @@ static int runnable_tasks(void)
     return running;
 }
 
+/* The share of the last 10 s in which some task waited for a CPU (Linux
+ * pressure stall information, /proc/pressure/cpu), in percent; -1 when
+ * unknown. */
+#define RTPY_BUSY_PRESSURE 20.0
+static double cpu_pressure(void)
+{
+    FILE *f = fopen("/proc/pressure/cpu", "r");
+    if (!f) return -1.0;
+    double some = -1.0;
+    if (fscanf(f, "some avg10=%lf", &some) != 1) some = -1.0;
+    fclose(f);
+    return some;
+}
+
 int rtpy_auto_threads(int64_t points)
 {
     /* below this many points the core runs one thread anyway (and the
@@ -242,6 +256,9 @@ int rtpy_auto_threads(int64_t points)
     /* the cores other tasks keep busy would share their time with ours:
      * a thread of ours the system stops for milliseconds while it holds
      * rows makes the whole call wait, so only idle cores are used */
+    /* tasks have been waiting for a CPU much of the last seconds: no core
+     * is idle for long, whatever the instant says */
+    if (cpu_pressure() >= RTPY_BUSY_PRESSURE) return 1;
     const int running = runnable_tasks();
     if (running > 1) {
         const int idle = cores - (running - 1);
