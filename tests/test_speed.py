@@ -259,3 +259,34 @@ def test_cli_help_needs_no_numpy():
                        check=True)
     assert "usage: relfterrain" in r.stdout and "X0 Y0 NX NY" in r.stdout
     assert r.stderr.split() == ["False", "False"]
+
+
+# ------------------------------------------------------------------ planets
+@pytest.mark.parametrize("radius, lat0, lon0", [(3000.0, 30.0, 40.0), (20000.0, -89.5, 170.0)])
+def test_planet_map_rows_match_reference(radius, lat0, lon0):
+    # the map's SIMD rows (chunks of 256 columns, the last columns apart),
+    # every pixel of a strip across the disc against the reference
+    import space_reference as S
+
+    p = rt.Planet(radius)
+    nx, ny = 263, 5
+    step = 2.0 * radius / (nx - 1) * 1.02  # the disc's edge inside the strip
+    m = p.map(lat0, lon0, nx, ny, step, threads=1)
+    v = {n: tuple(getattr(p, n).tolist()) for n in
+         ("ah", "bh", "ch", "a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")}
+    v.update(profile=tuple(p.profile.tolist()), lake_height=p.lake_height,
+             lake_base=p.lake_base, feature_mask=p.feature_mask)
+    for r in range(ny):
+        for c in range(nx):
+            u = (c - 0.5 * (nx - 1)) * step
+            w = (r - 0.5 * (ny - 1)) * step
+            pt = S.map_point(radius, lat0, lon0, u, w)
+            if pt is None:
+                assert not m.visible[r, c] and np.isnan(m.height[r, c]), (r, c)
+                continue
+            got = (m.height[r, c], m.depth[r, c], m.terrain[r, c], m.feature[r, c])
+            assert got == S.planet_terra_xyz(v, *pt), (r, c)
+    for threads in (2, None):
+        m2 = p.map(lat0, lon0, nx, ny, step, threads=threads)
+        assert m2.height.tobytes() == m.height.tobytes()
+        assert m2.feature.tobytes() == m.feature.tobytes()
