@@ -42,9 +42,11 @@ del _os
 # imported when a name from it is first used.  Type checkers read the imports below.
 from typing import TYPE_CHECKING
 
+from ._version import __version__ as __version__
+
 if TYPE_CHECKING:  # pragma: no cover - the same names, loaded eagerly
     from . import classic, maps, presets, sites, streams
-    from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
+    from ._types import Feature, Period, Sample, Terra, TerrainGrid, TerrainType
     from ._validate import MAX_SCAN_POINTS
     from .features import FeatureTable
     from .galaxy import (
@@ -91,7 +93,7 @@ if TYPE_CHECKING:  # pragma: no cover - the same names, loaded eagerly
 # public name -> (submodule, attribute); attribute None: the submodule itself
 _LAZY: dict[str, tuple[str, str | None]] = {}
 for _mod, _names in (
-    ("_types", ("Feature", "Sample", "Terra", "TerrainGrid", "TerrainType")),
+    ("_types", ("Feature", "Period", "Sample", "Terra", "TerrainGrid", "TerrainType")),
     ("_validate", ("MAX_SCAN_POINTS",)),
     ("features", ("FeatureTable",)),
     ("galaxy", (
@@ -137,8 +139,6 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
 
-__version__ = "0.1.0"
-
 __all__ = [
     "CLASSIC_MAP",
     "CLASSIC_PROFILE",
@@ -166,6 +166,7 @@ __all__ = [
     "Mines",
     "NearestStar",
     "PercolationRow",
+    "Period",
     "Islands",
     "Nebula",
     "PlacedView",

@@ -8,8 +8,10 @@ from __future__ import annotations
 import numpy as np
 
 from . import _core
+from ._plain import CLASSIC_MAP
 
-__all__ = ["CLASSIC_PROFILE", "CLASSIC_VECTORS", "VECTOR_NAMES"]
+__all__ = ["CLASSIC_MAP", "CLASSIC_PROFILE", "CLASSIC_VECTORS", "VECTOR_NAMES"]
+
 
 #: The 1983 profile of The Forest (SPEC 3), read-only float64, 256 values.
 CLASSIC_PROFILE: np.ndarray = _core.CLASSIC_PROFILE

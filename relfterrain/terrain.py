@@ -13,14 +13,13 @@ from typing import Any
 
 import numpy as np
 
-from . import _core, _precision, _validate
+from . import _core, _precision, _shared, _validate
 from . import features as _features
 from . import roads as _roads
 from . import streams as _streams
 from ._params import TerrainParams
-from ._plain import CLASSIC_MAP
-from ._seed import CLASSIC_PROFILE, CLASSIC_VECTORS
-from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
+from ._seed import CLASSIC_MAP, CLASSIC_PROFILE, CLASSIC_VECTORS
+from ._types import Feature, Period, Sample, Terra, TerrainGrid, TerrainType
 from ._validate import default_threads
 from .streams import MarkResult, Stream
 
@@ -39,7 +38,6 @@ __all__ = [
 ArrayLike = Any
 Placeable = TerrainType | Feature
 
-#: The classic 800 x 600 m map area as ``(x0, y0, nx, ny)``.
 #: Inside ``|x|, |y| <= TERRAIN_DOMAIN`` results equal the original bit for bit.
 TERRAIN_DOMAIN: float = _core.TERRAIN_DOMAIN
 
@@ -245,6 +243,14 @@ waterhole_below, knoll_below, x_below, cone_below : int
         No vegetation: all dry ground is WOOD (features are kept).
     bleak : bool
         Heights only: every point GRASS, no lakes and no features.
+    calc_prof, rock_above, quarry_below, quarry_depth, quarry_min_height, \
+path_height, snow_keeps_feature, pi10000
+        The rules of the author's programs as they run today (SPEC 17, all
+        off by default; see :class:`TerrainParams` and the guide page
+        ``docs/guide/forest-2026.md``): ``calc_prof="js"`` gives the
+        JavaScript's terrain kinds at fractional points (the default
+        ``"java"`` the Java reference's); ``Terrain.preset("forest_2026")``
+        is The Forest of 2026.
     simd : str, optional
         The SIMD variant of the grid kernels (see :func:`simd_variants`):
         ``"auto"`` (the default, or the ``RELFTERRAIN_SIMD`` environment
@@ -370,6 +376,56 @@ waterhole_below, knoll_below, x_below, cone_below : int
     b2 = property(lambda self: _vector_view(self._params.b2), doc="Vegetation vector B2.")
     a3 = property(lambda self: _vector_view(self._params.a3), doc="Vegetation vector A3.")
     b3 = property(lambda self: _vector_view(self._params.b3), doc="Vegetation vector B3.")
+
+    @property
+    def period(self) -> Period:
+        """The world's periods: heights and kinds repeat every ``x`` m east
+        and every ``y`` m north; point features do not repeat.
+
+        Derived from the parameters (SPEC 4, 5): every height term reads the
+        profile (length ``L``) at index ``(A[i]*x + B[i]*y) / 128`` modulo
+        ``L``, every kind term (``a1 .. b3``) at ``floor(A[i]*x + B[i]*y) >>
+        7`` modulo ``L``. A shift of ``P`` metres along x leaves all of them
+        unchanged when ``A[i]*P`` is a multiple of ``128*L`` for every x
+        component (``ah, a1, a2, a3``); the smallest such ``P`` is
+        ``128*L / gcd(g, 128*L)``, ``g`` the gcd of those components (1 when
+        they are all 0: nothing depends on x), likewise along y with ``bh,
+        b1, b2, b3``. Lake, mud, paths, snow and mountains follow the
+        heights, so they repeat too. Point features do not: their rule
+        multiplies the rounded ``x`` by ``y`` (SPEC 5), so ``features`` is
+        None. Placed entries and roads (SPEC 6, 13) sit at one point each and
+        do not repeat either. The shift is exact in exact arithmetic; the
+        computed doubles repeat bit for bit where the coordinates and their
+        products are exact (integer points, and fractions of few bits, inside
+        :data:`TERRAIN_DOMAIN`). A profile that itself repeats within its
+        length (a constant one, say) repeats sooner than ``P``.
+
+        Returns
+        -------
+        Period
+            ``Period(x, y, features=None)``, in metres.
+
+        Examples
+        --------
+        >>> Terrain().period                  # the classic world: 128 * 256 m
+        Period(x=32768, y=32768, features=None)
+        >>> t = Terrain()
+        >>> t.height(23400, 5320) == t.height(23400 + 32768, 5320 - 2 * 32768)
+        True
+        >>> Terrain(ah=(0, 2), bh=(4, 6), a1=(2, 2), b1=(8, 4), a2=(4, 0), b2=(2, 0),
+        ...         a3=(6, 2), b3=(4, 4)).period
+        Period(x=16384, y=16384, features=None)
+        """
+        n = 128 * int(self._params.profile.size)
+
+        def shift(names: tuple[str, ...]) -> int:
+            g = 0
+            for name in names:
+                for v in getattr(self._params, name):
+                    g = math.gcd(g, int(v))
+            return n // math.gcd(g, n)
+
+        return Period(shift(("ah", "a1", "a2", "a3")), shift(("bh", "b1", "b2", "b3")))
 
     @property
     def directions(self) -> int:
@@ -580,8 +636,9 @@ waterhole_below, knoll_below, x_below, cone_below : int
                                       out=out, threads=threads)
         x0, y0, nx, ny, step, r0, c0 = _grid_args(x0, y0, nx, ny, step, offset)
         if _precision.height_dtype(dtype, out) == np.float32:
-            return _precision.height_grid32(self._core, x0, y0, nx, ny, step, r0, c0, out,
-                                            _threads(threads))
+            return self._core.height_grid(x0, y0, nx, ny, step, r0=r0, c0=c0, out=out,
+                                          threads=_threads(threads), float32=True,
+                                          band=_precision.BAND_ELEMENTS)
         return self._core.height_grid(x0, y0, nx, ny, step, r0=r0, c0=c0, out=out,
                                       threads=_core_threads(threads))
 
@@ -598,6 +655,10 @@ waterhole_below, knoll_below, x_below, cone_below : int
         threads: int | None = None,
     ) -> np.ndarray:
         """Terrain kinds on a grid: uint8 :class:`TerrainType` codes ``(ny, nx)``.
+
+        Orientation: a grid, **south first** (SPEC 1): ``[r, c]`` is the point
+        ``(x0 + c*step, y0 + r*step)``, row 0 the southern edge (plot with
+        ``origin="lower"``); pictures are north up.
 
         Arguments as :meth:`height_grid`.
         """
@@ -621,6 +682,10 @@ waterhole_below, knoll_below, x_below, cone_below : int
     ) -> np.ndarray:
         """Point features on a grid: uint8 :class:`Feature` codes ``(ny, nx)``.
 
+        Orientation: a grid, **south first** (SPEC 1): ``[r, c]`` is the point
+        ``(x0 + c*step, y0 + r*step)``, row 0 the southern edge (plot with
+        ``origin="lower"``); pictures are north up.
+
         Arguments as :meth:`height_grid`.
         """
         x0, y0, nx, ny, step, r0, c0 = _grid_args(x0, y0, nx, ny, step, offset)
@@ -643,6 +708,10 @@ waterhole_below, knoll_below, x_below, cone_below : int
         dtype: Any = None,
     ) -> TerrainGrid:
         """terra on a grid in one pass: ``TerrainGrid(x, y, height, depth, terrain, feature)``.
+
+        Orientation: a grid, **south first** (SPEC 1): ``[r, c]`` is the point
+        ``(x0 + c*step, y0 + r*step)``, row 0 the southern edge (plot with
+        ``origin="lower"``); pictures are north up.
 
         ``height`` is terra's height (the water surface on lakes), ``depth`` the
         lake depth (0 elsewhere), ``terrain`` and ``feature`` uint8 codes, all
@@ -675,9 +744,10 @@ waterhole_below, knoll_below, x_below, cone_below : int
             if len(outputs) != 4 or any(o is None for o in outputs):
                 raise ValueError("out: must be 4 arrays (height, depth, terrain, feature)")
         first = outputs[0] if isinstance(outputs[0], np.ndarray) else None
-        if _precision.height_dtype(dtype, first, "out[0] (height)") == np.float32:
-            h, d, t, f = _precision.terra_grid32(self._core, x0, y0, nx, ny, step, r0, c0,
-                                                 outputs, _threads(threads))
+        if _precision.height_dtype(dtype, first, "out.height") == np.float32:
+            h, d, t, f = self._core.terra_grid(x0, y0, nx, ny, step, r0=r0, c0=c0,
+                                               outputs=outputs, threads=_threads(threads),
+                                               float32=True, band=_precision.BAND_ELEMENTS)
         else:
             h, d, t, f = self._core.terra_grid(x0, y0, nx, ny, step, r0=r0, c0=c0,
                                                outputs=outputs, threads=_core_threads(threads))
@@ -916,6 +986,10 @@ waterhole_below, knoll_below, x_below, cone_below : int
                       offset: tuple[int, int] = (0, 0)) -> np.ndarray:
         """Building footprints on a grid: bool ``(ny, nx)``.
 
+        Orientation: a grid, **south first** (SPEC 1): ``[r, c]`` is the point
+        ``(x0 + c*step, y0 + r*step)``, row 0 the southern edge (plot with
+        ``origin="lower"``); pictures are north up.
+
         True where the grid point ``(x, y)`` lies in a building's 12 m square:
         ``|x - bx| <= 6`` and ``|y - by| <= 6`` (a closed square, at the
         unrounded point) for a centre ``(bx, by)`` of :meth:`buildings`.
@@ -930,6 +1004,10 @@ waterhole_below, knoll_below, x_below, cone_below : int
                   offset: tuple[int, int] = (0, 0)) -> np.ndarray:
         """The tree selector (0..3, :meth:`tree_selector`) on a grid: uint8 ``(ny, nx)``.
 
+        Orientation: a grid, **south first** (SPEC 1): ``[r, c]`` is the point
+        ``(x0 + c*step, y0 + r*step)``, row 0 the southern edge (plot with
+        ``origin="lower"``); pictures are north up.
+
         >>> Terrain().tree_grid(23400, 5320, 6, 2).tolist()
         [[1, 2, 3, 0, 2, 3], [2, 3, 0, 1, 2, 3]]
         """
@@ -938,6 +1016,10 @@ waterhole_below, knoll_below, x_below, cone_below : int
     def tree_offset_grid(self, x0: float, y0: float, nx: int, ny: int, step: float = 1.0, *,
                          offset: tuple[int, int] = (0, 0)) -> tuple[np.ndarray, np.ndarray]:
         """Where each tree stands within its 1 m ground tile: ``(dx, dy)``, float64 ``(ny, nx)``.
+
+        Orientation: a grid, **south first** (SPEC 1): ``[r, c]`` is the point
+        ``(x0 + c*step, y0 + r*step)``, row 0 the southern edge (plot with
+        ``origin="lower"``); pictures are north up.
 
         The seed says the in-tile positions are found "similarly" to the tree
         selector but gives no formula; the project's (documented) choice takes
@@ -1005,7 +1087,11 @@ waterhole_below, knoll_below, x_below, cone_below : int
 
     def save_map(self, path: str | os.PathLike, x0: float, y0: float, nx: int, ny: int,
                  step: float = 1.0, **options: Any) -> None:
-        """Write :meth:`map` to ``path`` as PNG, atomically (needs Pillow)."""
+        """Write :meth:`map` to ``path`` as PNG, atomically (needs Pillow).
+
+        Orientation: a picture, **north up**: row 0 is the northern edge (plot
+        with ``origin="upper"``); grids of values are south first.
+        """
         from . import maps
 
         maps.save_png(maps.render(self, x0, y0, nx, ny, step, **options), path)
@@ -1022,19 +1108,26 @@ waterhole_below, knoll_below, x_below, cone_below : int
     # -- presets (SPEC 16) ---------------------------------------------------
 
     @classmethod
-    def preset(cls, name: str, rng: Any = None, *, simd: str | None = None) -> Terrain:
-        """One of the author's variants: "forest", "my_terrain", "pieces_of_eight", "skylands".
+    def preset(cls, name: str, rng: Any = None, *, uniforms: Any = None,
+               simd: str | None = None) -> Terrain:
+        """One of the author's variants: "forest", "my_terrain", "pieces_of_eight",
+        "skylands", "forest_2026" (The Forest as it runs today, SPEC 17).
 
         See :mod:`relfterrain.presets` (``PRESETS[name].source`` says where each
         value comes from). ``rng`` (an int seed or a ``numpy.random.Generator``)
-        draws Pieces of Eight's random profile; the others ignore it.
+        or ``uniforms`` (the 96 uniforms a game drew, see
+        :func:`~relfterrain.make_profile`) make Pieces of Eight's random
+        profile; the others ignore ``rng``.
 
         >>> Terrain.preset("skylands").lake_height
         450.0
+        >>> t = Terrain.preset("forest_2026")
+        >>> t.terra(-398348, 300168).terrain, t.terra(-398348, 300168).height
+        (<TerrainType.QUARRY: 12>, 319.5)
         """
         from .presets import preset_params
 
-        return cls(preset_params(name, rng), simd=simd)
+        return cls(preset_params(name, rng, uniforms=uniforms), simd=simd)
     # -- pipelines: xarray Datasets (SPEC 1) ----------------------------------
 
     def dataset(self, x0: float, y0: float, nx: int, ny: int, step: float = 1.0, *,
@@ -1093,3 +1186,4 @@ def _signature() -> inspect.Signature:
 
 
 Terrain.__init__.__signature__ = _signature()  # type: ignore[attr-defined]
+_shared.register_terrain(Terrain)
