@@ -1,14 +1,25 @@
 """Lazy Dask arrays of terrain grids and star counts (needs ``relfterrain[dask]``).
 
-Each block of a grid is one call of :meth:`Terrain.height_grid` or
-:meth:`Terrain.grid` with ``offset=(row, column)``: the block's position in
-the whole grid, read from Dask's ``block_info`` (its ``array-location``), so
-point ``[r, c]`` of the result is ``(x0 + c*step, y0 + r*step)`` computed
-exactly as the in-memory grid computes it, and any chunking, ragged ones
-included, assembles into the same bits. Blocks run wherever Dask runs them
-(threads, processes, a ``distributed`` cluster): terrains and galaxies
-pickle, and the arrays hold a copy of the terrain as it was when they were
-made (later changes to the terrain do not leak into them).
+A grid's blocks are computed by :class:`relfterrain._window.GridWindow`:
+block ``(i, j)`` is one :meth:`Terrain.grid` (or :meth:`Terrain.height_grid`)
+call with ``offset=``, its fields written by the C core straight into the
+arrays the block hands to Dask (no copies), so point ``[r, c]`` is computed
+exactly as the in-memory grid computes it and any chunking, ragged ones
+included, assembles into the same bits. Selecting part of a lazy array
+(``h[:10, :10]``, ``ds.isel(...)``, ``ds.sel(...)``) computes only what it
+selects, whatever the size of the blocks: Dask fuses the selection into the
+block's task, which then computes just those points.
+
+Rows: :func:`height_grid` and :func:`grid` keep SPEC 1's order (row 0 at
+``y0``, south), as :meth:`Terrain.height_grid` and :meth:`Terrain.grid`;
+:func:`dataset` is north up, as :meth:`Terrain.dataset`.
+
+Blocks run wherever Dask runs them (threads, processes, a ``distributed``
+cluster): terrains and galaxies pickle, and the arrays hold a copy of the
+terrain as it was when they were made (later changes to the terrain do not
+leak into them). A graph has at most :data:`MAX_BLOCKS` blocks (its size
+and the time to schedule grow with them); the default chunks grow to keep
+within it, explicit ``chunks`` beyond it are refused (ValueError).
 
 >>> import relfterrain as rt
 >>> import relfterrain.dask as rtd
@@ -18,6 +29,11 @@ made (later changes to the terrain do not leak into them).
 ((256, 256, 88), (300, 300, 200))
 >>> bool((h.compute() == t.height_grid(23396, 5318, 800, 600)).all())
 True
+>>> huge = rtd.height_grid(t, 0, 0, 2**40, 2**40)  # a window of 2**80 points
+>>> huge.chunks[0][:2]
+((33554432, 33554432), 8192)[:0] or huge.chunks[0][:2]
+>>> bool((huge[:10, :10].compute() == t.height_grid(0, 0, 10, 10)).all())
+True
 >>> int(rtd.star_count(rt.Galaxy(), *rt.INITIAL_VIEW, chunks=(800, 600, 64)).compute())
 26
 """
@@ -25,21 +41,27 @@ True
 from __future__ import annotations
 
 import functools
-from typing import Any, NamedTuple
+import math
+from typing import Any
 
 import numpy as np
 
 from . import _precision, _validate
+from ._types import TerrainGrid
 from ._validate import grid_args as _grid_args
-from .dataset import grid_coords, make_dataset
+from ._window import FIELDS, FieldArray, GridWindow
 from .galaxy import Galaxy, _block
 from .terrain import Terrain
 
-__all__ = ["DEFAULT_CHUNKS", "dataset", "grid", "height_grid", "star_census", "star_count"]
+__all__ = ["DEFAULT_CHUNKS", "MAX_BLOCKS", "dataset", "grid", "height_grid", "star_census",
+           "star_count"]
 
 #: Default block shape of the grids, ``(rows, columns)``: 2048 x 2048
-#: (32 MiB of float64 heights a block).
+#: (32 MiB of float64 heights a block), grown (squares of a power of two)
+#: where a window would have more than :data:`MAX_BLOCKS` of them.
 DEFAULT_CHUNKS = (2048, 2048)
+#: The most blocks a lazy grid may have (2**14, e.g. 128 x 128).
+MAX_BLOCKS = 1 << 14
 #: Default points per block of a star count (a slab of z planes of about this size).
 STAR_BLOCK_POINTS = 1 << 28
 
@@ -67,136 +89,154 @@ def _token(dask: Any, terrain: Terrain, *args: Any) -> str:
                               np.asarray(codes), *args)
 
 
+def _check_chunk_shape(chunks: Any, shape: tuple[int, ...]) -> None:
+    """Refuse a block shape whose blocks are too many, or not positive, before
+    Dask builds anything (its normalisation alone would list every block)."""
+    if isinstance(chunks, (int, np.integer)) and not isinstance(chunks, (bool, np.bool_)):
+        chunks = (chunks,) * len(shape)
+    if not isinstance(chunks, tuple) or len(chunks) != len(shape):
+        return  # dicts, "auto", explicit tuples: Dask's checks, then ours
+    count = 1
+    for c, n in zip(chunks, shape):
+        if isinstance(c, (bool, np.bool_)):
+            raise TypeError(f"chunks: block sides must be ints, got {chunks!r}")
+        if isinstance(c, (int, np.integer)):
+            if c == 0 or c < -1:
+                raise ValueError(f"chunks: block sides must be >= 1 (or -1: the whole axis), "
+                                 f"got {chunks!r}")
+            count *= 1 if c == -1 else -(-n // int(c))
+        elif isinstance(c, tuple) and all(isinstance(v, (int, np.integer)) for v in c):
+            count *= max(1, len(c))
+    if count > MAX_BLOCKS:
+        raise ValueError(f"chunks: {chunks!r} cuts the {shape[0]} x {shape[1]} grid into "
+                         f"{count} blocks; at most {MAX_BLOCKS} (pass larger chunks: a "
+                         "selection computes only what it selects, whatever the block size)")
+
+
 def _chunks(da: Any, chunks: Any, shape: tuple[int, ...], dtype: Any) -> tuple:
+    if chunks is None or chunks is DEFAULT_CHUNKS:
+        side = DEFAULT_CHUNKS[0]
+        while math.prod(-(-n // side) for n in shape) > MAX_BLOCKS:
+            side *= 2
+        chunks = (side, side)
+    _check_chunk_shape(chunks, shape)
     try:
-        return da.core.normalize_chunks(chunks, shape, dtype=dtype)
-    except (ValueError, TypeError) as e:
+        norm = da.core.normalize_chunks(chunks, shape, dtype=dtype)
+    except (ValueError, TypeError, ZeroDivisionError) as e:
         raise ValueError(f"chunks: {e}") from None
+    if any(0 in c and n for c, n in zip(norm, shape)):
+        raise ValueError(f"chunks: empty blocks in {chunks!r}")
+    if math.prod(len(c) for c in norm) > MAX_BLOCKS:
+        raise ValueError(f"chunks: {math.prod(len(c) for c in norm)} blocks; at most "
+                         f"{MAX_BLOCKS} (pass larger chunks)")
+    return norm
 
 
-def _location(block_info: Any) -> tuple[int, int, int, int]:
-    (r0, r1), (c0, c1) = block_info[None]["array-location"]
-    return r0, c0, r1 - r0, c1 - c0
-
-
-class _GridJob(NamedTuple):
-    """A grid's checked arguments, as :func:`height_grid` and :func:`grid` take them."""
-
-    da: Any  # dask.array
-    terrain: Terrain  # the copy the blocks compute
-    x0: float
-    y0: float
-    step: float
-    dtype: np.dtype
-    threads: int
-    chunks: tuple  # normalised
-    token: str  # of the terrain and the grid
-
-
-def _grid_job(terrain: Any, x0: float, y0: float, nx: int, ny: int, step: float, chunks: Any,
-              dtype: Any, threads: int | None) -> _GridJob:
+def _window(terrain: Any, x0: float, y0: float, nx: int, ny: int, step: float, chunks: Any,
+            dtype: Any, threads: int | None, north_up: bool) -> tuple[Any, Any, GridWindow,
+                                                                      tuple, str]:
+    """The checked arguments: ``(dask, dask.array, window, chunks, token)``."""
     dask, da = _modules()
     t = _terrain(terrain)
     x0, y0, nx, ny, step, _, _ = _grid_args(x0, y0, nx, ny, step)
     dt = _precision.height_dtype(dtype)
     nthreads = _validate.threads(threads)
     norm = _chunks(da, chunks, (ny, nx), dt)
-    token = _token(dask, t, x0, y0, nx, ny, step, str(dt), norm)
-    return _GridJob(da, t, x0, y0, step, dt, nthreads, norm, token)
-
-
-def _height_block(terrain: Terrain, x0: float, y0: float, step: float, dtype: np.dtype,
-                  threads: int, block_info: Any = None) -> np.ndarray:
-    r0, c0, ny, nx = _location(block_info)
-    return terrain.height_grid(x0, y0, nx, ny, step, offset=(r0, c0), dtype=dtype,
-                               threads=threads)
-
-
-def _grid_dtype(dtype: np.dtype) -> np.dtype:
-    return np.dtype([("height", dtype), ("depth", dtype), ("terrain", np.uint8),
-                     ("feature", np.uint8)])
-
-
-def _grid_block(terrain: Terrain, x0: float, y0: float, step: float, dtype: np.dtype,
-                threads: int, block_info: Any = None) -> np.ndarray:
-    r0, c0, ny, nx = _location(block_info)
-    g = terrain.grid(x0, y0, nx, ny, step, offset=(r0, c0), dtype=dtype, threads=threads)
-    rec = np.empty((ny, nx), dtype=_grid_dtype(dtype))
-    for name in ("height", "depth", "terrain", "feature"):
-        rec[name] = getattr(g, name)
-    return rec
-
-
-def _field(block: np.ndarray, name: str) -> np.ndarray:
-    return np.ascontiguousarray(block[name])
+    w = GridWindow(t, x0, y0, nx, ny, step, dt, north_up=north_up, threads=nthreads)
+    token = _token(dask, t, x0, y0, nx, ny, step, str(dt), norm, north_up)
+    return dask, da, w, norm, token
 
 
 def height_grid(terrain: Terrain, x0: float, y0: float, nx: int, ny: int, step: float = 1.0,
                 *, chunks: Any = DEFAULT_CHUNKS, dtype: Any = None, threads: int | None = 1
                 ) -> Any:
-    """:meth:`Terrain.height_grid` as a lazy Dask array ``(ny, nx)``.
+    """:meth:`Terrain.height_grid` as a lazy Dask array ``(ny, nx)``, row 0 south (SPEC 1).
 
     Parameters
     ----------
     terrain : Terrain
         The terrain (a copy is taken).
     x0, y0, nx, ny, step
-        The grid, as :meth:`Terrain.height_grid`.
+        The grid, as :meth:`Terrain.height_grid` (any size: only what is
+        computed costs).
     chunks
         Block shape, anything ``dask.array`` accepts for a 2-D shape
-        (``(rows, columns)``, explicit ragged tuples, ``"auto"``).
+        (``(rows, columns)``, explicit ragged tuples, ``"auto"``), with at
+        most :data:`MAX_BLOCKS` blocks. Default :data:`DEFAULT_CHUNKS`,
+        grown for huge windows.
     dtype : {None, "float64", "float32"}
         float64 by default; float32 is the exact double rounded.
     threads : int, optional
         Threads per block (default 1: Dask runs blocks in parallel).
     """
-    g = _grid_job(terrain, x0, y0, nx, ny, step, chunks, dtype, threads)
-    fn = functools.partial(_height_block, g.terrain, g.x0, g.y0, g.step, g.dtype, g.threads)
-    return g.da.map_blocks(fn, chunks=g.chunks, dtype=g.dtype, name="relfterrain-height-" + g.token,
-                           meta=np.empty((0, 0), g.dtype))
+    dask, da, w, norm, token = _window(terrain, x0, y0, nx, ny, step, chunks, dtype, threads,
+                                       north_up=False)
+    return da.from_array(FieldArray(w, "ground_height", ("ground_height",), norm, token),
+                         chunks=norm, name="relfterrain-height-" + token, asarray=True,
+                         meta=np.empty((0, 0), w.dtype))
+
+
+def _field_arrays(da: Any, w: GridWindow, norm: tuple, token: str,
+                  fields: tuple[str, ...]) -> dict[str, Any]:
+    """One lazy array per field (``from_array`` of a :class:`FieldArray`): a block's
+    C call computes every field at once (:data:`relfterrain._window.CACHE`), and a
+    selection, which Dask fuses into the block's task, computes only itself."""
+    out = {}
+    for f in fields:
+        dt = w.field_dtype(f)
+        out[f] = da.from_array(FieldArray(w, f, fields, norm, token), chunks=norm,
+                               name=f"relfterrain-{f}-{token}", asarray=True,
+                               meta=np.empty((0, 0), dt))
+    return out
 
 
 def grid(terrain: Terrain, x0: float, y0: float, nx: int, ny: int, step: float = 1.0, *,
-         chunks: Any = DEFAULT_CHUNKS, dtype: Any = None, threads: int | None = 1) -> tuple:
-    """:meth:`Terrain.grid`'s four arrays as lazy Dask arrays.
+         chunks: Any = DEFAULT_CHUNKS, dtype: Any = None, threads: int | None = 1
+         ) -> TerrainGrid:
+    """:meth:`Terrain.grid` as lazy Dask arrays: a :class:`TerrainGrid`.
 
-    Returns ``(height, depth, terrain, feature)``, each ``(ny, nx)`` with the
-    given chunks; computed together (``dask.compute(*arrays)``, a Dataset
+    ``x`` and ``y`` are NumPy coordinates, ``height`` (the water surface on
+    lakes), ``depth``, ``terrain`` and ``feature`` lazy ``(ny, nx)`` arrays
+    with the given chunks, row 0 south (SPEC 1), as :meth:`Terrain.grid`.
+    Computed together (``dask.compute(g.height, g.terrain)``, a Dataset
     write) each block of the terrain is computed once. Arguments as
     :func:`height_grid`.
+
+    >>> import relfterrain as rt, relfterrain.dask as rtd
+    >>> g = rtd.grid(rt.Terrain(), 23396, 5318, 800, 600, chunks=(300, 400))
+    >>> g.terrain.chunks, float(g.x[0])
+    (((300, 300), (400, 400)), 23396.0)
     """
-    g = _grid_job(terrain, x0, y0, nx, ny, step, chunks, dtype, threads)
-    rdt = _grid_dtype(g.dtype)
-    fn = functools.partial(_grid_block, g.terrain, g.x0, g.y0, g.step, g.dtype, g.threads)
-    rec = g.da.map_blocks(fn, chunks=g.chunks, dtype=rdt, name="relfterrain-terra-" + g.token,
-                          meta=np.empty((0, 0), rdt))
-    out = []
-    for field in ("height", "depth", "terrain", "feature"):
-        fdt = rdt.fields[field][0]  # type: ignore[index]
-        out.append(g.da.map_blocks(_field, rec, field, dtype=fdt,
-                                   name=f"relfterrain-{field}-{g.token}",
-                                   meta=np.empty((0, 0), fdt)))
-    return tuple(out)
+    dask, da, w, norm, token = _window(terrain, x0, y0, nx, ny, step, chunks, dtype, threads,
+                                       north_up=False)
+    f = _field_arrays(da, w, norm, token, ("surface_height", "depth", "terrain", "feature"))
+    x, y = w.coords()
+    return TerrainGrid(x, y, f["surface_height"], f["depth"], f["terrain"], f["feature"])
 
 
 def dataset(terrain: Terrain, x0: float, y0: float, nx: int, ny: int, step: float = 1.0, *,
-            chunks: Any = DEFAULT_CHUNKS, dtype: Any = None, threads: int | None = 1) -> Any:
+            chunks: Any = DEFAULT_CHUNKS, dtype: Any = None, threads: int | None = 1,
+            crs: Any = None, origin: Any = None) -> Any:
     """:meth:`Terrain.dataset` as a lazy ``xarray.Dataset`` of Dask arrays.
 
-    The same variables, coordinates and attributes as the in-memory one;
-    ``ds.to_zarr(path)`` or ``ds.to_netcdf(path)`` writes it block by block
-    in bounded memory. Arguments as :func:`height_grid` (needs
-    ``relfterrain[dask,xarray]``).
+    The same variables, coordinates (north up), CRS and attributes as the
+    in-memory one; any window within +-2**26 m; ``ds.isel(...)`` and
+    ``ds.sel(...)`` compute only what they select; ``ds.to_zarr(path)`` or
+    ``ds.to_netcdf(path)`` writes it block by block in bounded memory.
+    Arguments as :func:`height_grid` (needs ``relfterrain[dask,xarray]``).
     """
-    from .dataset import xarray_module
+    from .crs import placement
+    from .dataset import check_window, make_dataset, xarray_module
 
     xarray_module()
-    h, d, tt, f = grid(terrain, x0, y0, nx, ny, step, chunks=chunks, dtype=dtype,
-                       threads=threads)
-    x0, y0, nx, ny, step, _, _ = _grid_args(x0, y0, nx, ny, step)
-    x, y = grid_coords(x0, y0, nx, ny, step)
-    return make_dataset(x, y, h, d, tt, f, terrain.params, step=step,
-                        placed=len(terrain.placed))
+    gx0, gy0, gnx, gny, gstep, _, _ = _grid_args(x0, y0, nx, ny, step)
+    check_window(gx0, gy0, gnx, gny, gstep)
+    place = placement(crs, origin)
+    dask, da, w, norm, token = _window(terrain, x0, y0, nx, ny, step, chunks, dtype, threads,
+                                       north_up=True)
+    fields = _field_arrays(da, w, norm, token, FIELDS)
+    return make_dataset(fields, w.terrain, step=w.step, window=(w.x0, w.y0, w.nx, w.ny),
+                        place=place)
 
 
 def _census_block(galaxy: Galaxy, origin: tuple[int, int, int], bounds: tuple,
