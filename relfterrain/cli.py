@@ -269,7 +269,8 @@ def _check_threads(args: argparse.Namespace) -> int | None:
 # ---------------------------------------------------------------------------
 
 _GRID_FORMATS = {".npz": "NumPy arrays", ".nc": "NetCDF via xarray",
-                 ".zarr": "zarr store via xarray"}
+                 ".zarr": "zarr store via xarray",
+                 ".tif": "Cloud-Optimized GeoTIFF of --variable (north up, CRS)"}
 _BAND_POINTS = 1 << 22  # points per band of an in-memory grid
 
 
@@ -319,7 +320,8 @@ def _write_npz(path: str, compress: bool, arrays: dict[str, np.ndarray]) -> None
         save(fh, **arrays)
 
 
-def _write_dataset(ds: Any, out: Output, engine: str | None, show: bool) -> None:
+def _write_dataset(ds: Any, out: Output, engine: str | None, show: bool,
+                   variable: str = "ground_height") -> None:
     callback: Any = contextlib.nullcontext()
     if show:
         with contextlib.suppress(ImportError):
@@ -333,6 +335,10 @@ def _write_dataset(ds: Any, out: Output, engine: str | None, show: bool) -> None
                                 category=UserWarning)
         if out.ext == ".zarr":
             ds.to_zarr(out.tmp, mode="w")
+        elif out.ext == ".tif":
+            from .gis import _write_cog
+
+            _write_cog(ds, variable, out.tmp)
         else:
             ds.to_netcdf(out.tmp, engine=engine)
 
@@ -348,11 +354,15 @@ def _grid_arguments(p: argparse.ArgumentParser) -> None:
                    help="block side for .nc/.zarr, computed and written block by block "
                         "with dask when installed (default 2048)")
     p.add_argument("--compress", action="store_true", help=".npz: compress (slower)")
+    p.add_argument("--variable", default="ground_height",
+                   choices=("surface_height", "ground_height", "depth", "terrain", "feature"),
+                   help=".tif: the variable written (default ground_height: the lake beds; "
+                        "surface_height has the water surface on lakes)")
     _progress_arg(p)
     _output_arg(p, _GRID_FORMATS)
 
 
-@command("grid", "a grid's height, depth, terrain and feature to .npz, .nc or .zarr",
+@command("grid", "a grid's height, depth, terrain and feature to .npz, .nc, .zarr or .tif",
          _grid_arguments)
 def _grid(args: argparse.Namespace) -> int:
     x0, y0, nx, ny, step = _check_grid(args)
@@ -363,6 +373,8 @@ def _grid(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     with Output(args.output, _GRID_FORMATS) as out:
         engine = None
+        if out.ext == ".tif":
+            _needs("rioxarray", "geo", ".tif output")
         if out.ext in (".nc", ".zarr"):
             _needs("xarray", "xarray", f"{out.ext} output")
             if out.ext == ".zarr":
@@ -383,14 +395,10 @@ def _grid(args: argparse.Namespace) -> int:
                              dtype=args.dtype)
             with dask.config.set(scheduler="threads",
                                  num_workers=args.threads or default_threads()):
-                _write_dataset(ds, out, engine, show)
+                _write_dataset(ds, out, engine, show, args.variable)
         else:
-            from .dataset import make_dataset
-
-            x, y, h, d, tt, f = _grid_in_bands(t, x0, y0, nx, ny, step, args.dtype,
-                                               args.threads, show)
-            ds = make_dataset(x, y, h, d, tt, f, t.params, step=step)
-            _write_dataset(ds, out, engine, show)
+            ds = t.dataset(x0, y0, nx, ny, step, dtype=args.dtype, threads=args.threads)
+            _write_dataset(ds, out, engine, show, args.variable)
     print(f"{PROG} grid: {ny} x {nx} points (step {step:g} m) in "
           f"{time.perf_counter() - start:.2f} s: wrote {args.output}")
     return 0
@@ -653,7 +661,9 @@ def _map(args: argparse.Namespace) -> int:
             img = render(t, x0, y0, nx, ny, args.step, palette=args.palette,
                          contours=not args.no_contours, interval=args.interval,
                          threads=args.threads)
-        save_png(img, out.tmp)
+        from .provenance import provenance
+
+        save_png(img, out.tmp, provenance(t, x0, y0, nx, ny, args.step))
     print(f"{PROG} map: {nx} x {ny} pixels at {args.step:g} m in "
           f"{time.perf_counter() - start:.2f} s: wrote {args.output}")
     return 0

@@ -599,8 +599,8 @@ def _rgb(array: Any) -> np.ndarray:
     return np.ascontiguousarray(a)
 
 
-def png_bytes(array: Any) -> bytes:
-    """The image as PNG bytes (Pillow).
+def png_bytes(array: Any, text: dict[str, str] | None = None) -> bytes:
+    """The image as PNG bytes (Pillow); ``text``: tEXt/iTXt chunks (e.g. provenance).
 
     >>> png_bytes(np.zeros((2, 3, 3), np.uint8))[:8]
     b'\\x89PNG\\r\\n\\x1a\\n'
@@ -609,19 +609,29 @@ def png_bytes(array: Any) -> bytes:
     Image, _ = _pil()
     import io
 
+    from PIL import PngImagePlugin
+
+    info = None
+    if text:
+        info = PngImagePlugin.PngInfo()
+        for k, v in text.items():
+            info.add_itxt(str(k), str(v), zip=len(str(v)) > 1024)
     buf = io.BytesIO()
-    Image.fromarray(a).save(buf, format="PNG")
+    Image.fromarray(a).save(buf, format="PNG", pnginfo=info)
     return buf.getvalue()
 
 
-def save_png(array: Any, path: str | os.PathLike) -> None:
+def save_png(array: Any, path: str | os.PathLike, text: dict[str, str] | None = None) -> None:
     """Write an RGB(A) uint8 image to ``path`` as PNG, atomically.
 
     The PNG is written to a temporary file in the same directory and then
     moved over ``path`` (``os.replace``): a failed write leaves any old file
-    as it was. Needs Pillow (``pip install 'relfterrain[maps]'``).
+    as it was. ``text`` goes into PNG text chunks (:meth:`Terrain.save_map`
+    writes the provenance of :mod:`relfterrain.provenance` there: read it
+    back with ``PIL.Image.open(path).text``). Needs Pillow
+    (``pip install 'relfterrain[maps]'``).
     """
-    data = png_bytes(array)
+    data = png_bytes(array, text)
     with atomic_write(path) as fh:
         fh.write(data)
 

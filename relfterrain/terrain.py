@@ -1000,8 +1000,10 @@ waterhole_below, knoll_below, x_below, cone_below : int
                  step: float = 1.0, **options: Any) -> None:
         """Write :meth:`map` to ``path`` as PNG, atomically (needs Pillow)."""
         from . import maps
+        from .provenance import provenance
 
-        maps.save_png(maps.render(self, x0, y0, nx, ny, step, **options), path)
+        img = maps.render(self, x0, y0, nx, ny, step, **options)
+        maps.save_png(img, path, provenance(self, x0, y0, nx, ny, step))
     # -- mines and caverns (SPEC 8) ---
     def mines(self, **options: Any) -> Any:
         """The mines under this terrain: ``relfterrain.Mines(self, **options)``."""
