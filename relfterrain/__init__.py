@@ -27,7 +27,7 @@ except ImportError as _exc:  # pragma: no cover - exercised by tests/test_source
     ) from _exc
 del _os
 
-from . import classic, maps, presets, sites, streams
+from . import classic, crs, gis, maps, presets, provenance, sites, streams
 from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
 from ._validate import MAX_SCAN_POINTS
 from .features import FeatureTable
