@@ -175,10 +175,13 @@ def write_geotiff(source: Any, path: str | os.PathLike, x0: Any = None, y0: Any 
                                  f"{want} would {'round' if want.itemsize < have.itemsize else 'widen'}"
                                  f" it (compute the Dataset with dtype={want.name!r})")
         _geo_modules()
-    _write_cog(ds, variable, p)
+    with _replacing(p, ".tif") as tmp:
+        _write_cog(ds, variable, tmp)
 
 
 def _write_cog(ds: Any, variable: str, path: str) -> None:
+    """Write ``ds[variable]`` to ``path`` (a temporary file the caller renames) as a COG."""
+    _geo_modules()
     da = ds[variable]
     nodata: Any = np.nan if da.dtype.kind == "f" else 255
     da = da.rio.write_crs(ds.spatial_ref.attrs["crs_wkt"]).rio.write_nodata(nodata)
@@ -190,9 +193,8 @@ def _write_cog(ds: Any, variable: str, path: str) -> None:
         tags["flag_values"] = " ".join(str(int(v)) for v in np.asarray(da.attrs["flag_values"]))
         tags["flag_meanings"] = str(da.attrs["flag_meanings"])
     predictor = 3 if da.dtype.kind == "f" else 2
-    with _replacing(path, ".tif") as tmp:
-        da.rio.to_raster(tmp, driver="COG", tags=tags, compress="DEFLATE", predictor=predictor,
-                         BIGTIFF="IF_SAFER")
+    da.rio.to_raster(path, driver="COG", tags=tags, compress="DEFLATE", predictor=predictor,
+                     BIGTIFF="IF_SAFER")
 
 
 # -- vectors -----------------------------------------------------------------------

@@ -248,7 +248,7 @@ def test_dask_height_equals_memory(chunks, dtype, rtd):
 @pytest.mark.parametrize("chunks", RAGGED)
 def test_dask_grid_equals_memory(chunks, rtd, dask):
     t = _placed_terrain()
-    arrays = rtd.grid(t, *AREA, chunks=chunks)
+    arrays = rtd.grid(t, *AREA, chunks=chunks)[2:]  # a TerrainGrid: x, y, then the arrays
     got = dask.compute(*arrays, scheduler="sync")
     ref = t.grid(*AREA)
     for a, b in zip(got, ref[2:]):
@@ -263,14 +263,14 @@ def test_dask_grid_equals_memory(chunks, rtd, dask):
 def test_dask_arrays_hold_a_copy_of_the_terrain(rtd, dask):
     t = rt.Terrain()
     before = t.grid(*AREA)
-    arrays = rtd.grid(t, *AREA, chunks=(10, 10))
+    arrays = rtd.grid(t, *AREA, chunks=(10, 10))[2:]
     t.lake_height = 260.0
     t.place(int(AREA[0]), int(AREA[1]), rt.TerrainType.SNOW)
     got = dask.compute(*arrays)
     assert np.array_equal(got[2], before.terrain)
     assert np.array_equal(bits(got[0]), bits(before.height))
     # and a changed terrain makes a different graph
-    assert rtd.grid(t, *AREA, chunks=(10, 10))[0].name != arrays[0].name
+    assert rtd.grid(t, *AREA, chunks=(10, 10)).height.name != arrays[0].name
 
 
 def test_dask_dataset_equals_memory_dataset(rtd, xr):
@@ -324,7 +324,7 @@ def test_local_cluster_with_processes(rtd):
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
-        h, d, tt, f = rtd.grid(t, *AREA, chunks=((7, 30, 4), (11, 1, 41)))
+        h, d, tt, f = rtd.grid(t, *AREA, chunks=((7, 30, 4), (11, 1, 41)))[2:]
         hh = rtd.height_grid(t, *AREA, chunks=(9, 8), dtype="float32")
         census = rtd.star_census(g, *block, chunks=(13, 17, 5))
         got = client.compute([h, d, tt, f, hh, census], sync=True)
