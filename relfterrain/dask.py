@@ -49,7 +49,7 @@ import numpy as np
 from . import _precision, _validate
 from ._types import TerrainGrid
 from ._validate import grid_args as _grid_args
-from ._window import FIELDS, FieldArray, GridWindow
+from ._window import FIELDS, Block, FieldArray, FieldBlock, GridWindow
 from .galaxy import Galaxy, _block
 from .terrain import Terrain
 
@@ -60,8 +60,8 @@ __all__ = ["DEFAULT_CHUNKS", "MAX_BLOCKS", "dataset", "grid", "height_grid", "st
 #: (32 MiB of float64 heights a block), grown (squares of a power of two)
 #: where a window would have more than :data:`MAX_BLOCKS` of them.
 DEFAULT_CHUNKS = (2048, 2048)
-#: The most blocks a lazy grid may have (2**14, e.g. 128 x 128).
-MAX_BLOCKS = 1 << 14
+#: The most blocks a lazy grid may have (2**12, e.g. 64 x 64).
+MAX_BLOCKS = 1 << 12
 #: Default points per block of a star count (a slab of z planes of about this size).
 STAR_BLOCK_POINTS = 1 << 28
 
@@ -178,15 +178,50 @@ def height_grid(terrain: Terrain, x0: float, y0: float, nx: int, ny: int, step: 
 
 def _field_arrays(da: Any, w: GridWindow, norm: tuple, token: str,
                   fields: tuple[str, ...]) -> dict[str, Any]:
-    """One lazy array per field (``from_array`` of a :class:`FieldArray`): a block's
-    C call computes every field at once (:data:`relfterrain._window.CACHE`), and a
-    selection, which Dask fuses into the block's task, computes only itself."""
-    out = {}
+    """One lazy array per field, all reading one :class:`Block` per block.
+
+    The graph: a :class:`Block` per block (nothing computed when made), then
+    per field a :class:`FieldBlock` of it and a ``getter`` of that whole
+    view. The fields of a block share its Block, so its C call runs once for
+    all of them, and Dask's ordering computes a block's fields together;
+    a selection is fused by Dask into the ``getter`` and computes only itself.
+    """
+    from dask.array.core import getter
+    from dask.highlevelgraph import HighLevelGraph
+
+    if len(fields) == 1:  # one field: a plain from_array (no shared blocks to keep)
+        f = fields[0]
+        return {f: da.from_array(FieldArray(w, f, fields, norm, token), chunks=norm,
+                                 name=f"relfterrain-{f}-{token}", asarray=True,
+                                 meta=np.empty((0, 0), w.field_dtype(f)))}
+    wkey = "relfterrain-window-" + token
+    bname = "relfterrain-block-" + token
+    starts = [np.concatenate([[0], np.cumsum(c)]).tolist() for c in norm]
+    index = [(i, j) for i in range(len(norm[0])) for j in range(len(norm[1]))]
+    blocks: dict[Any, Any] = {wkey: w}
+    for i, j in index:
+        blocks[(bname, i, j)] = (Block, wkey, starts[0][i], starts[0][i + 1], starts[1][j],
+                                 starts[1][j + 1])
+    layers: dict[str, Any] = {bname: blocks}
+    deps: dict[str, set] = {bname: set()}
+    names = {}
     for f in fields:
+        name = f"relfterrain-{f}-{token}"
+        fname = f"relfterrain-{f}-block-{token}"
+        layer: dict[Any, Any] = {}
+        for i, j in index:
+            layer[(fname, i, j)] = (FieldBlock, (bname, i, j), f, fields)
+            layer[(name, i, j)] = (getter, (fname, i, j),
+                                   (slice(0, norm[0][i]), slice(0, norm[1][j])))
+        layers[name] = layer
+        deps[name] = {bname}
+        names[f] = name
+    graph = HighLevelGraph(layers, deps)
+    out = {}
+    for f, name in names.items():
         dt = w.field_dtype(f)
-        out[f] = da.from_array(FieldArray(w, f, fields, norm, token), chunks=norm,
-                               name=f"relfterrain-{f}-{token}", asarray=True,
-                               meta=np.empty((0, 0), dt))
+        sub = graph.cull_layers([name]) if hasattr(graph, "cull_layers") else graph
+        out[f] = da.Array(sub, name, chunks=norm, dtype=dt, meta=np.empty((0, 0), dt))
     return out
 
 
