@@ -24,10 +24,10 @@ import statistics
 import time
 
 import dask
+from _common import cpu_model
 
 import relfterrain as rt
 import relfterrain.dask as rtd
-from _common import cpu_model
 
 
 def main() -> None:

@@ -14,7 +14,7 @@ would, and hands it over as NumPy arrays.
 import os as _os
 
 try:
-    from . import _core
+    from . import _core  # noqa: F401  (the check itself)
 except ImportError as _exc:  # pragma: no cover - exercised by tests/test_source_tree.py
     _here = _os.path.dirname(_os.path.abspath(__file__))
     raise ImportError(
@@ -28,8 +28,9 @@ except ImportError as _exc:  # pragma: no cover - exercised by tests/test_source
 del _os
 
 from . import classic, crs, gis, maps, presets, provenance, sites, streams
-from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
+from ._types import Feature, Period, Sample, Terra, TerrainGrid, TerrainType
 from ._validate import MAX_SCAN_POINTS
+from ._version import __version__ as __version__
 from .features import FeatureTable
 from .galaxy import (
     GALAXY_DOMAIN,
@@ -72,8 +73,6 @@ from .terrain import (
     simd_variants,
 )
 
-__version__ = "0.1.0"
-
 __all__ = [
     "CLASSIC_MAP",
     "CLASSIC_PROFILE",
@@ -101,6 +100,7 @@ __all__ = [
     "Mines",
     "NearestStar",
     "PercolationRow",
+    "Period",
     "Islands",
     "Nebula",
     "PlacedView",
@@ -124,10 +124,14 @@ __all__ = [
     "TerrainParams",
     "TerrainType",
     "classic",
+    "crs",
+    "gis",
+    "provenance",
     "maps",
     "colour_planet_independence",
     "default_threads",
     "islands",
+    "explore",
     "density",
     "load",
     "label_cells",
@@ -140,3 +144,11 @@ __all__ = [
     "streams",
     "sites",
 ]
+
+
+def explore(world: object = None, **options: object) -> object:
+    """The limitless map of ``world`` as a Jupyter widget (ipyleaflet): see
+    :func:`relfterrain.explorer.explore` (extras ``serve`` and ``widgets``)."""
+    from .explorer import explore as _explore
+
+    return _explore(world, **options)  # type: ignore[arg-type]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
@@ -83,6 +84,21 @@ def _check_against_core() -> None:
 _check_against_core()
 
 
+class Period(NamedTuple):
+    """The world's periods in metres (:attr:`Terrain.period`).
+
+    Heights and terrain kinds repeat every ``x`` metres east and every ``y``
+    metres north; point features do not repeat (``features`` is None).
+    """
+
+    #: metres along x after which heights and kinds repeat
+    x: int
+    #: metres along y after which heights and kinds repeat
+    y: int
+    #: point features have no period (their rule multiplies x by y)
+    features: None = None
+
+
 class Terra(NamedTuple):
     """Everything about one ground point, as the seed's ``terra(x, y)``."""
 
@@ -108,9 +124,13 @@ class TerrainGrid(NamedTuple):
 
     def _repr_png_(self) -> bytes | None:
         """Jupyter's inline picture: the terrain kinds (north up, no contours)."""
-        from .maps import _grid_png
+        return GRID_PNG[0](self) if GRID_PNG else None
 
-        return _grid_png(self)
+
+#: How a :class:`TerrainGrid` draws itself in Jupyter: relfterrain.maps
+#: (which imports this module, so this one must not import it) puts its
+#: renderer here when it is imported, as ``import relfterrain`` always does.
+GRID_PNG: list[Callable[[TerrainGrid], bytes | None]] = []
 
 
 class Sample(NamedTuple):

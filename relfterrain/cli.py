@@ -568,10 +568,12 @@ def _stars_arguments(p: argparse.ArgumentParser) -> None:
 @command("stars", "the star catalogue of a block of space to .csv, .parquet or .npz",
          _stars_arguments)
 def _stars(args: argparse.Namespace) -> int:
-    from .galaxy import MAX_BLOCK_POINTS, Galaxy, _block
+    from . import _validate
+    from .galaxy import MAX_BLOCK_POINTS, Block, Galaxy
 
     with checking():
-        block = _block(args.x0, args.y0, args.z0, args.nx, args.ny, args.nz)
+        block = Block(*_validate.space_block(args.x0, args.y0, args.z0, args.nx, args.ny,
+                                             args.nz))
         galaxy = Galaxy(f_mask=args.f_mask, f_value=args.f_value)
         if block.volume > MAX_BLOCK_POINTS and not args.allow_huge:
             raise ValueError(f"NX, NY, NZ: a block of {block.volume} points is more than "
@@ -762,6 +764,33 @@ def _site(args: argparse.Namespace) -> int:
                       "reason": s.reason, "tries": s.tries}))
     return 0 if s.ok else 1
 
+
+
+def _serve_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("world", nargs="?", default="classic",
+                   help="a preset name (classic, forest, skylands, ...) or a world file "
+                        "saved by Terrain.save (default: classic)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8765, help="port (default 8765)")
+
+
+@command("serve", "serve the limitless map (tiles, a Leaflet page, point queries) over HTTP",
+         _serve_arguments)
+def _serve(args: argparse.Namespace) -> int:
+    if not 0 <= args.port <= 65535:
+        raise CommandError(f"--port: must be in 0..65535, got {args.port}")
+    _needs("starlette", "serve", "the map server")
+    _needs("uvicorn", "serve", "the map server")
+    from .serve import serve
+
+    with checking():
+        from .serve import create_app
+
+        app = create_app(args.world)
+    print(f"{PROG} serve: http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
+    serve(app, host=args.host, port=args.port)
+    return 0
 
 # ---------------------------------------------------------------------------
 # The default job: the classic map and its summary

@@ -30,8 +30,8 @@ within it, explicit ``chunks`` beyond it are refused (ValueError).
 >>> bool((h.compute() == t.height_grid(23396, 5318, 800, 600)).all())
 True
 >>> huge = rtd.height_grid(t, 0, 0, 2**40, 2**40)  # a window of 2**80 points
->>> huge.chunks[0][:2], len(huge.chunks[0])  # grown to 128 x 128 blocks
-((8589934592, 8589934592), 128)
+>>> huge.chunks[0][:2], len(huge.chunks[0])  # grown to 64 x 64 blocks
+((17179869184, 17179869184), 64)
 >>> bool((huge[:10, :10].compute() == t.height_grid(0, 0, 10, 10)).all())
 True
 >>> int(rtd.star_count(rt.Galaxy(), *rt.INITIAL_VIEW, chunks=(800, 600, 64)).compute())
@@ -46,11 +46,12 @@ from typing import Any
 
 import numpy as np
 
-from . import _precision, _validate
+from . import _precision, _shared, _validate
 from ._types import TerrainGrid
 from ._validate import grid_args as _grid_args
 from ._window import FIELDS, Block, FieldArray, FieldBlock, GridWindow
-from .galaxy import Galaxy, _block
+from .galaxy import Block as SpaceBlock
+from .galaxy import Galaxy
 from .terrain import Terrain
 
 __all__ = ["DEFAULT_CHUNKS", "MAX_BLOCKS", "dataset", "grid", "height_grid", "star_census",
@@ -84,7 +85,7 @@ def _terrain(terrain: Any) -> Terrain:
 
 
 def _token(dask: Any, terrain: Terrain, *args: Any) -> str:
-    xs, ys, codes = terrain._world_state()["placed"]
+    xs, ys, codes = _shared.core(terrain).placed_items()
     return dask.base.tokenize(terrain.params.fingerprint(), np.asarray(xs), np.asarray(ys),
                               np.asarray(codes), *args)
 
@@ -297,7 +298,7 @@ def star_census(galaxy: Galaxy, x0: int, y0: int, z0: int, nx: int, ny: int, nz:
     dask, da = _modules()
     if not isinstance(galaxy, Galaxy):
         raise TypeError(f"galaxy: must be a relfterrain.Galaxy, got {galaxy!r}")
-    b = _block(x0, y0, z0, nx, ny, nz)
+    b = SpaceBlock(*_validate.space_block(x0, y0, z0, nx, ny, nz))
     nthreads = _validate.threads(threads)
     shape = (b.nx, b.ny, b.nz)
     if chunks is None:

@@ -183,7 +183,7 @@ def make_dataset(fields: dict[str, Any], terrain: Any, *, step: float,
     :data:`LAZY_COORDS` points an axis).
     """
     xr = xarray_module()
-    from . import __version__
+    from ._version import __version__
     from .provenance import provenance
 
     place = place if place is not None else placement()

@@ -67,7 +67,9 @@ def placed_fingerprint(terrain: Any) -> str:
     >>> placed_fingerprint(rt.Terrain()) == placed_fingerprint(rt.Terrain(lake_height=1))
     True
     """
-    xs, ys, codes = terrain._world_state()["placed"]
+    from . import _shared
+
+    xs, ys, codes = _shared.core(terrain).placed_items()
     xs, ys, codes = np.asarray(xs, np.int64), np.asarray(ys, np.int64), np.asarray(codes, np.uint8)
     order = np.lexsort((ys, xs))
     h = hashlib.sha256(b"relfterrain placed table v1\0")
@@ -80,7 +82,7 @@ def placed_fingerprint(terrain: Any) -> str:
 def provenance(terrain: Any, x0: float, y0: float, nx: int, ny: int, step: float
                ) -> dict[str, str]:
     """The provenance attributes (all strings) of a grid of ``terrain``."""
-    from . import __version__
+    from ._version import __version__
     from .roads import to_document
 
     attrs = {

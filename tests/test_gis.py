@@ -307,8 +307,8 @@ def test_lazy_dataset_equals_memory_and_strided_selections(rtd, chunks):
     lazy = rtd.dataset(t, *AREA, chunks=chunks)
     eager = t.dataset(*AREA)
     xr.testing.assert_identical(lazy.compute(), eager)
-    for sel in [dict(y=slice(3, 40, 4), x=slice(None, None, 7)), dict(x=[1, 50, 3], y=5),
-                dict(y=slice(None, None, -3))]:
+    for sel in [{"y": slice(3, 40, 4), "x": slice(None, None, 7)}, {"x": [1, 50, 3], "y": 5},
+                {"y": slice(None, None, -3)}]:
         xr.testing.assert_identical(lazy.isel(**sel).compute(), eager.isel(**sel))
 
 
@@ -406,13 +406,13 @@ def test_vectors_geojson_and_geodataframe(tmp_path):
 
 
 @pytest.mark.parametrize("kw, exc, match", [
-    (dict(crs="EPSG:99999999"), ValueError, "crs"),
-    (dict(crs="not a crs"), ValueError, "crs"),
-    (dict(crs="EPSG:4326"), ValueError, "crs.*metres"),
-    (dict(origin="0,0"), TypeError, "origin"),
-    (dict(origin=(0, float("nan"))), ValueError, "origin"),
-    (dict(origin=(1, 2, 3)), TypeError, "origin"),
-    (dict(origin=(True, 0)), TypeError, "origin"),
+    ({"crs": "EPSG:99999999"}, ValueError, "crs"),
+    ({"crs": "not a crs"}, ValueError, "crs"),
+    ({"crs": "EPSG:4326"}, ValueError, "crs.*metres"),
+    ({"origin": "0,0"}, TypeError, "origin"),
+    ({"origin": (0, float("nan"))}, ValueError, "origin"),
+    ({"origin": (1, 2, 3)}, TypeError, "origin"),
+    ({"origin": (True, 0)}, TypeError, "origin"),
 ])
 def test_bad_crs_and_origin(kw, exc, match):
     pytest.importorskip("pyproj")
