@@ -336,9 +336,9 @@ def _write_dataset(ds: Any, out: Output, engine: str | None, show: bool,
         if out.ext == ".zarr":
             ds.to_zarr(out.tmp, mode="w")
         elif out.ext == ".tif":
-            from .gis import _write_cog
+            from .gis import write_cog
 
-            _write_cog(ds, variable, out.tmp)
+            write_cog(ds, variable, out.tmp)
         else:
             ds.to_netcdf(out.tmp, engine=engine)
 

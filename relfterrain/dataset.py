@@ -236,10 +236,9 @@ def terrain_dataset(terrain: Any, x0: Any, y0: Any, nx: Any, ny: Any, step: Any 
                     dtype: Any = None, threads: int | None = None, crs: Any = None,
                     origin: Any = None) -> Any:
     """:meth:`relfterrain.Terrain.dataset` (see there)."""
-    from . import _precision
+    from . import _precision, _validate
     from ._validate import grid_args
     from ._window import FIELDS, GridWindow
-    from .terrain import _threads
 
     xarray_module()  # fail before computing
     x0, y0, nx, ny, step, _, _ = grid_args(x0, y0, nx, ny, step)
@@ -247,6 +246,6 @@ def terrain_dataset(terrain: Any, x0: Any, y0: Any, nx: Any, ny: Any, step: Any 
     place = placement(crs, origin)
     dt = _precision.height_dtype(dtype)
     w = GridWindow(terrain, x0, y0, nx, ny, step, dt, north_up=True,
-                   threads=_threads(threads))
+                   threads=_validate.threads(threads))
     fields = w.select((slice(None), slice(None)), FIELDS)
     return make_dataset(fields, terrain, step=step, window=(x0, y0, nx, ny), place=place)

@@ -138,8 +138,9 @@ def write_geotiff(source: Any, path: str | os.PathLike, x0: Any = None, y0: Any 
     >>> bool((band == t.height_grid(23396, 5318, 64, 48)[::-1]).all())
     True
     """
-    from . import _precision
-    from .terrain import Terrain
+    from . import _precision, _shared
+
+    Terrain = _shared.terrain_class()  # noqa: N806 (the class)
 
     if not isinstance(variable, str) or variable not in VARIABLES:
         raise ValueError(f"variable: must be one of {', '.join(VARIABLES)}, got {variable!r}")
@@ -176,10 +177,10 @@ def write_geotiff(source: Any, path: str | os.PathLike, x0: Any = None, y0: Any 
                                  f" it (compute the Dataset with dtype={want.name!r})")
         _geo_modules()
     with _replacing(p, ".tif") as tmp:
-        _write_cog(ds, variable, tmp)
+        write_cog(ds, variable, tmp)
 
 
-def _write_cog(ds: Any, variable: str, path: str) -> None:
+def write_cog(ds: Any, variable: str, path: str) -> None:
     """Write ``ds[variable]`` to ``path`` (a temporary file the caller renames) as a COG."""
     _geo_modules()
     da = ds[variable]

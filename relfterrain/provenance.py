@@ -136,8 +136,10 @@ def from_provenance(attrs: Mapping[str, Any], *, world: Any = None,
     parameters that this one cannot read, a world whose fingerprints
     differ) and what is missing.
     """
-    from .roads import _Bad, _from_document
-    from .terrain import Terrain
+    from . import _shared
+    from .roads import from_document
+
+    Terrain = _shared.terrain_class()  # noqa: N806 (the class)
 
     if not isinstance(attrs, Mapping):
         raise TypeError(f"attrs: must be a mapping of a file's attributes, got {attrs!r:.80}")
@@ -152,8 +154,8 @@ def from_provenance(attrs: Mapping[str, Any], *, world: Any = None,
     placed_fp = _text(attrs, "relfterrain_placed_fingerprint")
     if world is None and "relfterrain_world" in attrs:
         try:
-            t = _from_document(json.loads(_text(attrs, "relfterrain_world")), simd)
-        except (_Bad, ValueError, TypeError) as e:
+            t = from_document(json.loads(_text(attrs, "relfterrain_world")), simd=simd)
+        except (ValueError, TypeError) as e:
             raise ValueError(f"attrs: relfterrain_world: {e}") from None
     elif world is None:
         from ._params import TerrainParams

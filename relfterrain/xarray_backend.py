@@ -41,7 +41,9 @@ DEFAULT_WINDOW = (21396.0, 3318.0, 4096, 4096, 1.0)
 
 def open_world(world: Any) -> Any:
     """A Terrain from a saved world's path, a preset name or ``"classic"``."""
-    from .terrain import Terrain
+    from . import _shared
+
+    Terrain = _shared.terrain_class()  # noqa: N806 (the class)
 
     if isinstance(world, Terrain):
         return world.copy()
