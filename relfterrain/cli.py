@@ -665,7 +665,7 @@ def _map(args: argparse.Namespace) -> int:
                          threads=args.threads)
         from .provenance import provenance
 
-        save_png(img, out.tmp, provenance(t, x0, y0, nx, ny, args.step))
+        save_png(img, out.tmp, text=provenance(t, x0, y0, nx, ny, args.step))
     print(f"{PROG} map: {nx} x {ny} pixels at {args.step:g} m in "
           f"{time.perf_counter() - start:.2f} s: wrote {args.output}")
     return 0

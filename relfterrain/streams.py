@@ -59,7 +59,8 @@ class Stream(NamedTuple):
     end: str
     """``"lake"``, ``"hollow"`` or ``"limit"``."""
     marsh: bool
-    """Whether a marsh forms at its end (a hollow not in a town or on a road)."""
+    """Whether a marsh forms at its end: a stream (more than 10 points, SPEC 7) ending
+    in a hollow not in a town or on a road."""
 
 
 class MarkResult(NamedTuple):

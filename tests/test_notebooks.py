@@ -31,14 +31,13 @@ PICTURES = {
     "planets_and_space.ipynb": 5,
     "classic_generators.ipynb": 5,
     "star_exercises.ipynb": 6,
+    "forest_2026.ipynb": 3,
     "limitless_map.ipynb": 2,
     "terrain_analysis.ipynb": 4,
 }
 #: notebooks written by other helpers, checked for running and pictures only
-#: until they adopt the claims convention (limitless_map, as merged: its RGB
-#: tile pictures have no key, and its prose says "four" and "127.0" that no
-#: output shows)
-CLAIMS_EXEMPT = {"terrain_analysis.ipynb", "forest_2026.ipynb", "limitless_map.ipynb"}
+#: until they adopt the claims convention
+CLAIMS_EXEMPT = {"terrain_analysis.ipynb", "forest_2026.ipynb"}
 #: pictures a notebook shows as bare PNGs on purpose (not matplotlib figures):
 #: a grid's ``_repr_png_``, which is what the cell demonstrates
 BARE_PICTURES = {"quick_start.ipynb": 1, "terrain_tour.ipynb": 1}
