@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING
 from ._version import __version__ as __version__
 
 if TYPE_CHECKING:  # pragma: no cover - the same names, loaded eagerly
-    from . import classic, maps, presets, sites, streams
+    from . import classic, crs, gis, maps, presets, provenance, sites, streams
     from ._types import Feature, Period, Sample, Terra, TerrainGrid, TerrainType
     from ._validate import MAX_SCAN_POINTS
     from .features import FeatureTable
@@ -117,7 +117,8 @@ for _mod, _names in (
 ):
     for _name in _names:
         _LAZY[_name] = (_mod, _name)
-for _mod in ("_core", "classic", "maps", "presets", "sites", "streams"):
+for _mod in ("_core", "classic", "crs", "gis", "maps", "presets", "provenance", "sites",
+             "streams"):
     _LAZY[_mod] = (_mod, None)
 del _mod, _names, _name
 
@@ -190,6 +191,9 @@ __all__ = [
     "TerrainParams",
     "TerrainType",
     "classic",
+    "crs",
+    "gis",
+    "provenance",
     "maps",
     "colour_planet_independence",
     "default_threads",

@@ -288,7 +288,8 @@ def _check_threads(args: argparse.Namespace) -> int | None:
 # ---------------------------------------------------------------------------
 
 _GRID_FORMATS = {".npz": "NumPy arrays", ".nc": "NetCDF via xarray",
-                 ".zarr": "zarr store via xarray"}
+                 ".zarr": "zarr store via xarray",
+                 ".tif": "Cloud-Optimized GeoTIFF of --variable (north up, CRS)"}
 _BAND_POINTS = 1 << 22  # points per band of an in-memory grid
 
 
@@ -380,7 +381,8 @@ def _in_memory(nx: int, ny: int, dtype: str) -> bool:
     return nx * ny * point <= phys // 8
 
 
-def _write_dataset(ds: Any, out: Output, engine: str | None, show: bool) -> None:
+def _write_dataset(ds: Any, out: Output, engine: str | None, show: bool,
+                   variable: str = "ground_height") -> None:
     callback: Any = contextlib.nullcontext()
     if show:
         with contextlib.suppress(ImportError):
@@ -394,6 +396,10 @@ def _write_dataset(ds: Any, out: Output, engine: str | None, show: bool) -> None
                                 category=UserWarning)
         if out.ext == ".zarr":
             ds.to_zarr(out.tmp, mode="w", encoding=_zarr_encoding(ds))
+        elif out.ext == ".tif":
+            from .gis import write_cog
+
+            write_cog(ds, variable, out.tmp)
         else:
             ds.to_netcdf(out.tmp, engine=engine)
 
@@ -409,11 +415,15 @@ def _grid_arguments(p: argparse.ArgumentParser) -> None:
                    help="block side for .nc/.zarr, computed and written block by block "
                         "with dask when installed (default 2048)")
     p.add_argument("--compress", action="store_true", help=".npz: compress (slower)")
+    p.add_argument("--variable", default="ground_height",
+                   choices=("surface_height", "ground_height", "depth", "terrain", "feature"),
+                   help=".tif: the variable written (default ground_height: the lake beds; "
+                        "surface_height has the water surface on lakes)")
     _progress_arg(p)
     _output_arg(p, _GRID_FORMATS)
 
 
-@command("grid", "a grid's height, depth, terrain and feature to .npz, .nc or .zarr",
+@command("grid", "a grid's height, depth, terrain and feature to .npz, .nc, .zarr or .tif",
          _grid_arguments)
 def _grid(args: argparse.Namespace) -> int:
     x0, y0, nx, ny, step = _check_grid(args)
@@ -422,8 +432,11 @@ def _grid(args: argparse.Namespace) -> int:
     t = _terrain(args)
     show = _progress(args)
     start = time.perf_counter()
+    ds: Any = None
     with Output(args.output, _GRID_FORMATS) as out:
         engine = None
+        if out.ext == ".tif":
+            _needs("rioxarray", "geo", ".tif output")
         if out.ext in (".nc", ".zarr"):
             _needs("xarray", "xarray", f"{out.ext} output")
             if out.ext == ".zarr":
@@ -445,16 +458,12 @@ def _grid(args: argparse.Namespace) -> int:
                              dtype=args.dtype)
             with dask.config.set(scheduler="threads",
                                  num_workers=args.threads or default_threads()):
-                _write_dataset(ds, out, engine, show)
+                _write_dataset(ds, out, engine, show, args.variable)
         else:
-            from .dataset import make_dataset
-
-            x, y, h, d, tt, f = _grid_in_bands(t, x0, y0, nx, ny, step, args.dtype,
-                                               args.threads, show)
-            ds = make_dataset(x, y, h, d, tt, f, t.params, step=step)
-            _write_dataset(ds, out, engine, show)
+            ds = t.dataset(x0, y0, nx, ny, step, dtype=args.dtype, threads=args.threads)
+            _write_dataset(ds, out, engine, show, args.variable)
         written = _store_bytes(out.tmp)
-    raw = nx * ny * (2 * np.dtype(args.dtype).itemsize + 2)
+    raw = ds.nbytes if ds is not None else 0
     ratio = f", compression {raw / written:.1f} to 1" if out.ext == ".zarr" and written else ""
     print(f"{PROG} grid: {ny} x {nx} points (step {step:g} m) in "
           f"{time.perf_counter() - start:.2f} s: wrote {args.output}{ratio}")
@@ -723,7 +732,9 @@ def _map(args: argparse.Namespace) -> int:
             img = render(t, x0, y0, nx, ny, args.step, palette=args.palette,
                          contours=not args.no_contours, interval=args.interval,
                          threads=args.threads)
-        save_png(img, out.tmp)
+        from .provenance import provenance
+
+        save_png(img, out.tmp, text=provenance(t, x0, y0, nx, ny, args.step))
     print(f"{PROG} map: {nx} x {ny} pixels at {args.step:g} m in "
           f"{time.perf_counter() - start:.2f} s: wrote {args.output}")
     return 0
