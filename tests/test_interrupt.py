@@ -318,7 +318,7 @@ def test_add_road_interrupted_changes_nothing():
     t = rt.Terrain()
     t.place(1, 2, rt.Feature.BOULDER)
     assert interrupted_after(
-        lambda: t.add_road([(0, 0), (3000, 0)], half_width=200, max_bridge=None)) == 1
+        lambda: t.add_road([(0, 0), (20000, 0)], half_width=400, max_bridge=None)) == 1
     assert dict(t.placed.items()) == {(1, 2): rt.Feature.BOULDER} and t.roads == ()
 
 
@@ -542,7 +542,7 @@ def test_cli_grid_zarr_interrupted_leaves_no_part_folder(tmp_path, capsys, run):
     target = tmp_path / "g.zarr"
     status = []
     assert interrupted_after(lambda: status.append(cli.main(
-        ["grid", "0", "0", "40000", "40000", "--chunk", "512", "--threads", "2",
+        ["grid", "0", "0", "40000", "40000", "--chunk", "1024", "--threads", "2",
          "--no-progress", "-o", str(target)])) or _raise_interrupt(status),
         delay=0.5 + 0.3 * run) == 1
     assert status == [130]
