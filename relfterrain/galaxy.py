@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import _core, _validate
+from ._fields import documented
 from ._params import GalaxyParams
 from ._stats import chi2_sf, t_two_sided_p
 
@@ -46,6 +47,14 @@ __all__ = [
 ArrayLike = Any
 
 
+@documented(
+    x0="The block's first x (an integer, light years).",
+    y0="The block's first y.",
+    z0="The block's first z.",
+    nx='Points along x: ``x0 .. x0 + nx - 1``.',
+    ny='Points along y.',
+    nz='Points along z.',
+)
 class Block(NamedTuple):
     """A block of space: the integer points ``x0 .. x0+nx-1`` etc.
 
@@ -65,6 +74,14 @@ class Block(NamedTuple):
         return self.nx * self.ny * self.nz
 
 
+@documented(
+    x='Where the star is: x, an integer (light years).',
+    y='Y, an integer (light years).',
+    z='Z, an integer (light years).',
+    magnitude='``MIN + RANGE * (xyz & 0xff) / 7``: 7 values from MIN + RANGE/7 to MIN + RANGE.',
+    planets='``(xyz & 0xf00) >> 8``: 0 .. 15.',
+    colour='``(xyz & 0xf000) >> 12``: a colour index 0 .. 15.',
+)
 class Star(NamedTuple):
     """One star, as the seed's ``new Star(x, y, z, mag, nPlanets, colour)``."""
 
@@ -72,11 +89,8 @@ class Star(NamedTuple):
     y: int
     z: int
     magnitude: float
-    """``MIN + RANGE * (xyz & 0xff) / 7``: 7 values from MIN + RANGE/7 to MIN + RANGE."""
     planets: int
-    """``(xyz & 0xf00) >> 8``: 0 .. 15."""
     colour: int
-    """``(xyz & 0xf000) >> 12``: a colour index 0 .. 15."""
 
 
 def _star_dtype() -> np.dtype:
@@ -517,31 +531,41 @@ def _galaxy_from_params(params: GalaxyParams) -> Galaxy:
     return Galaxy(params=params)
 
 
+@documented(
+    stars='Stars found in the block.',
+    volume='Integer points probed (cubic light years).',
+    per_cubic_ly='``stars / volume``: stars per cubic light year.',
+)
 class Density(NamedTuple):
     """Exercise 1: stars per cubic light year."""
 
     stars: int
     volume: int
-    """Integer points probed (cubic light years)."""
     per_cubic_ly: float
 
 
+@documented(
+    star='The nearest :class:`Star`.',
+    distance='Euclidean distance, light years.',
+    planets='Its number of planets (``star.planets``).',
+)
 class NearestStar(NamedTuple):
     """Exercise 2: the star nearest an observer."""
 
     star: Star
     distance: float
-    """Euclidean distance, light years."""
     planets: int
 
 
+@documented(
+    planets='0 .. 15.',
+    stars='int64 counts.',
+)
 class PlanetTable(NamedTuple):
     """Exercise 3: the number of stars for each number of planets."""
 
     planets: np.ndarray
-    """0 .. 15."""
     stars: np.ndarray
-    """int64 counts."""
 
     def __str__(self) -> str:
         total = int(self.stars.sum())
@@ -553,27 +577,30 @@ class PlanetTable(NamedTuple):
         return "\n".join(lines)
 
 
+@documented(
+    n='Stars.',
+    pearson_r='Pearson correlation of colour and planets (nan if either is constant).',
+    pearson_p='Two-sided p-value of ``pearson_r`` (t test, n - 2 degrees of freedom).',
+    chi2="Pearson's chi-square of the planets x colour table (no Yates correction).",
+    dof='(rows - 1) * (columns - 1) over the non-empty rows and columns.',
+    p_value='P(chi-square with ``dof`` degrees >= ``chi2``).',
+    cramers_v='Effect size: sqrt(chi2 / (n * (min(rows, columns) - 1))).',
+    min_expected=('The smallest expected cell count; below about 5 the chi-square p-value is '
+                  'unreliable.'),
+    table='The (16, 16) contingency table ``[planets, colour]``.',
+)
 class Independence(NamedTuple):
     """Exercise 4: is the colour independent of the number of planets?"""
 
     n: int
-    """Stars."""
     pearson_r: float
-    """Pearson correlation of colour and planets (nan if either is constant)."""
     pearson_p: float
-    """Two-sided p-value of ``pearson_r`` (t test, n - 2 degrees of freedom)."""
     chi2: float
-    """Pearson's chi-square of the planets x colour table (no Yates correction)."""
     dof: int
-    """(rows - 1) * (columns - 1) over the non-empty rows and columns."""
     p_value: float
-    """P(chi-square with ``dof`` degrees >= ``chi2``)."""
     cramers_v: float
-    """Effect size: sqrt(chi2 / (n * (min(rows, columns) - 1)))."""
     min_expected: float
-    """The smallest expected cell count; below about 5 the chi-square p-value is unreliable."""
     table: np.ndarray
-    """The (16, 16) contingency table ``[planets, colour]``."""
 
 
 def _galaxy(galaxy: Galaxy | None) -> Galaxy:
@@ -644,7 +671,7 @@ def nearest_star(galaxy: Galaxy | None = None, block: BlockLike = INITIAL_VIEW,
 def planet_table(galaxy: Galaxy | None = None, block: BlockLike = INITIAL_VIEW, *,
                  threads: int | None = None, progress: bool = False,
                  allow_huge: bool = False) -> PlanetTable:
-    """Exercise 3: the number of stars for each number of planets (0 .. 15).
+    """Exercise 3: the number of stars for each number of planets, 0 to 15.
 
     >>> import relfterrain as rt
     >>> t = rt.planet_table()

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from . import _core, _validate
+from ._fields import documented
 from ._files import atomic_write
 from ._types import Feature, TerrainGrid, TerrainType
 
@@ -42,6 +43,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "PALETTES",
+    "STAR_COLOURS",
+    "contour_points",
     "Palette",
     "plot_map",
     "png_bytes",
@@ -55,21 +58,27 @@ __all__ = [
 RGB = tuple[int, int, int]
 
 
+@documented(
+    name='The palette\'s name (``"relf"`` or ``"isom"``).',
+    terrain='``(12, 3)`` uint8, row ``k`` the colour of :class:`TerrainType` ``k`` (read-only).',
+    contour='Contour lines.',
+    black='Boulders, mineshafts, man-made objects, road edges.',
+    brown='Knolls.',
+    blue='Water holes, streams, marsh dashes.',
+    green='Rootstocks.',
+    building='Building squares.',
+    building_edge='The edges of building squares.',
+)
 class Palette(NamedTuple):
     """The colours of a map: one per terrain kind and one per line or symbol."""
 
     name: str
     terrain: np.ndarray
-    """``(12, 3)`` uint8, row ``k`` the colour of :class:`TerrainType` ``k`` (read-only)."""
     contour: RGB
     black: RGB
-    """Boulders, mineshafts, man-made objects, road edges."""
     brown: RGB
-    """Knolls."""
     blue: RGB
-    """Water holes, streams, marsh dashes."""
     green: RGB
-    """Rootstocks."""
     building: RGB
     building_edge: RGB
 
@@ -644,6 +653,8 @@ def _grid_png(grid: TerrainGrid, limit: int = 1024) -> bytes | None:
 _STAR_ANCHORS = np.array([(155, 176, 255), (202, 215, 255), (248, 247, 255),
                           (255, 244, 234), (255, 210, 161), (255, 167, 90),
                           (255, 110, 64)], dtype=np.float64)
+#: The RGB colour of each star colour index 0 .. 15, from blue-white to red
+#: (``(16, 3)`` uint8, read-only).
 STAR_COLOURS: np.ndarray = _validate.readonly(np.array(
     [np.array([np.interp(i * (len(_STAR_ANCHORS) - 1) / 15.0,
                          np.arange(len(_STAR_ANCHORS)), _STAR_ANCHORS[:, ch])
