@@ -42,14 +42,14 @@ def _named_results():
     import relfterrain as rt
 
     seen = {}
-    for info in pkgutil.iter_modules(rt.__path__):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"relfterrain.{info.name}")
+    modules = [rt] + [importlib.import_module(f"relfterrain.{info.name}")
+                      for info in pkgutil.iter_modules(rt.__path__)
+                      if not info.name.startswith("_")]
+    for module in modules:
         for name in getattr(module, "__all__", ()):
             obj = getattr(module, name)
             if isinstance(obj, type) and issubclass(obj, tuple) and hasattr(obj, "_fields"):
-                seen[obj] = f"relfterrain.{info.name}.{name}"
+                seen.setdefault(obj, f"{module.__name__}.{name}")
     return seen
 
 
