@@ -27,6 +27,10 @@ try:
 except ImportError:
     sys.path.insert(0, ROOT)
     import relfterrain
+# the notebooks' kernels import the same package (installed, or built in place)
+_pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(relfterrain.__file__)))
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    p for p in (_pkg_parent, os.environ.get("PYTHONPATH")) if p)
 
 project = "relfterrain"
 author = "the relfterrain authors; terrain by Graham Relf"
@@ -53,7 +57,9 @@ exclude_patterns = ["_build", "_templates", "**.ipynb_checkpoints", "README.md"]
 root_doc = "index"
 myst_enable_extensions = ["colon_fence", "deflist", "dollarmath", "attrs_inline"]
 myst_heading_anchors = 3
-suppress_warnings = ["myst.header"]  # notebooks start at a level-1 title, not always
+# notebooks start at a level-1 title, not always; sphinx-argparse has no "any" xrefs;
+
+suppress_warnings = ["myst.header", "myst.domains"]
 
 # --- notebooks (the gallery) ---------------------------------------------------
 nb_execution_mode = os.environ.get("RELFTERRAIN_DOCS_EXECUTE", "cache")

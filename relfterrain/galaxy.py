@@ -56,7 +56,7 @@ ArrayLike = Any
     nz='Points along z.',
 )
 class Block(NamedTuple):
-    """A block of space: the integer points ``x0 .. x0+nx-1`` etc.
+    """A block of space: the integer points ``x0`` to ``x0 + nx - 1``, and so on in y and z.
 
     A plain tuple, so ``galaxy.stars(*block)`` works.
     """
