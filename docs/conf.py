@@ -3,7 +3,7 @@
 Build (from the repository root, with the package built or installed and the
 ``docs`` extra installed)::
 
-    python -m sphinx -W -n --keep-going -b html docs docs/_build/html
+    sphinx-build -W -n --keep-going -b html docs docs/_build/html
 
 Warnings are errors (``-W``) and every cross-reference must resolve (``-n``).
 The API pages are written by ``_ext/apipages.py`` from the package itself (one
