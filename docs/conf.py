@@ -53,7 +53,7 @@ extensions = [
 
 # --- sources -------------------------------------------------------------------
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
-exclude_patterns = ["_build", "_templates", "**.ipynb_checkpoints", "README.md"]
+exclude_patterns = ["_build", "_templates", "**.ipynb_checkpoints", "README.md", "SPEC.md"]
 root_doc = "index"
 myst_enable_extensions = ["colon_fence", "deflist", "dollarmath", "attrs_inline"]
 myst_heading_anchors = 3
@@ -99,7 +99,7 @@ html_css_files = ["custom.css"]
 html_theme_options = {
     "show_toc_level": 2,
     "navigation_with_keys": False,
-    "header_links_before_dropdown": 8,
+    "header_links_before_dropdown": 6,
     "secondary_sidebar_items": ["page-toc"],
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version"],

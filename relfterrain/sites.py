@@ -193,10 +193,10 @@ class Sites(NamedTuple):
     ===  =====  =========================================================
     bit  value  criterion
     ===  =====  =========================================================
-    0    1      (a) dry and high: ground ``min_height`` above the lake
-    1    2      (b) open ground: GRASS, MOOR or WOOD
-    2    4      (c) no feature at the point
-    3    8      (d) no MINE closer than ``mine_distance``
+    0    1      ``(a)`` dry and high: ground ``min_height`` above the lake
+    1    2      ``(b)`` open ground: GRASS, MOOR or WOOD
+    2    4      ``(c)`` no feature at the point
+    3    8      ``(d)`` no MINE closer than ``mine_distance``
     4    16     (e) no building square closer than ``building_distance``
     5    32     (f) open ground all round within ``clearance``
     ===  =====  =========================================================

@@ -226,9 +226,13 @@ def generate(srcdir: str) -> None:
             lines += _summaries(kinds[kind], pkg, modnames + private)
     lines += _title("Modules", "-") + [".. autosummary::", ""]
     lines += [f"   {m.split('.', 1)[1]}" for m in modnames] + [""]
-    lines += [".. toctree::", "   :hidden:", ""]
-    lines += [f"   {m}" for m in modnames]
-    lines += [f"   {PACKAGE}.{n}" for k in ("class", "function", "data") for n in kinds[k]]
+    for caption, names in (("Modules", modnames),
+                           ("Classes and named results", [f"{PACKAGE}.{n}" for n in kinds["class"]]),
+                           ("Functions", [f"{PACKAGE}.{n}" for n in kinds["function"]]),
+                           ("Constants", [f"{PACKAGE}.{n}" for n in kinds["data"]])):
+        if names:
+            lines += [".. toctree::", "   :hidden:", f"   :caption: {caption}", ""]
+            lines += [f"   {n}" for n in names] + [""]
     wanted.add("index.rst")
     _write(os.path.join(outdir, "index.rst"), lines)
 

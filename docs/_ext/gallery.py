@@ -4,16 +4,19 @@ myst-nb then executes each copy (``nb_execution_mode``, default ``cache``: a
 notebook runs again only when its code changed) and renders it with its
 pictures. Copies are rewritten only when the notebook changed, and copies of
 notebooks that no longer exist are removed. ``gallery/index.md`` lists them
-with a glob, so a new notebook appears by itself.
+with a glob (hidden), so a new notebook appears by itself, and shows a card
+per notebook with its first picture.
 """
 
 from __future__ import annotations
 
+import html
 import logging
 import os
 import shutil
 from typing import Any
 
+from docutils import nodes
 from sphinx.application import Sphinx
 
 
@@ -54,7 +57,37 @@ class _OpenGlobs(logging.Filter):
                     and ("guide/index" in location or "performance/index" in location))
 
 
+def _thumbnail(env: Any, docname: str) -> str:
+    """The output name of the first picture a notebook page shows, or ""."""
+    doctree = env.get_doctree(docname)
+    for node in doctree.findall(nodes.image):
+        uri = node.get("uri", "")
+        if uri in env.images:
+            return env.images[uri][1]
+    return ""
+
+
+def _on_doctree_resolved(app: Sphinx, doctree: Any, docname: str) -> None:
+    """The gallery's index shows a card per notebook: its title and first picture."""
+    if docname != "gallery/index" or app.builder.format != "html":
+        return
+    env = app.env
+    pages = sorted(d for d in env.found_docs if d.startswith("gallery/") and d != docname)
+    cards = []
+    for page in pages:
+        href = html.escape(app.builder.get_relative_uri(docname, page))
+        title = html.escape(env.titles[page].astext()) if page in env.titles else page
+        thumb = _thumbnail(env, page)
+        img = (f'<img src="../_images/{html.escape(thumb)}" alt="" loading="lazy">' if thumb
+               else '<div class="gallery-nopicture">text and tables</div>')
+        cards.append(f'<a class="gallery-card" href="{href}">{img}<span>{title}</span></a>')
+    raw = nodes.raw("", '<div class="gallery-grid">' + "".join(cards) + "</div>", format="html")
+    section = next(iter(doctree.findall(nodes.section)), doctree)
+    section.append(raw)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     logging.getLogger("sphinx.sphinx.directives.other").addFilter(_OpenGlobs())
     app.connect("config-inited", _on_config_inited)
+    app.connect("doctree-resolved", _on_doctree_resolved)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
