@@ -104,7 +104,7 @@ html_theme_options = {
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version"],
 }
-html_sidebars = {"index": [], "changes": [], "spec": []}
+html_sidebars = {page: [] for page in ("index", "changes", "spec", "guarantees", "cli", "develop")}
 html_show_sourcelink = False
 copybutton_prompt_text = r">>> |\.\.\. |\$ "
 copybutton_prompt_is_regexp = True
