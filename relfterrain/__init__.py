@@ -14,7 +14,7 @@ would, and hands it over as NumPy arrays.
 import os as _os
 
 try:
-    from . import _core
+    from . import _core  # noqa: F401  (the check itself)
 except ImportError as _exc:  # pragma: no cover - exercised by tests/test_source_tree.py
     _here = _os.path.dirname(_os.path.abspath(__file__))
     raise ImportError(
@@ -128,6 +128,7 @@ __all__ = [
     "colour_planet_independence",
     "default_threads",
     "islands",
+    "explore",
     "density",
     "load",
     "label_cells",
@@ -140,3 +141,11 @@ __all__ = [
     "streams",
     "sites",
 ]
+
+
+def explore(world: object = None, **options: object) -> object:
+    """The limitless map of ``world`` as a Jupyter widget (ipyleaflet): see
+    :func:`relfterrain.explorer.explore` (extras ``serve`` and ``widgets``)."""
+    from .explorer import explore as _explore
+
+    return _explore(world, **options)  # type: ignore[arg-type]

@@ -753,6 +753,33 @@ def _site(args: argparse.Namespace) -> int:
     return 0 if s.ok else 1
 
 
+
+def _serve_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("world", nargs="?", default="classic",
+                   help="a preset name (classic, forest, skylands, ...) or a world file "
+                        "saved by Terrain.save (default: classic)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8765, help="port (default 8765)")
+
+
+@command("serve", "serve the limitless map (tiles, a Leaflet page, point queries) over HTTP",
+         _serve_arguments)
+def _serve(args: argparse.Namespace) -> int:
+    if not 0 <= args.port <= 65535:
+        raise CommandError(f"--port: must be in 0..65535, got {args.port}")
+    _needs("starlette", "serve", "the map server")
+    _needs("uvicorn", "serve", "the map server")
+    from .serve import serve
+
+    with checking():
+        from .serve import create_app
+
+        app = create_app(args.world)
+    print(f"{PROG} serve: http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
+    serve(app, host=args.host, port=args.port)
+    return 0
+
 # ---------------------------------------------------------------------------
 # The default job: the classic map and its summary
 # ---------------------------------------------------------------------------

@@ -11,7 +11,8 @@ MODULES = ["relfterrain", "relfterrain.terrain", "relfterrain._types", "relfterr
            "relfterrain.planet", "relfterrain.streams", "relfterrain.sites",
            "relfterrain.roads", "relfterrain.features", "relfterrain._params",
            "relfterrain._files", "relfterrain.mathjs", "relfterrain.classic",
-           "relfterrain.galaxy", "relfterrain._fields", "relfterrain.sites"]
+           "relfterrain.galaxy", "relfterrain.tiles", "relfterrain.serve",
+           "relfterrain.explorer", "relfterrain._fields"]
 
 
 @pytest.mark.parametrize("name", MODULES)

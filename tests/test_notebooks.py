@@ -25,6 +25,7 @@ PICTURES = {
     "planets_and_space.ipynb": 1,
     "classic_generators.ipynb": 1,
     "star_exercises.ipynb": 0,
+    "limitless_map.ipynb": 2,
 }
 
 
