@@ -279,7 +279,7 @@ def _features(terrain: Any, b: TileBounds) -> np.ndarray:
 
 def render_stars_tile(galaxy: Any, z: Any, x: Any, y: Any) -> np.ndarray:
     """The ``"stars"`` tile ``(z, x, y)`` of ``galaxy``: RGB uint8, north up, one map
-    unit a light year; the slab ``z = 1 .. 300`` (that of
+    unit a light year; the slab ``1 <= z <= 300`` (that of
     :data:`~relfterrain.INITIAL_VIEW`) projected along z by
     :func:`relfterrain.maps.star_field`. Tiles exist at zoom
     :data:`STAR_MIN_ZOOM` .. :data:`MAX_ZOOM` inside the galaxy's domain.
