@@ -3,7 +3,8 @@
 Each page of ``docs/guide/`` and ``docs/*.md`` is a test of its own: its
 ```python blocks run top to bottom in one fresh namespace (as a reader pasting
 them into a new session would), in a fresh folder; blocks written as doctests
-(``>>>``) must also print what they show. In ```bash blocks, the lines that
+(``>>>``) must also print what they show, and so must a block followed by
+the output it prints (a ```text block, or one introduced by "printed"). In ```bash blocks, the lines that
 run the ``relfterrain`` command are run through ``relfterrain.cli.main`` and
 must exit 0; other shell lines (``pip install ...``) are what CI itself runs.
 ```console blocks are shown, not run (say, ``relfterrain serve``, which runs
@@ -38,6 +39,31 @@ def blocks(path: str) -> list[tuple[str, str]]:
         return [(m.group(1), m.group(2)) for m in FENCE.finditer(fh.read())]
 
 
+#: between a Python block and the output it prints: nothing, or one line that says so
+_PRINTED = re.compile(r"\s*(printed[^\n]*)?\s*")
+
+
+def expected_outputs(path: str) -> dict[int, str]:
+    """The blocks that show what a Python block prints: ``{python block index: text}``.
+
+    A plain or ``text`` fenced block right after a Python block (nothing
+    between them but blank lines, or a line starting "printed") is its output.
+    """
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    found = list(FENCE.finditer(text))
+    out = {}
+    for k, (a, b) in enumerate(zip(found, found[1:])):
+        if (a.group(1) == "python" and b.group(1) in ("", "text")
+                and _PRINTED.fullmatch(text[a.end():b.start()])):
+            out[k] = b.group(2)
+    return out
+
+
+def _lines(text: str) -> list[str]:
+    return [" ".join(line.split()) for line in text.strip().splitlines()]
+
+
 def command_lines(text: str) -> list[list[str]]:
     """The ``relfterrain ...`` command lines of a shell block, as argument lists."""
     out = []
@@ -63,6 +89,7 @@ def _name(path: str) -> str:
 
 def test_the_pages_are_found():
     names = [_name(p) for p in PAGES]
+    assert sum(len(expected_outputs(p)) for p in PAGES) >= 5
     assert "guide/terrain-and-grids.md" in names and "guarantees.md" in names
     assert len(RUNNABLE) >= 12
 
@@ -95,6 +122,7 @@ def test_every_code_block_of_the_page_runs(path, tmp_path, monkeypatch, capsys):
     warnings.filterwarnings("ignore", message="Consolidated metadata", category=UserWarning)
     namespace = {"__name__": "__main__"}
     name = _name(path)
+    outputs = expected_outputs(path)
     ran = 0
     for k, (lang, block) in enumerate(blocks(path)):
         where = f"{name} block {k}"
@@ -105,10 +133,15 @@ def test_every_code_block_of_the_page_runs(path, tmp_path, monkeypatch, capsys):
             assert runner.failures == 0, f"{where} printed something else"
             namespace.update(test.globs)
         elif lang == "python":
+            capsys.readouterr()
             try:
                 exec(compile(block, where, "exec"), namespace)
             except Exception as e:  # noqa: BLE001 - report which block failed
                 raise AssertionError(f"{where} failed: {e!r}\n{block}") from e
+            if k in outputs:  # the page shows what it prints
+                printed = capsys.readouterr().out
+                assert _lines(printed) == _lines(outputs[k]), \
+                    f"{where} printed\n{printed}\nthe page shows\n{outputs[k]}"
         elif lang == "bash":
             from relfterrain import cli
 
