@@ -62,7 +62,9 @@ def test_every_field_of_every_named_result_is_documented():
         assert cls.__doc__ and not cls.__doc__.startswith(cls.__name__ + "("), where
         for field in cls._fields:
             doc = getattr(cls, field).__doc__ or ""
-            assert doc and not doc.startswith("Alias for field"), f"{where}.{field}"
+            assert doc and not doc.startswith("Alias for field"), \
+                f"{where}.{field} has no docstring: decorate {cls.__name__} with " \
+                "relfterrain._fields.documented(field=\"what it holds\", ...)"
 
 
 def test_sites_explains_its_codes():
