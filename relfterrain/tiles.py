@@ -36,6 +36,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ._fields import documented
+
 __all__ = [
     "LAYERS",
     "STAR_LAYERS",
@@ -88,19 +90,21 @@ class TileError(ValueError):
     """A tile request outside the tile matrix set (bad zoom, tile or layer)."""
 
 
+@documented(
+    west="World x of the tile's western edge (metres).",
+    south="World y of the tile's southern edge (metres).",
+    east="World x of the tile's eastern edge (metres).",
+    north="World y of the tile's northern edge (metres).",
+    metres_per_pixel="Size of a pixel, ``2**-z`` metres.",
+)
 class TileBounds(NamedTuple):
     """A tile's extent in world metres and its pixel size."""
 
     west: float
-    """World x of the tile's western edge (metres)."""
     south: float
-    """World y of the tile's southern edge (metres)."""
     east: float
-    """World x of the tile's eastern edge (metres)."""
     north: float
-    """World y of the tile's northern edge (metres)."""
     metres_per_pixel: float
-    """Size of a pixel, ``2**-z`` metres."""
 
 
 def _as_int(value: Any, name: str) -> int:
