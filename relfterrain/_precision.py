@@ -5,8 +5,8 @@ output is that double rounded to nearest (NumPy's ``astype``), computed in
 bands of rows through a small double buffer, so a float32 grid needs no
 full-size double array: the extra memory is one band (about 8 MiB).
 A float32 store inside the C kernels was measured not to pay (the
-conversion of a band costs a few per cent of computing it; see the README,
-"Pipelines").
+conversion of a band costs a few per cent of computing it; see the guide's
+page ``docs/guide/pipelines.md``).
 """
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ Choices where SPEC leaves them open (documented, fixed):
   direction has the classic terrain's scale in every direction on the ground
   (a small third vector would stretch the terrain into long ridges running
   north-south at the equator). Measured proportions of terrain kinds over the
-  whole sphere are close to the classic map's: see ``README.md``
-  (``benchmarks/bench_space.py --proportions``).
+  whole sphere are close to the classic map's: see the guide's page
+  ``docs/guide/planets-and-space.md`` (``benchmarks/bench_space.py --proportions``).
 * **Terrain kinds**: SPEC 5's order and classic thresholds (lake, mud below
   the lake base 204, TOWN below 120, GRASS/MOOR/THICKET/WOOD by 255, 255, 200)
   with three-vector calcProf at the unrounded point.
