@@ -202,11 +202,11 @@ int rtpy_threads(PyObject *obj, int *out)
 int rtpy_check_block(long long nx, long long ny, long long c0, long long r0, size_t itemsize)
 {
     if (nx < 1) {
-        PyErr_Format(PyExc_ValueError, "nx: the number of columns must be >= 1, got %lld", nx);
+        PyErr_Format(PyExc_ValueError, "nx: must be >= 1, got %lld", nx);
         return -1;
     }
     if (ny < 1) {
-        PyErr_Format(PyExc_ValueError, "ny: the number of rows must be >= 1, got %lld", ny);
+        PyErr_Format(PyExc_ValueError, "ny: must be >= 1, got %lld", ny);
         return -1;
     }
     if (c0 < 0 || r0 < 0) {
@@ -303,15 +303,35 @@ PyArrayObject *rtpy_input_1d(PyObject *obj, const char *name, int typenum)
     return rtpy_input(obj, name, typenum, 1, 1);
 }
 
+_Static_assert(RT_MAX_PROFILE == (1u << 24), "the message of rtpy_profile_check says 2**24");
+
+int rtpy_profile_check(PyArrayObject *prof)
+{
+    const npy_intp n = PyArray_DIM(prof, 0);
+    if (n < 1 || n > (npy_intp)RT_MAX_PROFILE || (n & (n - 1)) != 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "profile: length must be a power of two between 1 and 2**24, got %zd",
+                     (Py_ssize_t)n);
+        return -1;
+    }
+    const double *p = PyArray_DATA(prof);
+    for (npy_intp k = 0; k < n; k++) {
+        if (isfinite(p[k])) continue;
+        PyObject *v = PyFloat_FromDouble(p[k]);
+        if (v) PyErr_Format(PyExc_ValueError, "profile: values must be finite, index %zd is %R",
+                            (Py_ssize_t)k, v);
+        Py_XDECREF(v);
+        return -1;
+    }
+    return 0;
+}
+
 int rtpy_profile_copy(PyObject *obj, double **buf, uint32_t *len)
 {
     PyArrayObject *prof = rtpy_input_1d(obj, "profile", NPY_FLOAT64);
     if (!prof) return -1;
     npy_intp n = PyArray_DIM(prof, 0);
-    if (n < 1 || n > (npy_intp)RT_MAX_PROFILE || (n & (n - 1)) != 0) {
-        PyErr_Format(PyExc_ValueError,
-                     "profile: length must be a power of two between 1 and %u, got %zd",
-                     (unsigned)RT_MAX_PROFILE, (Py_ssize_t)n);
+    if (rtpy_profile_check(prof) < 0) {
         Py_DECREF(prof);
         return -1;
     }

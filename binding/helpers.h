@@ -86,6 +86,11 @@ PyArrayObject *rtpy_input(PyObject *obj, const char *name, int typenum, int min_
  * in 1..RT_MAX_PROFILE) into a new PyMem_RawMalloc buffer: 0, or -1 with a
  * TypeError/ValueError/MemoryError naming "profile". */
 int rtpy_profile_copy(PyObject *obj, double **buf, uint32_t *len);
+/* The one rule of a profile, with its messages (the Python layer calls it
+ * too, as relfterrain._core.check_profile): length a power of two between 1
+ * and RT_MAX_PROFILE, every value finite.  prof: a 1-D float64 array.
+ * 0, or -1 with ValueError. */
+int rtpy_profile_check(PyArrayObject *prof);
 
 /* This machine's physical memory in bytes (sysconf _SC_PHYS_PAGES times the
  * page size), 0 if unknown. */
@@ -104,7 +109,10 @@ int rtpy_threads(PyObject *obj, int *out);
 
 /* Check a grid block request before allocating: nx, ny >= 1, c0, r0 >= 0
  * and nx*ny*itemsize addressable and within the physical memory
- * (rtpy_check_alloc).  -1 with ValueError/MemoryError. */
+ * (rtpy_check_alloc).  -1 with ValueError/MemoryError.  The Python API
+ * checks a whole grid request first (relfterrain/_validate.py grid_args,
+ * with the same words for the rules both check); this is the binding's own
+ * guard for direct calls. */
 int rtpy_check_block(long long nx, long long ny, long long c0, long long r0,
                      size_t itemsize);
 

@@ -3,7 +3,8 @@
  * layer: physical_memory() and check_alloc(nbytes, what), the same check
  * rtpy_outputs and rtpy_check_block make before allocating, so a Python
  * function that allocates (e.g. random numbers drawn before a core call)
- * refuses a call with the same rule and message.
+ * refuses a call with the same rule and message; check_profile(profile),
+ * the rule every constructor that takes a profile applies.
  */
 #include "helpers.h"
 
@@ -32,7 +33,22 @@ static PyObject *limits_check_alloc(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
+static PyObject *limits_check_profile(PyObject *module, PyObject *obj)
+{
+    (void)module;
+    PyArrayObject *prof = rtpy_input_1d(obj, "profile", NPY_FLOAT64);
+    if (!prof) return NULL;
+    int rc = rtpy_profile_check(prof);
+    Py_DECREF(prof);
+    if (rc < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef limits_methods[] = {
+    {"check_profile", limits_check_profile, METH_O,
+     "check_profile(profile)\n--\n\nRaise ValueError unless the 1-D float64 profile has a "
+     "power-of-two length in 1 .. 2**24 and finite values (the one rule of a profile, the "
+     "binding's and the Python layer's)."},
     {"physical_memory", limits_physical_memory, METH_NOARGS,
      "physical_memory()\n--\n\nThis machine's physical memory in bytes (sysconf), 0 if "
      "unknown."},

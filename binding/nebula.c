@@ -14,6 +14,7 @@ static int nebula_params(PyObject *prof_obj, PyObject *vec_obj, double threshold
     rt_nebula_defaults(nb);
     *prof = rtpy_input_1d(prof_obj, "profile", NPY_FLOAT64);
     if (!*prof) return -1;
+    if (rtpy_profile_check(*prof) < 0) return -1;
     *vec = (PyArrayObject *)PyArray_FromAny(vec_obj, PyArray_DescrFromType(NPY_FLOAT64), 2, 2,
                                             NPY_ARRAY_IN_ARRAY, NULL);
     if (!*vec) return -1;

@@ -84,6 +84,7 @@ static int planet_parse(PyObject *params, planet_args *a)
     rt_planet_defaults(&a->p);
     a->prof = rtpy_input_1d(po, "profile", NPY_FLOAT64);
     if (!a->prof) return -1;
+    if (rtpy_profile_check(a->prof) < 0) return -1;
     a->vec = (PyArrayObject *)PyArray_FromAny(vo, PyArray_DescrFromType(NPY_FLOAT64), 2, 2,
                                               NPY_ARRAY_IN_ARRAY, NULL);
     if (!a->vec) return -1;

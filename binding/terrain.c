@@ -227,28 +227,139 @@ static rt_status terra_rows(void *vctx, int64_t row0, int64_t nrows, void *const
     return rt_terra_grid(&c->p, &r, &o, c->threads);
 }
 
+/* float32 heights (float32=True): each row block of rtpy_rows is computed
+ * in bands of about `band` points into double buffers and rounded to nearest
+ * into the float32 rows, so a float32 grid needs no full-size double array
+ * (the extra memory is one band: 2**20 points, 8 MiB a buffer, by default).
+ * Which rows are computed where (out= in place or in a scratch copy, Ctrl-C
+ * between blocks) is rtpy_rows' rule, the same as for float64: the one
+ * out=/scratch rule of the package. */
+#define RTPY_F32_BAND_POINTS ((int64_t)1 << 20)
+
+typedef struct f32_rows {
+    grid_rows g;
+    int64_t nx, band_rows;
+    double *h, *d; /* one band each (d: terra only) */
+} f32_rows;
+
+/* IEEE round to nearest (NumPy's astype); beyond FLT_MAX by half an ulp or
+ * more (0x1.ffffffp127, a tie that rounds to even, up) it is +-inf, spelled
+ * out so that no conversion leaves float's finite range. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+/* NumPy's astype converts with the widest vectors the CPU has: so does this
+ * (the same IEEE rounding in every variant, so the same bits) */
+#define RTPY_F32_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define RTPY_F32_CLONES
+#endif
+RTPY_F32_CLONES
+static void round_f32(float *dst, const double *src, int64_t n)
+{
+    const double lim = 0x1.ffffffp127;
+    for (int64_t i = 0; i < n; i++) {
+        const double v = src[i];
+        const int big = fabs(v) >= lim; /* selects, so that the loop vectorises */
+        const float f = (float)(big ? 0.0 : v);
+        dst[i] = big ? (v > 0.0 ? (float)INFINITY : -(float)INFINITY) : f;
+    }
+}
+
+static rt_status height_rows32(void *vctx, int64_t row0, int64_t nrows, void *const *data)
+{
+    f32_rows *c = vctx;
+    for (int64_t r = 0; r < nrows; r += c->band_rows) {
+        const int64_t k = c->band_rows < nrows - r ? c->band_rows : nrows - r;
+        rt_block b = rows_block(c->g.b, row0 + r, k);
+        rt_status s = rt_height_grid(&c->g.p, &b, c->h, c->g.threads);
+        if (s != RT_OK) return s;
+        round_f32((float *)data[0] + r * c->nx, c->h, k * c->nx);
+    }
+    return RT_OK;
+}
+
+static rt_status terra_rows32(void *vctx, int64_t row0, int64_t nrows, void *const *data)
+{
+    f32_rows *c = vctx;
+    for (int64_t r = 0; r < nrows; r += c->band_rows) {
+        const int64_t k = c->band_rows < nrows - r ? c->band_rows : nrows - r;
+        rt_block b = rows_block(c->g.b, row0 + r, k);
+        rt_terra_out o = {data[0] ? c->h : NULL, data[1] ? c->d : NULL,
+                          data[2] ? (uint8_t *)data[2] + r * c->nx : NULL,
+                          data[3] ? (uint8_t *)data[3] + r * c->nx : NULL};
+        rt_status s = rt_terra_grid(&c->g.p, &b, &o, c->g.threads);
+        if (s != RT_OK) return s;
+        if (data[0]) round_f32((float *)data[0] + r * c->nx, c->h, k * c->nx);
+        if (data[1]) round_f32((float *)data[1] + r * c->nx, c->d, k * c->nx);
+    }
+    return RT_OK;
+}
+
+/* The band buffers of a float32 grid (GIL held): 0, or -1 with MemoryError.
+ * band: points a band (>= 1). */
+static int f32_begin(f32_rows *c, int64_t nx, int64_t ny, long long band, int two)
+{
+    c->nx = nx;
+    c->band_rows = band / nx > 0 ? band / nx : 1;
+    if (c->band_rows > ny) c->band_rows = ny;
+    const size_t n = (size_t)c->band_rows * (size_t)nx;
+    if (rtpy_check_alloc((unsigned long long)n * sizeof(double) * (two ? 2u : 1u),
+                         "nx, ny") < 0)
+        return -1;
+    c->h = PyMem_RawMalloc(n * sizeof(double));
+    c->d = two ? PyMem_RawMalloc(n * sizeof(double)) : NULL;
+    if (!c->h || (two && !c->d)) {
+        PyMem_RawFree(c->h);
+        PyMem_RawFree(c->d);
+        c->h = c->d = NULL;
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static void f32_end(f32_rows *c)
+{
+    PyMem_RawFree(c->h);
+    PyMem_RawFree(c->d);
+}
+
+static int band_arg(long long band)
+{
+    if (band >= 1) return 0;
+    PyErr_Format(PyExc_ValueError, "band: must be >= 1, got %lld", band);
+    return -1;
+}
+
 static PyObject *TerrainCore_height_grid(TerrainCore *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"x0", "y0", "nx", "ny", "step", "c0", "r0", "out", "threads", NULL};
+    static char *kwlist[] = {"x0", "y0", "nx", "ny", "step", "c0", "r0", "out", "threads",
+                             "float32", "band", NULL};
     double x0, y0, step = 1.0;
-    long long nx, ny, c0 = 0, r0 = 0;
+    long long nx, ny, c0 = 0, r0 = 0, band = RTPY_F32_BAND_POINTS;
     PyObject *out_obj = Py_None, *threads_obj = NULL;
-    int threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ddLL|d$LLOO", kwlist, &x0, &y0, &nx, &ny,
-                                     &step, &c0, &r0, &out_obj, &threads_obj))
+    int threads = 1, f32 = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ddLL|d$LLOOpL", kwlist, &x0, &y0, &nx, &ny,
+                                     &step, &c0, &r0, &out_obj, &threads_obj, &f32, &band))
         return NULL;
     if (threads_obj && rtpy_threads(threads_obj, &threads) < 0) return NULL;
-    if (rtpy_check_block(nx, ny, c0, r0, sizeof(double)) < 0) return NULL;
+    if (band_arg(band) < 0) return NULL;
+    if (rtpy_check_block(nx, ny, c0, r0, f32 ? sizeof(float) : sizeof(double)) < 0) return NULL;
     npy_intp dims[2] = {(npy_intp)ny, (npy_intp)nx};
-    PyArrayObject *out = rtpy_output(out_obj, "out", NPY_FLOAT64, 2, dims);
+    PyArrayObject *out = rtpy_output(out_obj, "out", f32 ? NPY_FLOAT32 : NPY_FLOAT64, 2, dims);
     if (!out) return NULL;
     int given = out_obj != Py_None;
     rt_block b = {x0, y0, step, c0, r0, nx, ny};
-    grid_rows ctx = {&b, NULL, threads, {0}};
+    f32_rows ctx = {{&b, NULL, threads, {0}}, 0, 0, NULL, NULL};
+    if (f32 && f32_begin(&ctx, nx, ny, band, 0) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
     rt_status s;
-    ctx.box = rtpy_terrain_snapshot(self, &ctx.p);
-    int rc = rtpy_rows(height_rows, &ctx, nx, ny, 1, &out, &given, &s);
-    rtpy_box_release(ctx.box);
+    ctx.g.box = rtpy_terrain_snapshot(self, &ctx.g.p);
+    int rc = f32 ? rtpy_rows(height_rows32, &ctx, nx, ny, 1, &out, &given, &s)
+                 : rtpy_rows(height_rows, &ctx.g, nx, ny, 1, &out, &given, &s);
+    rtpy_box_release(ctx.g.box);
+    f32_end(&ctx);
     if (rc < 0) {
         Py_DECREF(out);
         if (s == RT_OK) return NULL; /* interrupted */
@@ -262,7 +373,7 @@ static const char *const TERRA_OUT_NAMES[4] = {"out.height", "out.depth", "out.t
 static const int TERRA_OUT_TYPES[4] = {NPY_FLOAT64, NPY_FLOAT64, NPY_UINT8, NPY_UINT8};
 
 /* outputs: 4 items (height, depth, terrain, feature), NULL for all four. */
-static int terra_outputs(PyObject *outputs, int ndim, const npy_intp *dims,
+static int terra_outputs(PyObject *outputs, int ndim, const npy_intp *dims, const int *types,
                          PyArrayObject *arrays[4], rt_terra_out *o)
 {
     void *data[4];
@@ -271,7 +382,7 @@ static int terra_outputs(PyObject *outputs, int ndim, const npy_intp *dims,
         outputs = all = Py_BuildValue("(OOOO)", Py_True, Py_True, Py_True, Py_True);
         if (!all) return -1;
     }
-    int bad = rtpy_outputs_sized(outputs, 4, TERRA_OUT_NAMES, TERRA_OUT_TYPES, ndim, dims, arrays,
+    int bad = rtpy_outputs_sized(outputs, 4, TERRA_OUT_NAMES, types, ndim, dims, arrays,
                                  data, ndim == 2 ? "nx, ny" : "x, y");
     Py_XDECREF(all);
     if (bad) return -1;
@@ -282,30 +393,39 @@ static int terra_outputs(PyObject *outputs, int ndim, const npy_intp *dims,
 static PyObject *TerrainCore_terra_grid(TerrainCore *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"x0", "y0", "nx", "ny", "step", "c0", "r0", "outputs", "threads",
-                             NULL};
+                             "float32", "band", NULL};
+    static const int TYPES32[4] = {NPY_FLOAT32, NPY_FLOAT32, NPY_UINT8, NPY_UINT8};
     double x0, y0, step = 1.0;
-    long long nx, ny, c0 = 0, r0 = 0;
+    long long nx, ny, c0 = 0, r0 = 0, band = RTPY_F32_BAND_POINTS;
     PyObject *outputs = NULL, *threads_obj = NULL;
-    int threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ddLL|d$LLOO", kwlist, &x0, &y0, &nx, &ny,
-                                     &step, &c0, &r0, &outputs, &threads_obj))
+    int threads = 1, f32 = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ddLL|d$LLOOpL", kwlist, &x0, &y0, &nx, &ny,
+                                     &step, &c0, &r0, &outputs, &threads_obj, &f32, &band))
         return NULL;
     if (threads_obj && rtpy_threads(threads_obj, &threads) < 0) return NULL;
+    if (band_arg(band) < 0) return NULL;
     /* itemsize 1: terra_outputs checks the total of the outputs asked for */
     if (rtpy_check_block(nx, ny, c0, r0, 1) < 0) return NULL;
     npy_intp dims[2] = {(npy_intp)ny, (npy_intp)nx};
     PyArrayObject *arrays[4];
     rt_terra_out o;
-    if (terra_outputs(outputs, 2, dims, arrays, &o) < 0) return NULL;
+    if (terra_outputs(outputs, 2, dims, f32 ? TYPES32 : TERRA_OUT_TYPES, arrays, &o) < 0)
+        return NULL;
     (void)o;
     int given[4];
     rtpy_outputs_given(outputs, 4, given);
     rt_block b = {x0, y0, step, c0, r0, nx, ny};
-    grid_rows ctx = {&b, NULL, threads, {0}};
+    f32_rows ctx = {{&b, NULL, threads, {0}}, 0, 0, NULL, NULL};
+    if (f32 && f32_begin(&ctx, nx, ny, band, 1) < 0) {
+        for (int k = 0; k < 4; k++) Py_CLEAR(arrays[k]);
+        return NULL;
+    }
     rt_status s;
-    ctx.box = rtpy_terrain_snapshot(self, &ctx.p);
-    int rc = rtpy_rows(terra_rows, &ctx, nx, ny, 4, arrays, given, &s);
-    rtpy_box_release(ctx.box);
+    ctx.g.box = rtpy_terrain_snapshot(self, &ctx.g.p);
+    int rc = f32 ? rtpy_rows(terra_rows32, &ctx, nx, ny, 4, arrays, given, &s)
+                 : rtpy_rows(terra_rows, &ctx.g, nx, ny, 4, arrays, given, &s);
+    rtpy_box_release(ctx.g.box);
+    f32_end(&ctx);
     if (rc < 0) {
         for (int k = 0; k < 4; k++) Py_CLEAR(arrays[k]);
         if (s == RT_OK) return NULL; /* interrupted */
@@ -419,7 +539,7 @@ static PyObject *TerrainCore_terra_points(TerrainCore *self, PyObject *args, PyO
     if (get_xy(xo, yo, &x, &y) < 0) return NULL;
     npy_intp n = PyArray_DIM(x, 0);
     rt_terra_out o;
-    if (terra_outputs(outputs, 1, &n, arrays, &o) < 0) goto fail;
+    if (terra_outputs(outputs, 1, &n, TERRA_OUT_TYPES, arrays, &o) < 0) goto fail;
     (void)o;
     int given[4];
     rtpy_outputs_given(outputs, 4, given);
@@ -722,10 +842,12 @@ static PyGetSetDef TerrainCore_getset[] = {
 static PyMethodDef TerrainCore_methods[] = {
     {"height_grid", (PyCFunction)(void (*)(void))TerrainCore_height_grid,
      METH_VARARGS | METH_KEYWORDS,
-     "height_grid(x0, y0, nx, ny, step=1.0, *, c0=0, r0=0, out=None, threads=1)"},
+     "height_grid(x0, y0, nx, ny, step=1.0, *, c0=0, r0=0, out=None, threads=1, float32=False,\n"
+     "band=2**20)\nfloat32: round the doubles to float32, in bands of `band` points."},
     {"terra_grid", (PyCFunction)(void (*)(void))TerrainCore_terra_grid,
      METH_VARARGS | METH_KEYWORDS,
-     "terra_grid(x0, y0, nx, ny, step=1.0, *, c0=0, r0=0, outputs=None, threads=1)\n"
+     "terra_grid(x0, y0, nx, ny, step=1.0, *, c0=0, r0=0, outputs=None, threads=1, float32=False,\n"
+     "band=2**20)\n"
      "outputs: 4 items (height, depth, terrain, feature): None skip, True allocate, or array."},
     {"height_points", (PyCFunction)(void (*)(void))TerrainCore_height_points,
      METH_VARARGS | METH_KEYWORDS, "height_points(x, y, *, out=None, threads=1)"},

@@ -83,9 +83,6 @@ add_module_names = False
 nitpicky = True
 # Names the docstrings mention that have no page here: NumPy's, the
 # standard library's and other projects' (no intersphinx: the build is offline).
-# Terrain.period is being added by another branch (issue 18): the Guarantees page
-# links to it, and the link resolves once it is there. Remove this line then.
-nitpick_ignore = [("py:attr", "Terrain.period")]
 nitpick_ignore_regex = [
     (r"py:.*", r"(np|numpy|xarray|dask|distributed|matplotlib|PIL|pathlib|os|typing|"
                r"collections|concurrent|enum|argparse|math|json|decimal)(\..*)?"),

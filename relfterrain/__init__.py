@@ -28,8 +28,9 @@ except ImportError as _exc:  # pragma: no cover - exercised by tests/test_source
 del _os
 
 from . import classic, maps, presets, sites, streams
-from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
+from ._types import Feature, Period, Sample, Terra, TerrainGrid, TerrainType
 from ._validate import MAX_SCAN_POINTS
+from ._version import __version__ as __version__
 from .features import FeatureTable
 from .galaxy import (
     GALAXY_DOMAIN,
@@ -72,8 +73,6 @@ from .terrain import (
     simd_variants,
 )
 
-__version__ = "0.1.0"
-
 __all__ = [
     "CLASSIC_MAP",
     "CLASSIC_PROFILE",
@@ -101,6 +100,7 @@ __all__ = [
     "Mines",
     "NearestStar",
     "PercolationRow",
+    "Period",
     "Islands",
     "Nebula",
     "PlacedView",

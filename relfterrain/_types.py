@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
@@ -85,6 +86,23 @@ _check_against_core()
 
 
 @documented(
+    x="Metres along x after which heights and terrain kinds repeat.",
+    y="Metres along y after which heights and terrain kinds repeat.",
+    features="None: point features have no period (their rule multiplies x by y).",
+)
+class Period(NamedTuple):
+    """The world's periods in metres (:attr:`Terrain.period`).
+
+    Heights and terrain kinds repeat every ``x`` metres east and every ``y``
+    metres north; point features do not repeat (``features`` is None).
+    """
+
+    x: int
+    y: int
+    features: None = None
+
+
+@documented(
     height='Ground height, or the water surface on a lake (metres).',
     terrain='The kind of ground, a :class:`TerrainType`.',
     feature='The point feature, a :class:`Feature` (``Feature.NONE`` for none).',
@@ -121,9 +139,13 @@ class TerrainGrid(NamedTuple):
 
     def _repr_png_(self) -> bytes | None:
         """Jupyter's inline picture: the terrain kinds (north up, no contours)."""
-        from .maps import _grid_png
+        return GRID_PNG[0](self) if GRID_PNG else None
 
-        return _grid_png(self)
+
+#: How a :class:`TerrainGrid` draws itself in Jupyter: relfterrain.maps
+#: (which imports this module, so this one must not import it) puts its
+#: renderer here when it is imported, as ``import relfterrain`` always does.
+GRID_PNG: list[Callable[[TerrainGrid], bytes | None]] = []
 
 
 @documented(

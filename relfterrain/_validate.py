@@ -81,12 +81,7 @@ def profile(value: Any, default: np.ndarray) -> np.ndarray:
     p = np.array(raw, dtype=np.float64)
     if p.ndim != 1:
         raise ValueError(f"profile: must be one-dimensional, got shape {p.shape}")
-    n = p.size
-    if n < 1 or n > _core.MAX_PROFILE or n & (n - 1):
-        raise ValueError(f"profile: length must be a power of two between 1 and 2**24, got {n}")
-    bad = np.flatnonzero(~np.isfinite(p))
-    if bad.size:
-        raise ValueError(f"profile: values must be finite, index {bad[0]} is {p[bad[0]]!r}")
+    _core.check_profile(p)  # length and values: the binding's one rule and messages
     return p
 
 
@@ -174,6 +169,35 @@ def grid_args(x0: Any, y0: Any, nx: Any, ny: Any, step: Any, offset: Any = (0, 0
         if not math.isfinite(origin + float(first + n - 1) * step):
             raise ValueError(f"{name}0, step: the grid's last {name} coordinate is not finite")
     return x0, y0, nx, ny, step, r0, c0
+
+
+def space_block(x0: Any, y0: Any, z0: Any, nx: Any, ny: Any, nz: Any
+                ) -> tuple[int, int, int, int, int, int]:
+    """A block of space (the galaxy's, the nebula's integer points):
+    ``(x0, y0, z0, nx, ny, nz)`` checked, ints within int64, sizes >= 1."""
+    origin = [integer(v, n, int64=True) for v, n in ((x0, "x0"), (y0, "y0"), (z0, "z0"))]
+    sizes = [integer(v, n, int64=True) for v, n in ((nx, "nx"), (ny, "ny"), (nz, "nz"))]
+    for axis, o, n in zip("xyz", origin, sizes):
+        if n < 1:
+            raise ValueError(f"n{axis}: must be >= 1, got {n}")
+        if o + n - 1 > 2**63 - 1:
+            raise ValueError(f"{axis}0, n{axis}: the block's last {axis} overflows int64")
+    if sizes[0] * sizes[1] * sizes[2] > 2**63 - 1:
+        raise ValueError(
+            f"nx, ny, nz: a {sizes[0]} x {sizes[1]} x {sizes[2]} block has more than 2**63 points"
+        )
+    return (origin[0], origin[1], origin[2], sizes[0], sizes[1], sizes[2])
+
+
+def space_block_of(block: Any) -> tuple[int, int, int, int, int, int]:
+    """:func:`space_block` of one 6-item ``block`` argument."""
+    try:
+        items = tuple(block)
+    except TypeError:
+        raise TypeError(f"block: must be (x0, y0, z0, nx, ny, nz), got {block!r}") from None
+    if len(items) != 6:
+        raise ValueError(f"block: must have 6 items (x0, y0, z0, nx, ny, nz), got {len(items)}")
+    return space_block(*items)
 
 
 # -- work limits (issue 13) -------------------------------------------------

@@ -560,10 +560,12 @@ def _stars_arguments(p: argparse.ArgumentParser) -> None:
 @command("stars", "the star catalogue of a block of space to .csv, .parquet or .npz",
          _stars_arguments)
 def _stars(args: argparse.Namespace) -> int:
-    from .galaxy import MAX_BLOCK_POINTS, Galaxy, _block
+    from . import _validate
+    from .galaxy import MAX_BLOCK_POINTS, Block, Galaxy
 
     with checking():
-        block = _block(args.x0, args.y0, args.z0, args.nx, args.ny, args.nz)
+        block = Block(*_validate.space_block(args.x0, args.y0, args.z0, args.nx, args.ny,
+                                             args.nz))
         galaxy = Galaxy(f_mask=args.f_mask, f_value=args.f_value)
         if block.volume > MAX_BLOCK_POINTS and not args.allow_huge:
             raise ValueError(f"NX, NY, NZ: a block of {block.volume} points is more than "

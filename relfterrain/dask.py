@@ -29,10 +29,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import _precision, _validate
+from . import _precision, _shared, _validate
 from ._validate import grid_args as _grid_args
 from .dataset import grid_coords, make_dataset
-from .galaxy import Galaxy, _block
+from .galaxy import Block, Galaxy
 from .terrain import Terrain
 
 __all__ = ["DEFAULT_CHUNKS", "dataset", "grid", "height_grid", "star_census", "star_count"]
@@ -62,7 +62,7 @@ def _terrain(terrain: Any) -> Terrain:
 
 
 def _token(dask: Any, terrain: Terrain, *args: Any) -> str:
-    xs, ys, codes = terrain._world_state()["placed"]
+    xs, ys, codes = _shared.core(terrain).placed_items()
     return dask.base.tokenize(terrain.params.fingerprint(), np.asarray(xs), np.asarray(ys),
                               np.asarray(codes), *args)
 
@@ -222,7 +222,7 @@ def star_census(galaxy: Galaxy, x0: int, y0: int, z0: int, nx: int, ny: int, nz:
     dask, da = _modules()
     if not isinstance(galaxy, Galaxy):
         raise TypeError(f"galaxy: must be a relfterrain.Galaxy, got {galaxy!r}")
-    b = _block(x0, y0, z0, nx, ny, nz)
+    b = Block(*_validate.space_block(x0, y0, z0, nx, ny, nz))
     nthreads = _validate.threads(threads)
     shape = (b.nx, b.ny, b.nz)
     if chunks is None:

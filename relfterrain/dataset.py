@@ -73,7 +73,7 @@ def make_dataset(x: np.ndarray, y: np.ndarray, height: Any, depth: Any, terrain:
     and ``relfterrain_fingerprint``.
     """
     xr = xarray_module()
-    from . import __version__
+    from ._version import __version__
 
     dims = ("y", "x")
     coords = {

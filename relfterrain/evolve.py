@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _core, _validate
+from . import _core, _shared, _validate
 
 __all__ = ["height", "height_grid"]
 
@@ -51,7 +51,7 @@ def height(terrain: Any, x: Any, y: Any, t: Any, *, threads: int | None = 1) -> 
         if not np.isfinite(a).all():
             raise ValueError(f"{name}: must be finite")
     shape = xb.shape
-    out = _core.height_time_points(terrain._core, _tvec(terrain),
+    out = _core.height_time_points(_shared.core(terrain), _tvec(terrain),
                                    np.ascontiguousarray(xb).ravel(),
                                    np.ascontiguousarray(yb).ravel(),
                                    np.ascontiguousarray(tb).ravel(),
@@ -64,5 +64,5 @@ def height_grid(terrain: Any, grid_args: tuple, t: Any, *, out: Any = None,
     """Height on a grid at time ``t``; ``grid_args`` as checked by the terrain."""
     x0, y0, nx, ny, step, r0, c0 = grid_args
     tt = _validate.real(t, "t")
-    return _core.height_time_grid(terrain._core, _tvec(terrain), x0, y0, nx, ny, step, tt,
+    return _core.height_time_grid(_shared.core(terrain), _tvec(terrain), x0, y0, nx, ny, step, tt,
                                   r0=r0, c0=c0, out=out, threads=_validate.threads(threads))

@@ -36,7 +36,8 @@ class TileServer:
 
     def __init__(self, world: Any = None, *, host: str = "127.0.0.1",
                  port: int | None = None) -> None:
-        from .serve import _need, create_app
+        from ._extras import need as _need
+        from .serve import create_app
 
         uvicorn = _need("uvicorn")
         self.app = create_app(world)
@@ -97,7 +98,7 @@ def explore(world: Any = None, *, x: float = 23400, y: float = 5320, zoom: int =
     >>> m = rt.explore(rt.Terrain(), zoom=1)       # doctest: +SKIP
     >>> m                                           # doctest: +SKIP
     """
-    from .serve import _need
+    from ._extras import need as _need
 
     ipyleaflet = _need("ipyleaflet")
     widgets = _need("ipywidgets")

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from . import _core, _validate
+from . import _core, _shared, _validate
 from ._fields import documented
 from ._types import Feature
 
@@ -74,7 +74,7 @@ def features(t: Terrain, x0: int, y0: int, nx: int, ny: int, *,
     xs, ys, fs = [], [], []
     for r in range(0, ny, rows):
         n = min(rows, ny - r)
-        f = t._core.terra_grid(float(x0), float(y0), nx, n, 1.0, c0=0, r0=r,
+        f = _shared.core(t).terra_grid(float(x0), float(y0), nx, n, 1.0, c0=0, r0=r,
                                outputs=(None, None, None, True), threads=threads)[3]
         rr, cc = np.nonzero(f)
         xs.append(cc.astype(np.int64) + x0)
@@ -115,7 +115,7 @@ def building_grid(t: Terrain, x0: float, y0: float, nx: int, ny: int, step: floa
     ux, ix = np.unique(bx[inx].astype(np.int64), return_inverse=True)
     uy, iy = np.unique(by[iny].astype(np.int64), return_inverse=True)
     gx, gy = np.meshgrid(ux, uy)
-    stands = _core.building_at(t._core, gx.ravel(), gy.ravel()).reshape(gy.shape).astype(bool)
+    stands = _core.building_at(_shared.core(t), gx.ravel(), gy.ravel()).reshape(gy.shape).astype(bool)
     cols = np.flatnonzero(inx)
     rows = np.flatnonzero(iny)
     out[np.ix_(rows, cols)] = stands[np.ix_(iy.ravel(), ix.ravel())]
@@ -135,7 +135,7 @@ def tree_grid(t: Terrain, x0: float, y0: float, nx: int, ny: int, step: float = 
         n = min(rows, ny - r)
         ys = _axis(y0, r0 + r, n, step)
         gx, gy = np.broadcast_arrays(xs[None, :], ys[:, None])
-        out[r:r + n] = t._core.tree_selector(np.ascontiguousarray(gx).ravel(),
+        out[r:r + n] = _shared.core(t).tree_selector(np.ascontiguousarray(gx).ravel(),
                                              np.ascontiguousarray(gy).ravel()).reshape(n, nx)
     return out
 
@@ -154,7 +154,7 @@ def tree_offset_grid(t: Terrain, x0: float, y0: float, nx: int, ny: int, step: f
         n = min(rows, ny - r)
         ys = _axis(y0, r0 + r, n, step)
         gx, gy = np.broadcast_arrays(xs[None, :], ys[:, None])
-        a, b = t._core.tree_offsets(np.ascontiguousarray(gx).ravel(),
+        a, b = _shared.core(t).tree_offsets(np.ascontiguousarray(gx).ravel(),
                                     np.ascontiguousarray(gy).ravel())
         dx[r:r + n] = a.reshape(n, nx)
         dy[r:r + n] = b.reshape(n, nx)

@@ -144,18 +144,7 @@ def _int(value: Any, name: str) -> int:
 
 
 def _block(x0: Any, y0: Any, z0: Any, nx: Any, ny: Any, nz: Any) -> Block:
-    origin = [_int(v, n) for v, n in ((x0, "x0"), (y0, "y0"), (z0, "z0"))]
-    sizes = [_int(v, n) for v, n in ((nx, "nx"), (ny, "ny"), (nz, "nz"))]
-    for axis, o, n in zip("xyz", origin, sizes):
-        if n < 1:
-            raise ValueError(f"n{axis}: must be >= 1, got {n}")
-        if o + n - 1 > _INT64[1]:
-            raise ValueError(f"{axis}0, n{axis}: the block's last {axis} overflows int64")
-    if sizes[0] * sizes[1] * sizes[2] > _INT64[1]:
-        raise ValueError(
-            f"nx, ny, nz: a {sizes[0]} x {sizes[1]} x {sizes[2]} block has more than 2**63 points"
-        )
-    return Block(*origin, *sizes)
+    return Block(*_validate.space_block(x0, y0, z0, nx, ny, nz))
 
 
 def _pieces(block: Block, max_planes: int, budget: Callable[[], int]
@@ -612,13 +601,7 @@ def _galaxy(galaxy: Galaxy | None) -> Galaxy:
 
 
 def _as_block(block: BlockLike) -> Block:
-    try:
-        items = tuple(block)
-    except TypeError:
-        raise TypeError(f"block: must be (x0, y0, z0, nx, ny, nz), got {block!r}") from None
-    if len(items) != 6:
-        raise ValueError(f"block: must have 6 items (x0, y0, z0, nx, ny, nz), got {len(items)}")
-    return _block(*items)
+    return Block(*_validate.space_block_of(block))
 
 
 def density(galaxy: Galaxy | None = None, block: BlockLike = INITIAL_VIEW, *,

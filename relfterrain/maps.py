@@ -32,13 +32,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from . import _core, _validate
+from . import _core, _shared, _validate
 from ._fields import documented
 from ._files import atomic_write
-from ._types import Feature, TerrainGrid, TerrainType
+from ._types import GRID_PNG, Feature, TerrainGrid, TerrainType
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .galaxy import Block, Galaxy
+    from .galaxy import Galaxy
     from .terrain import Terrain
 
 __all__ = [
@@ -428,7 +428,7 @@ def _render(terrain: Terrain, x0: float, y0: float, nx: int, ny: int, step: floa
 def _placed_lines(terrain: Terrain, x0: float, y0: float, nx: int, ny: int, step: float,
                   on: dict[str, bool]) -> dict[TerrainType, tuple[np.ndarray, np.ndarray]]:
     """Image pixels of placed streams and roads, so a coarse map keeps them whole."""
-    xs, ys, code = terrain._core.placed_items()
+    xs, ys, code = _shared.core(terrain).placed_items()
     out = {}
     for kind, layer in ((_T.STREAM, "water"), (_T.ROAD, "roads")):
         if not on[layer]:
@@ -647,6 +647,9 @@ def _grid_png(grid: TerrainGrid, limit: int = 1024) -> bytes | None:
         return None
 
 
+GRID_PNG[:] = [_grid_png]  # TerrainGrid._repr_png_ (relfterrain._types)
+
+
 # -- stars ----------------------------------------------------------------------
 
 # Colour index 0..15 from blue-white to red (star colours by temperature).
@@ -684,12 +687,12 @@ def star_field(galaxy: Galaxy | None = None, block: Any = None, *, scale: float 
     >>> star_field(rt.Galaxy(), scale=0.5).shape
     (300, 400, 3)
     """
-    from .galaxy import INITIAL_VIEW, Galaxy, _as_block
+    from .galaxy import INITIAL_VIEW, Block, Galaxy
 
     g = Galaxy() if galaxy is None else galaxy
     if not isinstance(g, Galaxy):
         raise TypeError(f"galaxy: must be a relfterrain.Galaxy, got {galaxy!r}")
-    b: Block = _as_block(INITIAL_VIEW if block is None else block)
+    b = Block(*_validate.space_block_of(INITIAL_VIEW if block is None else block))
     scale = _validate.real(scale, "scale")
     if scale <= 0:
         raise ValueError(f"scale: must be a positive number, got {scale!r}")
@@ -838,11 +841,10 @@ def redesign(terrain: Terrain | None = None, x0: float | None = None, y0: float 
     except ImportError:
         raise ImportError("relfterrain.maps.redesign needs ipywidgets; install it with "
                           "pip install 'relfterrain[widgets]'") from None
-    from .terrain import CLASSIC_MAP, Terrain
+    from ._seed import CLASSIC_MAP
 
-    base = Terrain() if terrain is None else terrain
-    if not isinstance(base, Terrain):
-        raise TypeError(f"terrain: must be a relfterrain.Terrain, got {terrain!r}")
+    base = _shared.terrain_class()() if terrain is None else terrain
+    _shared.check_terrain(base)
     x0 = CLASSIC_MAP[0] if x0 is None else x0
     y0 = CLASSIC_MAP[1] if y0 is None else y0
     component_range = _validate.integer(component_range, "component_range", 1)

@@ -14,13 +14,15 @@ arithmetic.
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from . import _core, _validate
+from . import _core, _shared, _validate
 from ._fields import documented
-from .terrain import Terrain
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .terrain import Terrain
 
 __all__ = [
     "CaveMouths",
@@ -181,8 +183,7 @@ class Mines:
 
     def __init__(self, terrain: Terrain, *, variant: str = "classic", threshold: float = 0.4,
                  cell_size: int = 16, levels: int = 1) -> None:
-        if not isinstance(terrain, Terrain):
-            raise TypeError(f"terrain: must be a relfterrain.Terrain, got {terrain!r}")
+        _shared.check_terrain(terrain)
         if variant not in _VARIANTS:
             raise ValueError(f"variant: must be 'classic' or 'sincos', got {variant!r}")
         threshold = _validate.real(threshold, "threshold")
@@ -275,7 +276,7 @@ class Mines:
         """
         xg0, yg0, ncx, ncy = self._block(xg0, yg0, ncx, ncy)
         self._shaft_scan(ncx, ncy, allow_huge)
-        return _core.mines_above(self.terrain._core, xg0, yg0, ncx, ncy, out=out,
+        return _core.mines_above(_shared.core(self.terrain), xg0, yg0, ncx, ncy, out=out,
                                  threads=_validate.threads(threads), **self._kw())
 
     def open_grid(self, xg0: int, yg0: int, ncx: int, ncy: int, *, level: int | None = 0,
@@ -296,7 +297,7 @@ class Mines:
         above = None
         if shafts and k in (None, 0):
             self._shaft_scan(ncx, ncy, allow_huge)
-            above = _core.mines_above(self.terrain._core, xg0, yg0, ncx, ncy, threads=th,
+            above = _core.mines_above(_shared.core(self.terrain), xg0, yg0, ncx, ncy, threads=th,
                                       **self._kw())
         if k is None:
             return _core.mines_open(xg0, yg0, ncx, ncy, above, out=out, threads=th, **self._kw())
@@ -332,7 +333,7 @@ class Mines:
         allow_huge = _validate.flag(allow_huge, "allow_huge")
         if _validate.flag(shafts, "shafts"):
             self._shaft_scan(ncx, ncy, allow_huge)
-            above = _core.mines_above(self.terrain._core, xg0, yg0, ncx, ncy, threads=th,
+            above = _core.mines_above(_shared.core(self.terrain), xg0, yg0, ncx, ncy, threads=th,
                                       **self._kw())
         else:
             above = np.zeros((ncy, ncx), dtype=np.bool_)
@@ -391,7 +392,7 @@ class Mines:
         rows = []
         for n in size_list:
             if shafts:
-                above = _core.mines_above(self.terrain._core, x0, y0, n, n, threads=th,
+                above = _core.mines_above(_shared.core(self.terrain), x0, y0, n, n, threads=th,
                                           **self._kw())
             else:
                 above = np.zeros((n, n), dtype=np.bool_)
@@ -428,7 +429,7 @@ class Mines:
         steepness = _validate.real(steepness, "steepness")
         _validate.work(nx * ny, _validate.MAX_SCAN_POINTS, "MAX_SCAN_POINTS", "nx, ny",
                        "the points scanned, nx * ny,", allow_huge)
-        x, y, s = _core.cave_mouths(self.terrain._core, x0, y0, nx, ny, steepness,
+        x, y, s = _core.cave_mouths(_shared.core(self.terrain), x0, y0, nx, ny, steepness,
                                     threads=_validate.threads(threads))
         return CaveMouths(x, y, s)
 
@@ -462,8 +463,7 @@ class Caverns:
 
     def __init__(self, terrain: Terrain, scale: float = 1.0, dx: float = 64.0,
                  dy: float = 32.0, dz: float = 0.0) -> None:
-        if not isinstance(terrain, Terrain):
-            raise TypeError(f"terrain: must be a relfterrain.Terrain, got {terrain!r}")
+        _shared.check_terrain(terrain)
         self.terrain = terrain
         self.scale = _validate.real(scale, "scale")
         self.dx = _validate.real(dx, "dx")
@@ -484,7 +484,7 @@ class Caverns:
         ny = _validate.integer(ny, "ny", 1)
         outputs: list[Any] = [None, None, None]
         outputs[which] = True if out is None else out
-        res = _core.caverns_grid(self.terrain._core, x0, y0, nx, ny, step, scale=self.scale,
+        res = _core.caverns_grid(_shared.core(self.terrain), x0, y0, nx, ny, step, scale=self.scale,
                                  dx=self.dx, dy=self.dy, dz=self.dz, outputs=tuple(outputs),
                                  threads=_validate.threads(threads))
         return res[which]

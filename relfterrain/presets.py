@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import _core, _validate
+from . import _core, _shared, _validate
 from ._fields import documented
 from ._params import TerrainParams
 from .random_profile import make_profile
@@ -191,10 +191,7 @@ def islands(terrain: Any, x0: float, y0: float, nx: int, ny: int, step: float = 
     >>> bool(isl.areas[1:].sum() + isl.areas[0] == 800 * 600)
     True
     """
-    from .terrain import Terrain
-
-    if not isinstance(terrain, Terrain):
-        raise TypeError(f"terrain: must be a relfterrain.Terrain, got {terrain!r}")
+    _shared.check_terrain(terrain)
     ter = terrain.terrain_grid(x0, y0, nx, ny, step, threads=threads)
     step = float(step)
     labels, counts = _core.label_islands(ter != 0)

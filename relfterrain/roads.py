@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from . import _core, _validate
+from . import _core, _shared, _validate
 from ._fields import documented
 from ._files import atomic_write
 from ._params import TerrainParams
@@ -173,7 +173,7 @@ def add_road(t: Terrain, points: Any, *, half_width: int = DEFAULT_HALF_WIDTH,
 
 def _pave(t: Terrain, road: Road, max_bridge: int, threads: int) -> None:
     st = _state(t)
-    cells, bridge, bad = _core.road_cells(t._core, road.points, half_width=road.half_width,
+    cells, bridge, bad = _core.road_cells(_shared.core(t), road.points, half_width=road.half_width,
                                           max_bridge=max_bridge, threads=threads)
     if bad >= 0:
         a, b = road.points[bad].tolist(), road.points[bad + 1].tolist()
@@ -182,7 +182,7 @@ def _pave(t: Terrain, road: Road, max_bridge: int, threads: int) -> None:
             f"{int(bridge[bad])} unit steps of water (terra height <= lake_base "
             f"{t.params.lake_base!r}), more than max_bridge={max_bridge}; nothing was paved")
     keys = _keys(cells)
-    before = _core.placed_get_many(t._core, cells)
+    before = _core.placed_get_many(_shared.core(t), cells)
     # beneath each cell: what was there, unless the cell is already under a
     # road that still holds it (then what that road covered stays beneath)
     pos, known = _lookup(st.under_keys, keys)
@@ -194,7 +194,7 @@ def _pave(t: Terrain, road: Road, max_bridge: int, threads: int) -> None:
     under_keys = np.concatenate([under_keys, keys[new]])
     under_vals = np.concatenate([under_vals, before[new]])
     order = np.argsort(under_keys, kind="stable")
-    _core.placed_set_many(t._core, cells, np.full(cells.shape[0], _ROAD, dtype=np.uint8))
+    _core.placed_set_many(_shared.core(t), cells, np.full(cells.shape[0], _ROAD, dtype=np.uint8))
     st.under_keys, st.under_vals = under_keys[order], under_vals[order]
     st.roads.append(road)
     st.cells.append(keys)
@@ -210,10 +210,10 @@ def remove_road(t: Terrain, index_or_road: Any) -> None:
     pos = np.searchsorted(st.under_keys, freed)
     beneath = st.under_vals[pos]
     cells = _cells(freed)
-    now = _core.placed_get_many(t._core, cells)
+    now = _core.placed_get_many(_shared.core(t), cells)
     # a cell changed since it was paved keeps its change
     mine = now == _ROAD
-    _core.placed_set_many(t._core, cells[mine], beneath[mine])
+    _core.placed_set_many(_shared.core(t), cells[mine], beneath[mine])
     keep = np.ones(st.under_keys.size, dtype=bool)
     keep[pos] = False
     st.under_keys, st.under_vals = st.under_keys[keep], st.under_vals[keep]
@@ -260,7 +260,7 @@ def restore_world_state(t: Terrain, state: dict[str, Any]) -> None:
     st = _RoadState()
     for points, w in state.get("roads", ()):
         road = Road(road_points(points), _half_width(w))
-        cells, _, _ = _core.road_cells(t._core, road.points, half_width=road.half_width,
+        cells, _, _ = _core.road_cells(_shared.core(t), road.points, half_width=road.half_width,
                                        max_bridge=-1)
         st.roads.append(road)
         st.cells.append(_keys(cells))
@@ -289,7 +289,7 @@ def _entry(x: int, y: int, code: int) -> dict[str, Any]:
 def to_document(t: Terrain) -> dict[str, Any]:
     """The JSON document :func:`save` writes (plain Python values)."""
     st = _state(t)
-    xs, ys, codes = t._core.placed_items()
+    xs, ys, codes = _shared.core(t).placed_items()
     order = np.lexsort((ys, xs))
     xs, ys, codes = xs[order], ys[order], codes[order]
     covered = st.covered()
@@ -399,7 +399,7 @@ def _entries(doc: Any, what: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _from_document(doc: Any, simd: str | None) -> Terrain:
-    from .terrain import Terrain
+    Terrain = _shared.terrain_class()  # noqa: N806 (the class)
 
     if isinstance(doc, list):   # the author's "MyRoads": classic parameters, those roads
         t = Terrain(simd=simd)
@@ -432,7 +432,7 @@ def _from_document(doc: Any, simd: str | None) -> Terrain:
                for i, c in enumerate(_list(doc.get("cleared", []), "cleared"))]
     under_cells, under_codes = _entries(doc.get("beneath_roads", []), "beneath_roads")
     t = Terrain(params, simd=simd)
-    _core.placed_set_many(t._core, cells, codes)
+    _core.placed_set_many(_shared.core(t), cells, codes)
     try:
         restore_world_state(t, {"roads": road_list, "road_under": (under_cells, under_codes)})
     except ValueError as e:
@@ -442,7 +442,7 @@ def _from_document(doc: Any, simd: str | None) -> Terrain:
     road_cells = st.under_keys
     given = np.union1d(_keys(cells), _keys(np.array(cleared, dtype=np.int64).reshape(-1, 2)))
     pave = road_cells[~np.isin(road_cells, given)]
-    _core.placed_set_many(t._core, _cells(pave), np.full(pave.size, _ROAD, dtype=np.uint8))
+    _core.placed_set_many(_shared.core(t), _cells(pave), np.full(pave.size, _ROAD, dtype=np.uint8))
     return t
 
 

@@ -37,6 +37,7 @@ from importlib import resources
 from typing import Any
 
 from . import tiles as _tiles
+from ._extras import need
 
 __all__ = ["DEFAULT_PORT", "create_app", "load_world", "serve", "world_fingerprint"]
 
@@ -47,14 +48,7 @@ _CACHE_CONTROL = "public, max-age=31536000, immutable"
 _QUERY_LIMIT = 2.0**26
 
 
-def _need(module: str) -> Any:
-    import importlib
-
-    try:
-        return importlib.import_module(module)
-    except ImportError as exc:
-        raise ImportError(f"relfterrain.serve needs {module.split('.')[0]}: "
-                          f'pip install "relfterrain[serve]"') from exc
+_need = need  # an optional module, or ImportError naming the extra (serve)
 
 
 def load_world(world: Any = None) -> Any:
@@ -95,7 +89,7 @@ def world_fingerprint(terrain: Any) -> str:
     """A hex digest that changes whenever anything the tiles show changes: the
     parameters, the placed table and the roads (the saved world's bytes); for
     a Galaxy, its parameters."""
-    from . import __version__
+    from ._version import __version__
     from .galaxy import Galaxy
 
     if isinstance(terrain, Galaxy):
@@ -221,7 +215,7 @@ def create_app(world: Any = None, *, cache_bytes: int = 64 * 2**20) -> Any:
         return JSONResponse(_tiles.tile_matrix_set())
 
     def world_info(request: Request) -> Response:
-        from . import __version__
+        from ._version import __version__
 
         return JSONResponse({
             "kind": "galaxy" if is_galaxy else "terrain", "version": __version__,

@@ -61,7 +61,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from . import _core, _validate
+from . import _core, _shared, _validate
 from ._fields import documented
 
 if TYPE_CHECKING:
@@ -384,7 +384,7 @@ def find_good_site(terrain: Terrain, x: float, y: float, *, min_height: float = 
     xf = _coordinate(x, "x")
     yf = _coordinate(y, "y")
     a0 = start_angle(rng)
-    r = _core.find_good_site(terrain._core, xf, yf, a0, min_height=o.min_height,
+    r = _core.find_good_site(_shared.core(terrain), xf, yf, a0, min_height=o.min_height,
                              mine_distance=o.mine_distance,
                              building_distance=o.building_distance, clearance=o.clearance,
                              max_loops=o.max_loops, may_alter=o.may_alter,
@@ -448,7 +448,7 @@ def find_good_sites(terrain: Terrain, x: Any, y: Any, *, min_height: float = 10,
     a0 = None
     if rng is not None:
         a0 = 2.0 * math.pi * _generator(rng).random(xf.size)
-    out = _core.find_good_sites(terrain._core, xf, yf, a0, min_height=o.min_height,
+    out = _core.find_good_sites(_shared.core(terrain), xf, yf, a0, min_height=o.min_height,
                                 mine_distance=o.mine_distance,
                                 building_distance=o.building_distance, clearance=o.clearance,
                                 max_loops=o.max_loops, may_alter=o.may_alter,

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from . import _core, _validate
+from . import _core, _shared, _validate
 from ._fields import documented
 from ._types import TerrainType
 
@@ -122,7 +122,7 @@ def trace_stream(terrain: Terrain, x: int, y: int, *, neighbourhood: str = "cros
     """The route from the integer point ``(x, y)``: see :meth:`Terrain.trace_stream`."""
     xi, yi = _coord(x, "x"), _coord(y, "y")
     route, length, end, marsh = _core.trace_stream(
-        terrain._core, xi, yi, **_options(neighbourhood, max_length))
+        _shared.core(terrain), xi, yi, **_options(neighbourhood, max_length))
     return Stream((xi, yi), _validate.readonly(route), length, _ENDS[end], bool(marsh))
 
 
@@ -132,7 +132,7 @@ def streams(terrain: Terrain, x0: int, y0: int, nx: int, ny: int, *, margin: int
     """Every stream of an area: see :meth:`Terrain.streams`."""
     area = _area(x0, y0, nx, ny, margin, allow_huge)
     return _unpack(_core.area_streams(
-        terrain._core, *area[:4], margin=area[4], threads=_validate.threads(threads),
+        _shared.core(terrain), *area[:4], margin=area[4], threads=_validate.threads(threads),
         **_options(neighbourhood, max_length)))
 
 
@@ -144,7 +144,7 @@ def mark_streams(terrain: Terrain, x0: int, y0: int, nx: int, ny: int, *, margin
     area = _area(x0, y0, nx, ny, margin, allow_huge)
     limit = _validate.integer(limit, "limit", 0)
     packed, added, restarts = _core.mark_streams(
-        terrain._core, *area[:4], margin=area[4], threads=_validate.threads(threads),
+        _shared.core(terrain), *area[:4], margin=area[4], threads=_validate.threads(threads),
         limit=limit, **_options(neighbourhood, max_length))
     return MarkResult(_unpack(packed), added, restarts)
 

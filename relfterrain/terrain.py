@@ -13,13 +13,13 @@ from typing import Any
 
 import numpy as np
 
-from . import _core, _precision, _validate
+from . import _core, _precision, _shared, _validate
 from . import features as _features
 from . import roads as _roads
 from . import streams as _streams
 from ._params import TerrainParams
-from ._seed import CLASSIC_PROFILE, CLASSIC_VECTORS
-from ._types import Feature, Sample, Terra, TerrainGrid, TerrainType
+from ._seed import CLASSIC_MAP, CLASSIC_PROFILE, CLASSIC_VECTORS
+from ._types import Feature, Period, Sample, Terra, TerrainGrid, TerrainType
 from ._validate import default_threads
 from .streams import MarkResult, Stream
 
@@ -38,8 +38,6 @@ __all__ = [
 ArrayLike = Any
 Placeable = TerrainType | Feature
 
-#: The classic 800 x 600 m map area as ``(x0, y0, nx, ny)``.
-CLASSIC_MAP: tuple[int, int, int, int] = (23396, 5318, 800, 600)
 #: Inside ``|x|, |y| <= TERRAIN_DOMAIN`` results equal the original bit for bit.
 TERRAIN_DOMAIN: float = _core.TERRAIN_DOMAIN
 
@@ -365,6 +363,56 @@ waterhole_below, knoll_below, x_below, cone_below : int
     b3 = property(lambda self: _vector_view(self._params.b3), doc="Vegetation vector B3.")
 
     @property
+    def period(self) -> Period:
+        """The world's periods: heights and kinds repeat every ``x`` m east
+        and every ``y`` m north; point features do not repeat.
+
+        Derived from the parameters (SPEC 4, 5): every height term reads the
+        profile (length ``L``) at index ``(A[i]*x + B[i]*y) / 128`` modulo
+        ``L``, every kind term (``a1 .. b3``) at ``floor(A[i]*x + B[i]*y) >>
+        7`` modulo ``L``. A shift of ``P`` metres along x leaves all of them
+        unchanged when ``A[i]*P`` is a multiple of ``128*L`` for every x
+        component (``ah, a1, a2, a3``); the smallest such ``P`` is
+        ``128*L / gcd(g, 128*L)``, ``g`` the gcd of those components (1 when
+        they are all 0: nothing depends on x), likewise along y with ``bh,
+        b1, b2, b3``. Lake, mud, paths, snow and mountains follow the
+        heights, so they repeat too. Point features do not: their rule
+        multiplies the rounded ``x`` by ``y`` (SPEC 5), so ``features`` is
+        None. Placed entries and roads (SPEC 6, 13) sit at one point each and
+        do not repeat either. The shift is exact in exact arithmetic; the
+        computed doubles repeat bit for bit where the coordinates and their
+        products are exact (integer points, and fractions of few bits, inside
+        :data:`TERRAIN_DOMAIN`). A profile that itself repeats within its
+        length (a constant one, say) repeats sooner than ``P``.
+
+        Returns
+        -------
+        Period
+            ``Period(x, y, features=None)``, in metres.
+
+        Examples
+        --------
+        >>> Terrain().period                  # the classic world: 128 * 256 m
+        Period(x=32768, y=32768, features=None)
+        >>> t = Terrain()
+        >>> t.height(23400, 5320) == t.height(23400 + 32768, 5320 - 2 * 32768)
+        True
+        >>> Terrain(ah=(0, 2), bh=(4, 6), a1=(2, 2), b1=(8, 4), a2=(4, 0), b2=(2, 0),
+        ...         a3=(6, 2), b3=(4, 4)).period
+        Period(x=16384, y=16384, features=None)
+        """
+        n = 128 * int(self._params.profile.size)
+
+        def shift(names: tuple[str, ...]) -> int:
+            g = 0
+            for name in names:
+                for v in getattr(self._params, name):
+                    g = math.gcd(g, int(v))
+            return n // math.gcd(g, n)
+
+        return Period(shift(("ah", "a1", "a2", "a3")), shift(("bh", "b1", "b2", "b3")))
+
+    @property
     def directions(self) -> int:
         """N, the number of directions summed."""
         return self._params.directions
@@ -573,8 +621,9 @@ waterhole_below, knoll_below, x_below, cone_below : int
                                       out=out, threads=threads)
         x0, y0, nx, ny, step, r0, c0 = _grid_args(x0, y0, nx, ny, step, offset)
         if _precision.height_dtype(dtype, out) == np.float32:
-            return _precision.height_grid32(self._core, x0, y0, nx, ny, step, r0, c0, out,
-                                            _threads(threads))
+            return self._core.height_grid(x0, y0, nx, ny, step, r0=r0, c0=c0, out=out,
+                                          threads=_threads(threads), float32=True,
+                                          band=_precision.BAND_ELEMENTS)
         return self._core.height_grid(x0, y0, nx, ny, step, r0=r0, c0=c0, out=out,
                                       threads=_threads(threads))
 
@@ -668,9 +717,10 @@ waterhole_below, knoll_below, x_below, cone_below : int
             if len(outputs) != 4 or any(o is None for o in outputs):
                 raise ValueError("out: must be 4 arrays (height, depth, terrain, feature)")
         first = outputs[0] if isinstance(outputs[0], np.ndarray) else None
-        if _precision.height_dtype(dtype, first, "out[0] (height)") == np.float32:
-            h, d, t, f = _precision.terra_grid32(self._core, x0, y0, nx, ny, step, r0, c0,
-                                                 outputs, _threads(threads))
+        if _precision.height_dtype(dtype, first, "out.height") == np.float32:
+            h, d, t, f = self._core.terra_grid(x0, y0, nx, ny, step, r0=r0, c0=c0,
+                                               outputs=outputs, threads=_threads(threads),
+                                               float32=True, band=_precision.BAND_ELEMENTS)
         else:
             h, d, t, f = self._core.terra_grid(x0, y0, nx, ny, step, r0=r0, c0=c0,
                                                outputs=outputs, threads=_threads(threads))
@@ -1086,3 +1136,4 @@ def _signature() -> inspect.Signature:
 
 
 Terrain.__init__.__signature__ = _signature()  # type: ignore[attr-defined]
+_shared.register_terrain(Terrain)

@@ -1,6 +1,6 @@
 """Independent, slow, pure-Python reference of the Relf Terrain Generator.
 
-Transcribed from /work/shared/SPEC.md, the API contract and the seed's
+Transcribed from docs/SPEC.md, the API contract and the seed's
 JavaScript / Java listings, with JavaScript number semantics:
 
 * every arithmetic step is an IEEE-754 double operation (Python ``float``),

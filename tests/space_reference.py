@@ -1,7 +1,7 @@
 """Independent pure-Python transcriptions of SPEC 11, 14 and 16 (random profile,
 Pieces of Eight vegetation, islands, evolving terrain, nebulae, planets).
 
-Written from /work/shared/SPEC.md and the seed's listings, one double
+Written from docs/SPEC.md and the seed's listings, one double
 operation at a time in the order SPEC writes it; sin and cos are
 ``fdlibm_reference`` (the fdlibm that JavaScript uses).  Never imports
 relfterrain: it is the oracle the library is compared with.  Slow by design.

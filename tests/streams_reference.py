@@ -1,6 +1,6 @@
 """Independent pure-Python reference of streams, good sites and roads.
 
-Transcribed from /work/shared/SPEC.md sections 7 (streams), 12
+Transcribed from docs/SPEC.md sections 7 (streams), 12
 (findGoodSite) and 13 (roads), on top of ``reference.py`` (SPEC 2-6).  Like
 ``reference.py`` it must never import ``relfterrain``: it is a test oracle,
 written for clarity.  Within one call, terra results are cached in a dict
