@@ -154,7 +154,7 @@ def generate(srcdir: str) -> None:
     modnames = [f"{PACKAGE}.{m}" for m in modules]
     private = [f"{PACKAGE}.{i.name}" for i in pkgutil.iter_modules(pkg.__path__)
                if i.name.startswith("_") and i.name != "__main__"]
-    top = list(dict.fromkeys(pkg.__all__))
+    top = sorted(dict.fromkeys(pkg.__all__), key=str.lower)
     wanted: set[str] = set()
 
     # one page per name of __all__
