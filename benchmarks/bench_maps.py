@@ -1,25 +1,39 @@
 #!/usr/bin/env python3
-"""Benchmark of the orienteering map (SPEC 15): the classic 800 x 600 map.
+"""Benchmark of the orienteering map (SPEC 15) against issue 23's targets, as ratios.
 
 Run from the repository root after building the extension in place:
 
     PYTHONPATH=. python benchmarks/bench_maps.py --repeat 21
 
-Prints the median time of ``Terrain.map(*CLASSIC_MAP)`` split into the grid
-(terra on the grid, the palette lookup), the contours (CONREC in NumPy, every
-5 m, index every 25 m), the symbols (water, roads, buildings and features
-through Pillow) and the total, for each palette; then, in the same run, the
-alternative for the contour lines: contourpy (``quad_as_tri=True``, the same
-geometry) plus Pillow's ``ImageDraw.line``.
+Everything is measured in one run, one thread unless said, as medians of
+``--repeat`` calls after a warm-up, in wall time and in CPU time of the
+process (``time.process_time``, steadier on a shared machine). Printed:
+
+1. the classic 800 x 600 map (``Terrain.map(*CLASSIC_MAP)``) split into the
+   grid (terra and the palette lookup), the contours and the symbols, for
+   each palette, and its ratio to the 8 ms target and to the grid it draws;
+2. a 256 x 256 map tile at 1 and 4 m per pixel, ratio to the 2 ms target;
+3. ``save_map`` against ``map`` (target: within 1.5x), with the PNG
+   encoders measured side by side on the same map: the palette PNG
+   (``maps.png_bytes``, zlib level 1, chosen by this table) against Pillow's
+   RGB PNG at levels 1 and 6 (level 6 is Pillow's default, the old path);
+4. the map as The Forest shows it (``maps.orienteering_map``) at 1 and 2 px
+   per metre, and the contour share of its pixels;
+5. the contour pixels alone: CONREC in C against the vectorised NumPy
+   transcription and contourpy + Pillow (the same geometry, drawn as lines).
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import platform
 import statistics
 import sys
+import time
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -27,10 +41,25 @@ import relfterrain as rt
 from relfterrain import maps
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import cpu_model, timeit  # noqa: E402
+from _common import cpu_model  # noqa: E402
 
 OPTIONS = {"contours": True, "interval": 5.0, "index_every": 5, "features": True,
            "buildings": True, "water": True, "roads": True, "paths": True}
+MAP_TARGET = 8e-3
+TILE_TARGET = 2e-3
+SAVE_TARGET = 1.5
+
+
+def measure(f: Callable[[], Any], repeat: int) -> tuple[float, float]:
+    """Median wall and CPU seconds of ``f()`` after one warm-up call."""
+    f()
+    wall, cpu = [], []
+    for _ in range(repeat):
+        w, c = time.perf_counter(), time.process_time()
+        f()
+        cpu.append(time.process_time() - c)
+        wall.append(time.perf_counter() - w)
+    return statistics.median(wall), statistics.median(cpu)
 
 
 def split(t: rt.Terrain, palette: str, threads: int | None, repeat: int) -> dict[str, float]:
@@ -45,7 +74,15 @@ def split(t: rt.Terrain, palette: str, threads: int | None, repeat: int) -> dict
     return {k: statistics.median(v) for k, v in parts.items()}
 
 
-def contourpy_lines(z: np.ndarray, img: np.ndarray):
+def pillow_png(img: np.ndarray, level: int) -> bytes:
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.fromarray(img).save(buf, format="PNG", compress_level=level)
+    return buf.getvalue()
+
+
+def contourpy_lines(z: np.ndarray, img: np.ndarray) -> np.ndarray:
     import contourpy
     from PIL import Image, ImageDraw
 
@@ -63,35 +100,83 @@ def contourpy_lines(z: np.ndarray, img: np.ndarray):
     return np.asarray(im)
 
 
+def ms(s: float) -> str:
+    return f"{s * 1e3:7.2f}"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=21)
     args = ap.parse_args()
+    r = args.repeat
     print(f"CPU: {cpu_model()}; {os.cpu_count()} logical CPUs; Python "
-          f"{platform.python_version()}, NumPy {np.__version__}")
+          f"{platform.python_version()}, NumPy {np.__version__}; load average "
+          f"{' '.join(f'{v:.1f}' for v in os.getloadavg())}")
     t = rt.Terrain()
-    print(f"classic map {rt.CLASSIC_MAP}, step 1, medians of {args.repeat} calls (ms)")
+    x0, y0 = rt.CLASSIC_MAP[:2]
+
+    print(f"\n1. classic map {rt.CLASSIC_MAP}, step 1, medians of {r} calls (wall ms)")
     print(f"{'palette':8} {'threads':>7} {'grid':>7} {'contours':>9} {'symbols':>8} {'total':>7}")
     for threads in (1, None):
         for palette in ("relf", "isom"):
-            m = split(t, palette, threads, args.repeat)
-            print(f"{palette:8} {threads or 'all':>7} {m['grid'] * 1e3:7.1f} "
-                  f"{m['contours'] * 1e3:9.1f} {m['symbols'] * 1e3:8.1f} {m['total'] * 1e3:7.1f}")
-    whole, _ = timeit(lambda: t.map(*rt.CLASSIC_MAP), args.repeat)
-    print(f"Terrain.map(*CLASSIC_MAP), all threads: {whole * 1e3:.1f} ms")
+            m = split(t, palette, threads, r)
+            print(f"{palette:8} {threads or 'all':>7} {ms(m['grid'])} {ms(m['contours'])}  "
+                  f"{ms(m['symbols'])} {ms(m['total'])}")
+    grid_w, grid_c = measure(lambda: t.grid(*rt.CLASSIC_MAP, threads=1), r)
+    map_w, map_c = measure(lambda: t.map(*rt.CLASSIC_MAP, threads=1), r)
+    print(f"map, 1 thread: {ms(map_w)} ms wall, {ms(map_c)} ms CPU; "
+          f"{map_c / MAP_TARGET:.2f}x the 8 ms target (CPU); {map_c / grid_c:.1f}x its grid "
+          f"({ms(grid_c)} ms CPU)")
+
+    print("\n2. a 256 x 256 map tile, 1 thread")
+    for step in (1.0, 4.0):
+        tw, tc = measure(lambda s=step: t.map(23040, 5120, 256, 256, s, threads=1), r)
+        print(f"step {step:g} m/px: {ms(tw)} ms wall, {ms(tc)} ms CPU; "
+              f"{tc / TILE_TARGET:.2f}x the 2 ms target (CPU)")
+
+    print("\n3. save_map against map (target: save_map within 1.5x of map)")
+    img = t.map(*rt.CLASSIC_MAP)
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "relfterrain_bench_map.png")
+    save_w, save_c = measure(lambda: t.save_map(path, *rt.CLASSIC_MAP, threads=1), r)
+    os.remove(path)
+    print(f"save_map: {ms(save_w)} ms wall, {ms(save_c)} ms CPU: "
+          f"{save_c / map_c:.2f}x map (CPU)")
+    print(f"{'PNG encoder':34} {'CPU ms':>7} {'bytes':>8} {'x palette':>10}")
+    pal_w, pal_c = measure(lambda: maps.png_bytes(img), r)
+    rows = [("palette, zlib 1 (png_bytes)", pal_c, len(maps.png_bytes(img)))]
+    for level in (1, 6):
+        w, c = measure(lambda v=level: pillow_png(img, v), r)
+        rows.append((f"Pillow RGB, level {level}" + (" (old)" if level == 6 else ""), c,
+                     len(pillow_png(img, level))))
+    for name, c, size in rows:
+        print(f"{name:34} {ms(c)} {size:8d} {c / pal_c:9.2f}x")
+
+    print("\n4. the map as The Forest shows it (orienteering_map: auto interval, north lines)")
+    brown = np.array(maps.PALETTES["relf"].contour, np.uint8)
+    for ppm, (w, h) in ((1, (800, 600)), (2, (400, 300)), (2, (800, 600))):
+        fw, fc = measure(lambda w=w, h=h, p=ppm: maps.orienteering_map(t, x0, y0, w, h, p, threads=1),
+                         max(3, r // 3))
+        im = maps.orienteering_map(t, x0, y0, w, h, ppm)
+        share = float((im == brown).all(axis=2).mean())
+        print(f"{ppm} px/m, {w} x {h} m ({im.shape[1]} x {im.shape[0]} px), interval "
+              f"{maps.auto_interval(1 / ppm):g}: {ms(fc)} ms CPU; contour share {share:.1%}")
+    share = float((img == brown).all(axis=2).mean())
+    print(f"default map (SPEC 15, interval 5 at 1 px/m): contour share {share:.1%}")
+
+    print("\n5. contour pixels alone (classic map)")
     g = t.grid(*rt.CLASSIC_MAP)
     base = maps.terrain_colours(g.terrain)
-    ours, _ = timeit(lambda: maps.contour_mask(g.height, 5.0, 5), args.repeat)
-    numpy_version, _ = timeit(lambda: maps._contour_mask_numpy(g.height, 5.0, 5), args.repeat)
-    print(f"contour pixels: CONREC in C {ours * 1e3:.1f} ms; the vectorised NumPy "
-          f"transcription {numpy_version * 1e3:.1f} ms ({numpy_version / ours:.1f}x)")
+    _, ours = measure(lambda: maps.contour_mask(g.height, 5.0, 5), r)
+    _, numpy_version = measure(lambda: maps._contour_mask_numpy(g.height, 5.0, 5),
+                               max(3, r // 3))
+    print(f"CONREC in C {ms(ours)} ms CPU; the vectorised NumPy transcription "
+          f"{ms(numpy_version)} ms ({numpy_version / ours:.1f}x)")
     try:
-        alt, _ = timeit(lambda: contourpy_lines(g.height, base), max(3, args.repeat // 3))
+        _, alt = measure(lambda: contourpy_lines(g.height, base), max(3, r // 3))
     except ImportError as e:
         print(f"contourpy + Pillow: not measured ({e})")
     else:
-        print(f"contourpy quad_as_tri + ImageDraw.line {alt * 1e3:.1f} ms "
-              f"({alt / ours:.1f}x the C)")
+        print(f"contourpy quad_as_tri + ImageDraw.line {ms(alt)} ms ({alt / ours:.1f}x the C)")
 
 
 if __name__ == "__main__":

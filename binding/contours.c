@@ -7,14 +7,15 @@
 static PyObject *contours_mask(PyObject *module, PyObject *args, PyObject *kwds)
 {
     (void)module;
-    static char *kwlist[] = {"z", "interval", "index_every", "max_crossings", NULL};
-    PyObject *z_obj;
+    static char *kwlist[] = {"z", "interval", "index_every", "max_crossings", "threads", NULL};
+    PyObject *z_obj, *threads_obj = NULL;
     double interval;
-    int index_every;
+    int index_every, threads = 1;
     long long max_crossings;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OdiL", kwlist, &z_obj, &interval, &index_every,
-                                     &max_crossings))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OdiL|O", kwlist, &z_obj, &interval,
+                                     &index_every, &max_crossings, &threads_obj))
         return NULL;
+    if (threads_obj && rtpy_threads(threads_obj, &threads) < 0) return NULL;
     PyArrayObject *z = rtpy_input(z_obj, "z", NPY_FLOAT64, 2, 2), *mask = NULL;
     if (!z) return NULL;
     npy_intp dims[2] = {PyArray_DIM(z, 0), PyArray_DIM(z, 1)};
@@ -28,8 +29,8 @@ static PyObject *contours_mask(PyObject *module, PyObject *args, PyObject *kwds)
         rtpy_poll pl;
         const rt_poll *poll = rtpy_poll_init(&pl);
         Py_BEGIN_ALLOW_THREADS
-        s = rt_contour_mask(zd, dims[1], dims[0], interval, index_every, max_crossings, md,
-                            &crossings, poll);
+        s = rt_contour_mask_threads(zd, dims[1], dims[0], interval, index_every, max_crossings,
+                                    md, &crossings, threads, poll);
         Py_END_ALLOW_THREADS
     }
     if (s != RT_OK) {
@@ -57,7 +58,7 @@ fail:
 
 static PyMethodDef contours_methods[] = {
     {"contour_mask", (PyCFunction)(void (*)(void))contours_mask, METH_VARARGS | METH_KEYWORDS,
-     "contour_mask(z, interval, index_every, max_crossings) -> uint8 (ny, nx)"},
+     "contour_mask(z, interval, index_every, max_crossings, threads=1) -> uint8 (ny, nx)"},
     {NULL, NULL, 0, NULL},
 };
 

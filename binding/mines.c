@@ -50,15 +50,16 @@ static PyObject *mines_above(PyObject *module, PyObject *args, PyObject *kwds)
 {
     (void)module;
     static char *kwlist[] = {"terrain", "xg0", "yg0", "ncx", "ncy", "variant", "threshold",
-                             "cell_size", "levels", "out", "threads", NULL};
+                             "cell_size", "levels", "out", "threads", "pi10000", NULL};
     PyObject *tobj, *out_obj = Py_None, *threads_obj = NULL;
     long long xg0, yg0, nx, ny, cs = 16, levels = 1;
     int variant = 0, threads = 1;
-    double threshold = 0.4;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OLLLL|$idLLOO", kwlist, &tobj, &xg0, &yg0, &nx,
+    double threshold = 0.4, pi10000 = 0.0; /* the open test's: not used here */
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OLLLL|$idLLOOd", kwlist, &tobj, &xg0, &yg0, &nx,
                                      &ny, &variant, &threshold, &cs, &levels, &out_obj,
-                                     &threads_obj))
+                                     &threads_obj, &pi10000))
         return NULL;
+    (void)pi10000;
     if (!rtpy_terrain_check(tobj)) {
         PyErr_SetString(PyExc_TypeError, "terrain: must be a relfterrain._core.TerrainCore");
         return NULL;
@@ -98,17 +99,24 @@ static PyObject *mines_open(PyObject *module, PyObject *args, PyObject *kwds)
 {
     (void)module;
     static char *kwlist[] = {"xg0", "yg0", "ncx", "ncy", "above", "variant", "threshold",
-                             "cell_size", "levels", "out", "threads", NULL};
+                             "cell_size", "levels", "out", "threads", "pi10000", NULL};
     PyObject *above_obj = Py_None, *out_obj = Py_None, *threads_obj = NULL;
     long long xg0, yg0, nx, ny, cs = 16, levels = 1;
     int variant = 0, threads = 1;
-    double threshold = 0.4;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "LLLL|O$idLLOO", kwlist, &xg0, &yg0, &nx, &ny,
+    double threshold = 0.4, pi10000 = -1.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "LLLL|O$idLLOOd", kwlist, &xg0, &yg0, &nx, &ny,
                                      &above_obj, &variant, &threshold, &cs, &levels, &out_obj,
-                                     &threads_obj))
+                                     &threads_obj, &pi10000))
         return NULL;
     rt_mines m;
     if (mines_params(variant, threshold, cs, levels, &m) < 0) return NULL;
+    if (pi10000 != -1.0) { /* SPEC 17: the terrain's pi10000 (default Math.PI * 10000) */
+        if (!isfinite(pi10000)) {
+            PyErr_SetString(PyExc_ValueError, "pi10000: must be finite");
+            return NULL;
+        }
+        m.pi10000 = pi10000;
+    }
     if (threads_obj && rtpy_threads(threads_obj, &threads) < 0) return NULL;
     if (rtpy_check_block(nx, ny, 0, 0, 1) < 0) return NULL;
     if ((unsigned long long)levels > (unsigned long long)PY_SSIZE_T_MAX / (unsigned long long)nx /

@@ -28,15 +28,16 @@ static int points_xy(PyObject *obj, const char *name, PyArrayObject **arr)
 static PyObject *roads_road_cells(PyObject *module, PyObject *args, PyObject *kwds)
 {
     (void)module;
-    static char *kwlist[] = {"core", "points", "half_width", "max_bridge", "threads", NULL};
+    static char *kwlist[] = {"core",    "points",      "half_width", "max_bridge",
+                             "threads", "bridge_lake", NULL};
     PyObject *core, *points_obj, *threads_obj = NULL;
-    int half_width = 2;
+    int half_width = 2, bridge_lake = 0;
     long long max_bridge = 60;
     int threads = 1;
     PyArrayObject *pts = NULL, *bridge = NULL, *out = NULL;
     int64_t *scratch = NULL, *xs = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|$iLO", kwlist, &core, &points_obj,
-                                     &half_width, &max_bridge, &threads_obj))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|$iLOp", kwlist, &core, &points_obj,
+                                     &half_width, &max_bridge, &threads_obj, &bridge_lake))
         return NULL;
     if (!rtpy_terrain_check(core)) {
         PyErr_SetString(PyExc_TypeError, "core: must be a relfterrain._core.TerrainCore");
@@ -56,7 +57,7 @@ static PyObject *roads_road_cells(PyObject *module, PyObject *args, PyObject *kw
         xs[k] = pd[2 * k];
         xs[n + k] = pd[2 * k + 1];
     }
-    rt_road road = {xs, xs + n, n, half_width, (int64_t)max_bridge};
+    rt_road road = {xs, xs + n, n, half_width, (int64_t)max_bridge, bridge_lake};
     int64_t bound = 0;
     rt_status s = rt_road_check(&road, &bound);
     if (s != RT_OK) {
@@ -240,7 +241,7 @@ fail:
 
 static PyMethodDef roads_methods[] = {
     {"road_cells", (PyCFunction)(void (*)(void))roads_road_cells, METH_VARARGS | METH_KEYWORDS,
-     "road_cells(core, points, *, half_width=2, max_bridge=60, threads=1)\n--\n\n"
+     "road_cells(core, points, *, half_width=2, max_bridge=60, threads=1, bridge_lake=False)\n--\n\n"
      "(cells int64 (k, 2), bridge int64 (n-1,), bad_segment): the cells a road paves "
      "(sorted, distinct; empty when refused) and its bridge check (SPEC 13)."},
     {"placed_get_many", (PyCFunction)roads_placed_get_many, METH_VARARGS,

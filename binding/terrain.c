@@ -51,6 +51,11 @@ static const option_spec OPTIONS[] = {
     OPT('b', bleak),         OPT('b', town_abs),
     {"mountain_base", 'o', offsetof(rt_terrain, mountain_base), offsetof(rt_terrain, mountains)},
     {"snow_height", 'o', offsetof(rt_terrain, snow_height), offsetof(rt_terrain, snow)},
+    /* SPEC 17 (the Python API's calc_prof and path_height strings arrive as flags) */
+    OPT('b', calc_prof_js),  OPT('b', path_raw),        OPT('b', snow_keeps_feature),
+    OPT('d', quarry_depth),  OPT('d', quarry_min_height), OPT('d', pi10000),
+    {"rock_above", 'o', offsetof(rt_terrain, rock_above), offsetof(rt_terrain, rock)},
+    {"quarry_below", 'o', offsetof(rt_terrain, quarry_below), offsetof(rt_terrain, quarries)},
 };
 #undef OPT
 #define N_OPTIONS (sizeof OPTIONS / sizeof OPTIONS[0])
@@ -461,13 +466,13 @@ static rt_status terra_point_rows(void *vctx, int64_t row0, int64_t nrows, void 
 static rt_status selector_rows(void *vctx, int64_t row0, int64_t nrows, void *const *data)
 {
     const point_rows *c = vctx;
-    return rt_tree_selector_points(c->x + row0, c->y + row0, nrows, data[0]);
+    return rt_tree_selector_points(c->p->pi10000, c->x + row0, c->y + row0, nrows, data[0]);
 }
 
 static rt_status offset_rows(void *vctx, int64_t row0, int64_t nrows, void *const *data)
 {
     const point_rows *c = vctx;
-    return rt_tree_offsets_points(c->x + row0, c->y + row0, nrows, data[0], data[1]);
+    return rt_tree_offsets_points(c->p->pi10000, c->x + row0, c->y + row0, nrows, data[0], data[1]);
 }
 
 /* rtpy_slices over n points; 0 or -1 with an exception set (what: the names) */
@@ -561,7 +566,6 @@ fail:
 
 static PyObject *TerrainCore_tree_selector(TerrainCore *self, PyObject *args, PyObject *kwds)
 {
-    (void)self;
     static char *kwlist[] = {"x", "y", NULL};
     PyObject *xo, *yo;
     PyArrayObject *x = NULL, *y = NULL, *out = NULL;
@@ -570,7 +574,7 @@ static PyObject *TerrainCore_tree_selector(TerrainCore *self, PyObject *args, Py
     npy_intp n = PyArray_DIM(x, 0);
     out = rtpy_output(Py_None, "out", NPY_UINT8, 1, &n);
     if (!out) goto fail;
-    point_rows c = {NULL, PyArray_DATA(x), PyArray_DATA(y), 1};
+    point_rows c = {&self->params, PyArray_DATA(x), PyArray_DATA(y), 1}; /* its pi10000 */
     int given = 0;
     if (points_call(selector_rows, &c, (int64_t)n, 1, &out, &given, "x, y") < 0) goto fail;
     Py_DECREF(x);
@@ -585,7 +589,6 @@ fail:
 
 static PyObject *TerrainCore_tree_offsets(TerrainCore *self, PyObject *args, PyObject *kwds)
 {
-    (void)self;
     static char *kwlist[] = {"x", "y", NULL};
     PyObject *xo, *yo;
     PyArrayObject *x = NULL, *y = NULL, *dx = NULL, *dy = NULL;
@@ -595,7 +598,7 @@ static PyObject *TerrainCore_tree_offsets(TerrainCore *self, PyObject *args, PyO
     dx = rtpy_output(Py_None, "dx", NPY_FLOAT64, 1, &n);
     dy = dx ? rtpy_output(Py_None, "dy", NPY_FLOAT64, 1, &n) : NULL;
     if (!dy) goto fail;
-    point_rows c = {NULL, PyArray_DATA(x), PyArray_DATA(y), 1};
+    point_rows c = {&self->params, PyArray_DATA(x), PyArray_DATA(y), 1}; /* its pi10000 */
     PyArrayObject *both[2] = {dx, dy};
     int given[2] = {0, 0};
     if (points_call(offset_rows, &c, (int64_t)n, 2, both, given, "x, y") < 0) goto fail;

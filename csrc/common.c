@@ -39,9 +39,10 @@ int32_t rt_toint32(double v)
 
 static const char *const TERRAIN_TYPE_NAMES[RT_TERRAIN_TYPE_COUNT] = {
     "LAKE", "TOWN", "GRASS", "MOOR", "WOOD", "THICKET", "ROAD", "MUD", "PATH", "STREAM",
-    "MARSH", "SNOW"};
+    "MARSH", "SNOW", "QUARRY"};
 static const char *const FEATURE_NAMES[RT_FEATURE_COUNT] = {
-    "NONE", "MINE", "BOULDER", "ROOT", "WATERHOLE", "KNOLL", "X", "CONE", "ROCKET", "BUILDING"};
+    "NONE", "MINE", "BOULDER", "ROOT", "WATERHOLE", "KNOLL", "X", "CONE", "ROCKET", "BUILDING",
+    "PHONE"};
 
 const char *rt_terrain_type_name(int code)
 {

@@ -11,6 +11,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "relfterrain.h"
 #include "rt_internal.h"
@@ -28,20 +29,29 @@ static double band(double z, double interval, double inverse)
 }
 
 
-static void set_pixel(uint8_t *mask, int64_t nx, int64_t ny, double row, double col,
-                      uint8_t value)
+/* Where a band of cell rows writes its pixels: the mask, except its first
+ * pixel row, which the band above shares (a cell writes the pixels of its own
+ * row and the next) and which this band writes into a row of its own, merged
+ * after the bands are done, so no two threads write one byte. */
+typedef struct target {
+    uint8_t *mask;
+    uint8_t *first; /* NULL: the first row goes to the mask too */
+    int64_t nx, ny, first_row;
+} target;
+
+static void set_pixel(const target *t, double row, double col, uint8_t value)
 {
     int64_t rr = (int64_t)floor(row + 0.5), cc = (int64_t)floor(col + 0.5);
-    if (rr < 0 || rr >= ny || cc < 0 || cc >= nx) return; /* cannot happen: inside the cell */
-    uint8_t *p = mask + rr * nx + cc;
+    if (rr < 0 || rr >= t->ny || cc < 0 || cc >= t->nx) return; /* cannot happen: inside the cell */
+    uint8_t *p = t->first && rr == t->first_row ? t->first + cc : t->mask + rr * t->nx + cc;
     if (*p < value) *p = value;
 }
 
 /* The vertices of the levels crossing the edge a -> b of the triangle of cell
  * (r, c); (ra, ca), (rb, cb) are the ends' offsets within the cell. */
-static int64_t edge(uint8_t *mask, int64_t nx, int64_t ny, int64_t r, int64_t c, double va,
-                    double vb, double ba, double bb, double ra, double ca, double rb, double cb,
-                    double interval, int index_every)
+static int64_t edge(const target *tg, int64_t r, int64_t c, double va, double vb, double ba,
+                    double bb, double ra, double ca, double rb, double cb, double interval,
+                    int index_every)
 {
     if (bb == ba) return 0;
     double lo = ba < bb ? ba : bb;
@@ -51,15 +61,119 @@ static int64_t edge(uint8_t *mask, int64_t nx, int64_t ny, int64_t r, int64_t c,
         double t = (k * interval - va) / (vb - va);
         double row = (double)r + (ra + t * (rb - ra));
         double col = (double)c + (ca + t * (cb - ca));
-        uint8_t value = index_every && fmod(k, (double)index_every) == 0.0 ? 2 : 1;
-        set_pixel(mask, nx, ny, row, col, value);
+        uint8_t value = 1;
+        if (index_every) {
+            /* k is a whole number: below 2^53 an integer remainder, the same
+             * answer as fmod's (exact too) at a fraction of its cost */
+            if (fabs(k) < 9007199254740992.0)
+                value = (int64_t)k % index_every == 0 ? 2 : 1;
+            else
+                value = fmod(k, (double)index_every) == 0.0 ? 2 : 1;
+        }
+        set_pixel(tg, row, col, value);
     }
     return count;
 }
 
-rt_status rt_contour_mask(const double *z, int64_t nx, int64_t ny, double interval,
-                          int index_every, int64_t max_crossings, uint8_t *mask,
-                          int64_t *crossings, const rt_poll *poll)
+typedef struct job {
+    const double *z;
+    uint8_t *mask;
+    uint8_t *firsts; /* (bands - 1) rows of nx: the first pixel row of bands 1.. */
+    int64_t nx, ny, bands, max_crossings;
+    int64_t *totals; /* per band; max_crossings + 1 when it stopped on the limit */
+    int *nomem;
+    double interval;
+    int index_every;
+    rt__watch *w;
+} job;
+
+/* Band b: the cells of rows [ny-1) * b / bands .. * (b+1) / bands. */
+static int64_t band_start(const job *j, int64_t b)
+{
+    return (j->ny - 1) * b / j->bands;
+}
+
+static void run_bands(void *ctx, int64_t begin, int64_t end)
+{
+    const job *j = ctx;
+    const int64_t nx = j->nx;
+    const double interval = j->interval, inverse = 1.0 / interval;
+    static const double dr[4] = {0.0, 0.0, 1.0, 1.0}, dc[4] = {0.0, 1.0, 1.0, 0.0};
+    /* the bands of two rows of points, each computed once */
+    double *rowb = malloc((size_t)(2 * nx) * sizeof *rowb);
+    uint8_t *crossed = malloc((size_t)nx + 8);
+    if (!rowb || !crossed) {
+        free(rowb);
+        free(crossed);
+        *j->nomem = 1;
+        return;
+    }
+    for (int64_t bi = begin; bi < end; bi++) {
+        int64_t r0 = band_start(j, bi), r1 = band_start(j, bi + 1);
+        target tg = {j->mask, bi > 0 ? j->firsts + (bi - 1) * nx : NULL, nx, j->ny, r0};
+        int64_t total = 0, pending = 0;
+        double *b0 = rowb, *b1 = rowb + nx;
+        const double *z = j->z;
+        for (int64_t c = 0; c < nx; c++) b0[c] = band(z[r0 * nx + c], interval, inverse);
+        for (int64_t r = r0; r < r1; r++) {
+            /* a row of cells: its bands, and the crossings of the few crossed */
+            if (rt__watch_charge(j->w, &pending, 16 * nx)) break;
+            const double *z0 = z + r * nx, *z1 = z0 + nx;
+            for (int64_t c = 0; c < nx; c++) b1[c] = band(z1[c], interval, inverse);
+            /* Which cells of the row a level crosses, in a pass without
+             * branches (the compiler vectorises it).  Most cells lie in one
+             * band: the centre's band is that one exactly when
+             * b*interval <= vc < (b+1)*interval (the inequalities band()
+             * makes true, whose solution is unique). */
+            for (int64_t c = 0; c + 1 < nx; c++) {
+                double b00 = b0[c];
+                double vc = (((z0[c] + z0[c + 1]) + z1[c + 1]) + z1[c]) * 0.25;
+                crossed[c] = (uint8_t)((b0[c + 1] != b00) | (b1[c + 1] != b00) | (b1[c] != b00) |
+                                       !(vc >= b00 * interval) | !(vc < (b00 + 1.0) * interval));
+            }
+            memset(crossed + (nx - 1), 0, 9); /* the end: eight zeros and one past */
+            for (int64_t c = 0; c + 1 < nx; c++) {
+                /* skip eight uncrossed cells at a time */
+                uint64_t eight;
+                memcpy(&eight, crossed + c, 8);
+                if (eight == 0) {
+                    c += 7;
+                    continue;
+                }
+                if (!crossed[c]) continue;
+                double v[4] = {z0[c], z0[c + 1], z1[c + 1], z1[c]};
+                double b[4] = {b0[c], b0[c + 1], b1[c + 1], b1[c]};
+                double vc = (((v[0] + v[1]) + v[2]) + v[3]) * 0.25;
+                double bc = band(vc, interval, inverse);
+                for (int i = 0; i < 4; i++) {
+                    int k = (i + 1) % 4;
+                    /* an edge whose ends share a band has no vertex: no call */
+                    if (b[k] != b[i])
+                        total += edge(&tg, r, c, v[i], v[k], b[i], b[k], dr[i], dc[i], dr[k],
+                                      dc[k], interval, j->index_every);
+                    if (bc != b[i])
+                        total += edge(&tg, r, c, v[i], vc, b[i], bc, dr[i], dc[i], 0.5, 0.5,
+                                      interval, j->index_every);
+                }
+                if (total > j->max_crossings) break;
+            }
+            if (total > j->max_crossings) break;
+            double *swap = b0;
+            b0 = b1;
+            b1 = swap;
+        }
+        j->totals[bi] = total;
+    }
+    free(rowb);
+    free(crossed);
+}
+
+/* Bands of at least this many cells each (smaller: not worth a thread). */
+#define CONTOUR_BAND_CELLS ((int64_t)1 << 17)
+
+rt_status rt_contour_mask_threads(const double *z, int64_t nx, int64_t ny, double interval,
+                                  int index_every, int64_t max_crossings, uint8_t *mask,
+                                  int64_t *crossings, int threads, const rt_poll *poll)
 {
     if (!z || !mask) return RT_ERR_NULL;
     if (nx < 1 || ny < 1 || nx > INT64_MAX / ny) return RT_ERR_SIZE;
@@ -68,48 +182,51 @@ rt_status rt_contour_mask(const double *z, int64_t nx, int64_t ny, double interv
         if (!isfinite(z[k])) return RT_ERR_PARAM;
     rt__watch w;
     if (rt__watch_start(&w, poll)) return RT_ERR_INTERRUPTED;
-    int64_t pending = 0;
-    const double inverse = 1.0 / interval;
-    /* the bands of two rows of points, each computed once */
-    double *rowb = malloc((size_t)(2 * nx) * sizeof *rowb);
-    if (!rowb) return RT_ERR_NOMEM;
     for (int64_t k = 0; k < nx * ny; k++) mask[k] = 0;
-    int64_t total = 0;
-    static const double dr[4] = {0.0, 0.0, 1.0, 1.0}, dc[4] = {0.0, 1.0, 1.0, 0.0};
-    double *b0 = rowb, *b1 = rowb + nx;
-    for (int64_t c = 0; c < nx; c++) b0[c] = band(z[c], interval, inverse);
-    for (int64_t r = 0; r + 1 < ny; r++) {
-        /* a row of cells: its bands, and the crossings of the few crossed */
-        if (rt__watch_charge(&w, &pending, 16 * nx)) {
-            free(rowb);
-            return RT_ERR_INTERRUPTED;
-        }
-        const double *z0 = z + r * nx, *z1 = z0 + nx;
-        for (int64_t c = 0; c < nx; c++) b1[c] = band(z1[c], interval, inverse);
-        for (int64_t c = 0; c + 1 < nx; c++) {
-            double v[4] = {z0[c], z0[c + 1], z1[c + 1], z1[c]};
-            double b[4] = {b0[c], b0[c + 1], b1[c + 1], b1[c]};
-            double vc = (((v[0] + v[1]) + v[2]) + v[3]) * 0.25;
-            double bc = band(vc, interval, inverse);
-            if (b[1] == b[0] && b[2] == b[0] && b[3] == b[0] && bc == b[0]) continue;
-            for (int i = 0; i < 4; i++) {
-                int j = (i + 1) % 4;
-                total += edge(mask, nx, ny, r, c, v[i], v[j], b[i], b[j], dr[i], dc[i], dr[j],
-                              dc[j], interval, index_every);
-                total += edge(mask, nx, ny, r, c, v[i], vc, b[i], bc, dr[i], dc[i], 0.5, 0.5,
-                              interval, index_every);
-            }
-            if (total > max_crossings) {
-                free(rowb);
-                if (crossings) *crossings = total;
-                return RT_ERR_SIZE;
-            }
-        }
-        double *swap = b0;
-        b0 = b1;
-        b1 = swap;
+    if (crossings) *crossings = 0;
+    if (ny < 2) return RT_OK;
+    /* one band per thread, each with enough cells to pay for it; the pixels
+     * do not depend on the number of bands */
+    int64_t bands = threads < 1 ? 1 : threads;
+    if (bands > RT_MAX_THREADS) bands = RT_MAX_THREADS;
+    int64_t most = (ny - 1) * nx / CONTOUR_BAND_CELLS;
+    if (bands > most) bands = most;
+    if (bands > ny - 1) bands = ny - 1;
+    if (bands < 1) bands = 1;
+    int64_t totals[RT_MAX_THREADS];
+    uint8_t *firsts = NULL;
+    if (bands > 1) {
+        firsts = calloc((size_t)((bands - 1) * nx), 1);
+        if (!firsts) return RT_ERR_NOMEM;
     }
-    free(rowb);
+    int nomem = 0;
+    job j = {z, mask, firsts, nx, ny, bands, max_crossings, totals, &nomem, interval,
+             index_every, &w};
+    if (bands > 1)
+        rt_parallel_for((int)bands, bands, run_bands, &j);
+    else
+        run_bands(&j, 0, 1);
+    int64_t total = 0;
+    for (int64_t b = 0; b < bands; b++) total += totals[b];
+    /* the first pixel row of each band after the first, into the mask */
+    for (int64_t b = 1; b < bands; b++) {
+        uint8_t *row = mask + band_start(&j, b) * nx;
+        const uint8_t *mine = firsts + (b - 1) * nx;
+        for (int64_t c = 0; c < nx; c++)
+            if (row[c] < mine[c]) row[c] = mine[c];
+    }
+    free(firsts);
     if (crossings) *crossings = total;
+    if (nomem) return RT_ERR_NOMEM;
+    if (rt__watch_stopped(&w)) return RT_ERR_INTERRUPTED;
+    if (total > max_crossings) return RT_ERR_SIZE;
     return RT_OK;
+}
+
+rt_status rt_contour_mask(const double *z, int64_t nx, int64_t ny, double interval,
+                          int index_every, int64_t max_crossings, uint8_t *mask,
+                          int64_t *crossings, const rt_poll *poll)
+{
+    return rt_contour_mask_threads(z, nx, ny, interval, index_every, max_crossings, mask,
+                                   crossings, 1, poll);
 }

@@ -36,6 +36,7 @@ void rt_mines_defaults(rt_mines *m)
     m->threshold = 0.4;
     m->cell_size = 16;
     m->levels = 1;
+    m->pi10000 = RT_PI10000;
 }
 
 rt_status rt_mines_check(const rt_mines *m)
@@ -43,6 +44,7 @@ rt_status rt_mines_check(const rt_mines *m)
     if (!m) return RT_ERR_NULL;
     if (m->variant < 0 || m->variant >= RT_MINES_VARIANT_COUNT) return RT_ERR_PARAM;
     if (!(m->threshold >= 0.0 && m->threshold < 1.0)) return RT_ERR_PARAM;
+    if (!isfinite(m->pi10000)) return RT_ERR_PARAM;
     if (m->cell_size < 1 || m->cell_size > RT_MAX_CELL_SIZE) return RT_ERR_PARAM;
     if (m->levels < 1 || m->levels > RT_MAX_MINE_LEVELS) return RT_ERR_PARAM;
     return RT_OK;
@@ -234,7 +236,7 @@ static void open_rows(void *ctx, int64_t begin, int64_t end)
 {
     const open_job *j = ctx;
     const rt_cells *b = j->b;
-    const double thr = j->m->threshold;
+    const double thr = j->m->threshold, pi10000 = j->m->pi10000;
     const int64_t nx = b->nx, ny = b->ny, cs = j->m->cell_size;
     const int sincos = j->m->variant == RT_MINES_SINCOS;
     for (int64_t q = begin; q < end; q++) { /* q = k*ny + r */
@@ -249,7 +251,7 @@ static void open_rows(void *ctx, int64_t begin, int64_t end)
             const int64_t c1 = nx - c0 > OPEN_RUN ? c0 + OPEN_RUN : nx;
             for (int64_t c = c0; c < c1; c++) {
                 /* left to right: PI10000 * x * y * (k + 1) */
-                double u = RT_PI10000 * j->colv[c] * yv * kk;
+                double u = pi10000 * j->colv[c] * yv * kk;
                 o[c] = (uint8_t)(u - rt__floor(u) > thr);
             }
         }

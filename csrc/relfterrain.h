@@ -60,12 +60,14 @@ const char *rt_strerror(rt_status status);
 typedef enum rt_terrain_type {
     RT_LAKE = 0, RT_TOWN, RT_GRASS, RT_MOOR, RT_WOOD, RT_THICKET, RT_ROAD,
     RT_MUD, RT_PATH, RT_STREAM, RT_MARSH, RT_SNOW,
+    RT_QUARRY, /* SPEC 17: terrain00.js (2026) digs quarries into moorland */
     RT_TERRAIN_TYPE_COUNT
 } rt_terrain_type;
 
 typedef enum rt_feature {
     RT_NONE = 0, RT_MINE, RT_BOULDER, RT_ROOT, RT_WATERHOLE, RT_KNOLL, RT_X,
     RT_CONE, RT_ROCKET, RT_BUILDING,
+    RT_PHONE, /* SPEC 17: terrain00.js's phone box, a placed feature allowed in towns */
     RT_FEATURE_COUNT
 } rt_feature;
 
@@ -176,6 +178,16 @@ typedef struct rt_terrain {
     /* Paths (SPEC 13), finite: PATH where ht > lake_height and
      * |ht - height(x + path_dx, y + path_dy)| < path_tolerance (4000, 2000, 2). */
     double path_dx, path_dy, path_tolerance;
+    /* The author's 2026 and 2024 variants (SPEC 17); the defaults keep SPEC 3-16. */
+    int calc_prof_js;        /* nonzero: calcProf as the JavaScript, (toint32(v) >> 7) & mask */
+    int rock;                /* nonzero: dry ground above rock_above is MUD (bare rock) */
+    double rock_above;
+    int quarries;            /* nonzero: MOOR with a2 < quarry_below, ht > quarry_min_height */
+    double quarry_below;     /*   is QUARRY, quarry_depth lower (40; min height 254) */
+    double quarry_depth, quarry_min_height;
+    int path_raw;            /* nonzero: the path test against the raw calcHeight */
+    int snow_keeps_feature;  /* nonzero: SNOW decided after the point features, kept */
+    double pi10000;          /* pi*10000: the CONE test, tree selector, mines' open test */
     const rt_placed *placed; /* borrowed, may be NULL */
     int simd;                /* rt_simd variant of the grid kernels: RT_SIMD_AUTO */
 } rt_terrain;
@@ -243,8 +255,9 @@ rt_status rt_terra_points(const rt_terrain *t, const double *x,
                           const double *y, int64_t n, const rt_terra_out *out,
                           int threads);
 
-/* Tree selector at the rounded points: toint32(round(PI10000*xr*yr)) & 3. */
-rt_status rt_tree_selector_points(const double *x, const double *y, int64_t n,
+/* Tree selector at the rounded points: toint32(round(pi10000*xr*yr)) & 3
+ * (pi10000: rt_terrain.pi10000, Math.PI * 10000 by default). */
+rt_status rt_tree_selector_points(double pi10000, const double *x, const double *y, int64_t n,
                                   uint8_t *out);
 /* The tree's offset within its 1 m ground tile at the rounded points (the
  * seed: "a similar thing is done for the exact positions of trees within
@@ -252,8 +265,8 @@ rt_status rt_tree_selector_points(const double *x, const double *y, int64_t n,
  * v = toint32(round(PI10000*xr*yr)) as for the selector (whose bits are
  * v & 3), dx = (((v >> 2) & 15) + 0.5)/16 - 0.5 and dy = (((v >> 6) & 15) +
  * 0.5)/16 - 0.5, in metres, within (-0.5, 0.5). */
-rt_status rt_tree_offsets_points(const double *x, const double *y, int64_t n, double *dx,
-                                 double *dy);
+rt_status rt_tree_offsets_points(double pi10000, const double *x, const double *y, int64_t n,
+                                 double *dx, double *dy);
 /* 1 if a building stands with its centre at integer point (xr, yr): xr and
  * yr multiples of 16, the point TOWN, and toint32(PI10000*xr*yr) & 0xf < 8. */
 int rt_building_at(const rt_terrain *t, int64_t xr, int64_t yr);
@@ -367,7 +380,8 @@ int64_t rt_stream_max_route(const rt_stream_opts *o);
  * (2*cap int64, x then y); *n receives the number of points of the route
  * and the first min(*n, cap) are written (cap >= rt_stream_max_route(o)
  * always suffices).  *length is the sum of the step lengths (hypot, in
- * order), *end an rt_stream_end, *marsh 1 when the route ends in a hollow
+ * order), *end an rt_stream_end, *marsh 1 when the route is a stream (more
+ * than 10 points, SPEC 7), ends in a hollow
  * and its last point's terrain (terra with t->placed) is neither TOWN nor
  * ROAD.  Heights are read from a cache of 32 x 32 m tiles (8 KB each)
  * allocated as the route reaches them; without memory the point path serves
@@ -441,6 +455,11 @@ rt_status rt_mark_routes(const rt_terrain *t, rt_placed *table, const int64_t *x
 rt_status rt_contour_mask(const double *z, int64_t nx, int64_t ny, double interval,
                           int index_every, int64_t max_crossings, uint8_t *mask,
                           int64_t *crossings, const rt_poll *poll);
+/* rt_contour_mask on up to `threads` threads (bands of rows; the same pixels
+ * and the same status whatever the count). */
+rt_status rt_contour_mask_threads(const double *z, int64_t nx, int64_t ny, double interval,
+                                  int index_every, int64_t max_crossings, uint8_t *mask,
+                                  int64_t *crossings, int threads, const rt_poll *poll);
 
 /* ------------------------------------------------------------------------ */
 /* Classic fractal generators (seeds 001 and 002)                           */
@@ -972,6 +991,10 @@ typedef struct rt_road {
     int64_t n;               /* >= 2 */
     int half_width;          /* w, 0 .. RT_MAX_ROAD_HALF_WIDTH (the author's 2) */
     int64_t max_bridge;      /* the author's 60; < 0: no bridge check */
+    /* what a bridged point is: 0 (SPEC 13) terra height <= lake_base; 1 terra
+     * kind LAKE (water over the ground, as the game draws it: a point of an
+     * earlier road or on dry ground exactly at lake_base is not water) */
+    int bridge_lake;
 } rt_road;
 
 /* Validate a road: RT_ERR_NULL (x or y NULL), RT_ERR_SIZE (n < 2),
@@ -1040,6 +1063,7 @@ typedef struct rt_mines {
     double threshold;   /* 0 <= threshold < 1: open if frac(u) > threshold (0.4) */
     int64_t cell_size;  /* 1 .. RT_MAX_CELL_SIZE metres (16) */
     int64_t levels;     /* 1 .. RT_MAX_MINE_LEVELS (1) */
+    double pi10000;     /* the PI10000 of u: Math.PI * 10000 (SPEC 17: a terrain's pi10000) */
 } rt_mines;
 
 /* A block of cells: cell [r][c] is centred at (xg0 + c*cs, yg0 + r*cs).

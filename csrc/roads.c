@@ -172,7 +172,7 @@ static void bridge_range(void *ctx, int64_t begin, int64_t end)
                       &qx, &qy);
         rt_terra_res res;
         rt__terra_point(j->t, (double)qx, (double)qy, &res);
-        j->low[g] = res.height <= j->t->lake_base;
+        j->low[g] = r->bridge_lake ? res.terrain == RT_LAKE : res.height <= j->t->lake_base;
     }
 }
 

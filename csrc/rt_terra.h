@@ -22,9 +22,14 @@ typedef struct rt_terra_res {
 /* terra(x, y) by the seed's double arithmetic, placed table included.  The
  * parameters must have passed rt__terrain_check_shape. */
 void rt__terra_point(const rt_terrain *t, double x, double y, rt_terra_res *r);
-/* terra's height at (x, y): the water surface on lakes.  It does not depend
- * on the placed table (so it is cheaper than rt__terra_point). */
+/* terra's height at (x, y): the water surface on lakes, a quarry's floor.
+ * Without quarries it does not depend on the placed table (so it is cheaper
+ * than rt__terra_point). */
 double rt__terra_height(const rt_terrain *t, double x, double y);
+/* The same from the ground height ht = rt__height_point(t, x, y).  With
+ * quarries (SPEC 17) a QUARRY is ht - quarry_depth unless a terrain other
+ * than STREAM and MARSH is placed there (streams ignore those: SPEC 7). */
+double rt__terra_height_from(const rt_terrain *t, double x, double y, double ht);
 /* The generated point feature at the rounded point (xr, yr) (SPEC 5), as if
  * the ground were dry, open and without a placed entry: terra's feature
  * wherever terra reaches the feature test. */

@@ -6,7 +6,8 @@
  * neighbourhood, dx outer, dy inner) for the lowest terra height, strictly
  * below the running minimum, and steps there until it reaches the lake,
  * finds no lower point (a hollow) or would pass its length cap.  Heights are
- * terra heights, which never depend on the placed table (rt__terra_height).
+ * terra heights (rt__terra_height), which never depend on the placed table
+ * but where a quarry (SPEC 17) has a placed terrain other than STREAM or MARSH.
  *
  * Speed: no height is computed twice in a call.  The routes of a call read
  * their heights from one cache, a window of integer points around their
@@ -132,7 +133,7 @@ static void cache_close(height_cache *c)
 /* terra's height from the ground height: the water surface on lakes */
 static inline double water(const rt_terrain *t, double ht)
 {
-    if (t->bleak || (t->snow && ht > t->snow_height)) return ht;
+    if (t->bleak || (t->snow && !t->snow_keeps_feature && ht > t->snow_height)) return ht;
     return t->lake_height > ht ? t->lake_height : ht;
 }
 
@@ -158,7 +159,12 @@ static const double *cache_tile(height_cache *c, int64_t k)
     int inside = fabs((double)tx) <= lim && fabs((double)ty) <= lim &&
                  fabs((double)(tx + TILE)) <= lim && fabs((double)(ty + TILE)) <= lim;
     if (inside && rt_height_grid(t, &b, h, 1) == RT_OK) {
-        for (int i = 0; i < TILE * TILE; i++) h[i] = water(t, h[i]);
+        if (t->quarries) /* SPEC 17: a quarry's floor, by its kinds */
+            for (int i = 0; i < TILE * TILE; i++)
+                h[i] = rt__terra_height_from(t, (double)(tx + (i & (TILE - 1))),
+                                             (double)(ty + (i >> TILE_SHIFT)), h[i]);
+        else
+            for (int i = 0; i < TILE * TILE; i++) h[i] = water(t, h[i]);
     } else {
         for (int i = 0; i < TILE * TILE; i++)
             h[i] = rt__terra_height(t, (double)(tx + (i & (TILE - 1))),
@@ -241,7 +247,9 @@ static void trace(const rt_terrain *t, height_cache *w, const scan_set *s,
     r->length = length;
     r->marsh = 0;
     if (r->end < 0) return;
-    if (r->end == RT_END_HOLLOW) {
+    /* SPEC 7: only a stream (more than 10 points) that ends in a hollow gets
+     * a marsh, as mark_route places them */
+    if (r->end == RT_END_HOLLOW && n > 10) {
         rt_terra_res res;
         rt__terra_point(t, (double)x, (double)y, &res);
         r->marsh = res.terrain != RT_TOWN && res.terrain != RT_ROAD;

@@ -58,6 +58,9 @@ void rt_terrain_defaults(rt_terrain *t)
     t->path_dx = 4000.0;
     t->path_dy = 2000.0;
     t->path_tolerance = 2.0;
+    t->quarry_depth = 40.0;
+    t->quarry_min_height = 254.0; /* lake_base + 50 */
+    t->pi10000 = RT_PI10000;
 }
 
 /* Structure checks, cheap enough for every call. */
@@ -82,6 +85,10 @@ rt_status rt__terrain_check_shape(const rt_terrain *t, int *bad_vector)
     if (!isfinite(t->town_below) || !isfinite(t->grass_below) || !isfinite(t->open_below) ||
         !isfinite(t->thicket_below) || !isfinite(t->path_dx) || !isfinite(t->path_dy) ||
         !isfinite(t->path_tolerance))
+        return RT_ERR_PARAM;
+    if ((t->rock && !isfinite(t->rock_above)) || !isfinite(t->pi10000) ||
+        (t->quarries && (!isfinite(t->quarry_below) || !isfinite(t->quarry_depth) ||
+                         !isfinite(t->quarry_min_height))))
         return RT_ERR_PARAM;
     return RT_OK;
 }
@@ -108,8 +115,8 @@ static inline double mountain(const rt_terrain *t, double ht)
     return ht;
 }
 
-/* calcHeight (SPEC 4). */
-RT_INLINE double height_xy(const rt_terrain *t, double x, double y, uint32_t n)
+/* calcHeight (SPEC 4) without the mountains. */
+RT_INLINE double raw_height_xy(const rt_terrain *t, double x, double y, uint32_t n)
 {
     const double *P = t->profile;
     const uint32_t mask = t->profile_len - 1;
@@ -123,10 +130,20 @@ RT_INLINE double height_xy(const rt_terrain *t, double x, double y, uint32_t n)
         double p1 = P[rt__low32(jint + 1.0) & mask];
         ht += p0 + jfrac * (p1 - p0);
     }
-    return mountain(t, ht);
+    return ht;
 }
 
-/* calcProf (SPEC 5, the Java reference): floor, then >> 7, then & mask. */
+/* calcHeight (SPEC 4). */
+RT_INLINE double height_xy(const rt_terrain *t, double x, double y, uint32_t n)
+{
+    return mountain(t, raw_height_xy(t, x, y, n));
+}
+
+/* calcProf (SPEC 5, the Java reference): floor, then >> 7, then & mask;
+ * with calc_prof_js (SPEC 17) the JavaScript's (toint32(v) >> 7) & mask:
+ * truncation toward zero instead of floor (the mask, below 2^25, takes bits
+ * 7.. of the int32 alone, so the logical shift of its bits is the JS's
+ * arithmetic one). */
 RT_INLINE double prof_xy(const rt_terrain *t, const int32_t *A, double x,
                          const int32_t *B, double y, uint32_t n)
 {
@@ -135,6 +152,10 @@ RT_INLINE double prof_xy(const rt_terrain *t, const int32_t *A, double x,
     double p = 0.0;
     for (uint32_t i = 0; i < n; i++) {
         double v = (double)A[i] * x + (double)B[i] * y;
+        if (t->calc_prof_js) {
+            p += P[(rt__low32(v) >> 7) & mask];
+            continue;
+        }
         /* floor(v) is an integer, so the scaling by 2^-7 is exact */
         double q = rt__floor(rt__floor(v) * RT_RECIP128);
         p += P[rt__low32(q) & mask];
@@ -157,7 +178,7 @@ RT_INLINE uint8_t feature_of(const rt_terrain *t, double a, double xryr)
     if (f == t->feature_x && (rt__low32(rt__round_js(RT_PI1000 * xryr)) & 0xffu) < t->x_below)
         return RT_X;
     if (f == t->feature_cone &&
-        (rt__low32(rt__round_js(RT_PI10000 * xryr)) & 0xffu) < t->cone_below)
+        (rt__low32(rt__round_js(t->pi10000 * xryr)) & 0xffu) < t->cone_below)
         return RT_CONE;
     return RT_NONE;
 }
@@ -222,9 +243,11 @@ static const int PAIR_B[PAIR_COUNT] = {RT_BH, RT_B1, RT_B2, RT_B3};
 
 RT_INLINE double height_at(const rt_terrain *t, const point *p, int fast, int path, uint32_t n)
 {
-    if (fast == MODE_POINT)
-        return path ? height_xy(t, p->x + t->path_dx, p->y + t->path_dy, n)
-                    : height_xy(t, p->x, p->y, n);
+    if (fast == MODE_POINT) {
+        if (!path) return height_xy(t, p->x, p->y, n);
+        double hp = raw_height_xy(t, p->x + t->path_dx, p->y + t->path_dy, n);
+        return t->path_raw ? hp : mountain(t, hp); /* SPEC 17: terrain00.js compares raw */
+    }
     if (fast == MODE_TILE && !path) return p->ht;
     const double *P = t->profile;
     const uint32_t mask = t->profile_len - 1;
@@ -241,7 +264,7 @@ RT_INLINE double height_at(const rt_terrain *t, const point *p, int fast, int pa
         double p1 = P[(q + 1) & mask];
         ht += p0 + jfrac * (p1 - p0);
     }
-    return mountain(t, ht);
+    return path && t->path_raw ? ht : mountain(t, ht);
 }
 
 RT_INLINE double prof_at(const rt_terrain *t, const point *p, int fast, int pair, uint32_t n)
@@ -253,9 +276,12 @@ RT_INLINE double prof_at(const rt_terrain *t, const point *p, int fast, int pair
     const uint32_t mask = t->profile_len - 1;
     const int32_t *A = t->vec[PAIR_A[pair]];
     const row_state *rs = p->row;
+    /* calc_prof_js: trunc(V / 2^m) = floor((V + 2^m - 1) / 2^m) for V < 0 */
+    const int64_t js_up = t->calc_prof_js ? ((int64_t)1 << (rs->shift - 7)) - 1 : 0;
     double s = 0.0;
     for (uint32_t i = 0; i < n; i++) {
         int64_t V = (int64_t)A[i] * p->X + rs->by[pair][i];
+        if (V < 0) V += js_up;
         s += P[(rt__u64(V) >> rs->shift) & mask];
     }
     return s;
@@ -291,7 +317,8 @@ RT_INLINE void terra_at(const rt_terrain *t, const point *p, int fast, terra_res
         r->terrain = RT_GRASS;
         return;
     }
-    if (t->snow && ht > t->snow_height) {
+    const int snowy = t->snow && ht > t->snow_height;
+    if (snowy && !t->snow_keeps_feature) {
         r->terrain = RT_SNOW;
         return;
     }
@@ -324,12 +351,21 @@ RT_INLINE void terra_at(const rt_terrain *t, const point *p, int fast, terra_res
         r->feature = feature < 0 ? RT_NONE : (uint8_t)feature;
         return;
     }
+    /* SPEC 17: snow kept with its feature (Pieces of Eight) and bare rock
+     * (terrain00.js) are decided after the point feature, before the town */
+    if (snowy || (t->rock && ht > t->rock_above)) {
+        if (feature < 0) feature = feature_of(t, feature_prof_at(t, p, fast, xr, yr, n), xr * yr);
+        r->feature = (uint8_t)feature;
+        r->terrain = snowy ? RT_SNOW : RT_MUD;
+        return;
+    }
     /* A town discards the feature, so decide the town first. */
     if (!t->wood_only) {
         double a1 = prof_at(t, p, fast, PAIR_1, n);
         if (t->town_abs) a1 = fabs(a1);
         if (a1 < t->town_below) {
             r->terrain = RT_TOWN;
+            if (feature == RT_PHONE) r->feature = RT_PHONE; /* SPEC 17: a phone box */
             return;
         }
     }
@@ -340,7 +376,15 @@ RT_INLINE void terra_at(const rt_terrain *t, const point *p, int fast, terra_res
         r->terrain = RT_WOOD;
         return;
     }
-    r->terrain = vegetation(t, prof_at(t, p, fast, PAIR_2, n), prof_at(t, p, fast, PAIR_3, n));
+    const double a2 = prof_at(t, p, fast, PAIR_2, n), a3 = prof_at(t, p, fast, PAIR_3, n);
+    if (t->quarries && a2 < t->grass_below && !(a3 < t->open_below) && a2 < t->quarry_below &&
+        ht > t->quarry_min_height) { /* SPEC 17: a quarry in the moor */
+        r->terrain = RT_QUARRY;
+        r->height = ht - t->quarry_depth;
+        r->feature = RT_NONE;
+        return;
+    }
+    r->terrain = vegetation(t, a2, a3);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -417,6 +461,60 @@ typedef struct block_job {
     int nbufs;
     int stream;               /* outputs far larger than the caches: streaming stores */
 } block_job;
+
+/* After a classify pass of the classic rules (no placed entry near the
+ * tile, no paths): the mountains' heights where the pass wrote raw ones
+ * (classify_bytes: `raw`), and SPEC 17's snow, rock and quarries (`late`)
+ * in terra_at's order.  Snow (not keeping features) comes first; the lake
+ * and the mud below its base stand; then kept snow and bare rock with the
+ * generated feature; then a quarry in the moor.  xr NULL: the rounded x of
+ * column q is xa + q*s (mod 2^32). */
+static void after_classify(const rt_terrain *t, const tile_buf *tb, int nk, double scale,
+                           double yr, const int32_t *xr, uint32_t xa, uint32_t s, int raw,
+                           int late, uint8_t *restrict ot, uint8_t *restrict of,
+                           double *restrict oh, double *restrict od)
+{
+    /* the parameters in locals (the stores through oh and od could alias
+     * t's doubles); a rule that is off never fires */
+    const int mtn = t->mountains, keeps = t->snow_keeps_feature;
+    const double base = t->mountain_base, lake = t->lake_height, lake_base = t->lake_base;
+    const double snow_h = t->snow ? t->snow_height : INFINITY;
+    const double rock_h = t->rock ? t->rock_above : INFINITY;
+    const double q_below = t->quarries ? t->quarry_below : -INFINITY;
+    const double q_min = t->quarry_min_height, q_depth = t->quarry_depth;
+    const double high = snow_h < rock_h ? snow_h : rock_h;
+    const int32_t *h = tb->h, *a2 = tb->a2;
+    for (int q = 0; q < nk; q++) {
+        const double hr = (double)h[q] * scale;
+        double ht = hr;
+        if (mtn && hr > base) {
+            const double dz = hr - base;
+            ht = base + dz * sqrt(dz); /* mountain() */
+            if (raw) oh[q] = ht;        /* never lake there */
+        }
+        if (!late || (!(ht > high) && ot[q] != RT_MOOR)) continue;
+        const int snowy = ht > snow_h;
+        if (snowy && !keeps) {
+            ot[q] = RT_SNOW;
+            of[q] = RT_NONE;
+            oh[q] = ht;
+            od[q] = 0.0;
+            continue;
+        }
+        if (lake > ht || lake_base > ht) continue;
+        if (snowy || ht > rock_h) {
+            const int32_t x = xr ? xr[q] : (int32_t)(xa + (uint32_t)q * s);
+            ot[q] = snowy ? RT_SNOW : RT_MUD;
+            of[q] = feature_of(t, (double)tb->fa[q], (double)x * yr);
+            continue;
+        }
+        if (ot[q] == RT_MOOR && (double)a2[q] < q_below && ht > q_min) {
+            ot[q] = RT_QUARRY;
+            of[q] = RT_NONE;
+            oh[q] = ht - q_depth;
+        }
+    }
+}
 
 /* Points a thread at the least for height grids on the tile path */
 #define RT_THREAD_POINTS ((int64_t)1 << 17)
@@ -528,6 +626,45 @@ static void tile_pair(const block_job *j, const row_state *rs, int pair, int64_t
     }
 }
 
+/* A pair's sums over nk columns from X by calc_prof "js" (SPEC 17) at a
+ * dyadic level m > 0: JavaScript truncates v = V * 2^-m toward zero where
+ * Java floors it, so for V < 0 the index is that of V + 2^m - 1.  Each
+ * direction's V changes sign at most once along the row: the tile is cut
+ * into runs where no sign changes, and each run is summed by the kernel
+ * with the negative directions' v0 raised by 2^m - 1 (into `scratch`, a
+ * tile buffer, when the run does not start the tile). */
+static void prof_js(const block_job *j, const row_state *rs, int pair, int64_t X, int nk,
+                    int32_t *out, int32_t *scratch)
+{
+    const rt_terrain *t = j->t;
+    const int64_t up = ((int64_t)1 << j->m) - 1;
+    rt_tile_args ta;
+    for (int c = 0; c < nk;) {
+        const int64_t Xc = X + c * j->S;
+        int e = nk;
+        for (uint32_t i = 0; i < t->directions; i++) {
+            const int64_t A = t->vec[PAIR_A[pair]][i];
+            const int64_t V0 = A * Xc + rs->by[pair][i], dV = A * j->S;
+            int64_t k = -1; /* the first column of the run where the sign changes */
+            if (V0 < 0 && dV > 0) k = (-V0 + dV - 1) / dV;
+            else if (V0 >= 0 && dV < 0) k = V0 / -dV + 1;
+            if (k > 0 && k < e - c) e = c + (int)k;
+        }
+        tile_pair(j, rs, pair, Xc, e - c, &ta);
+        for (uint32_t i = 0; i < t->directions; i++) {
+            const int64_t A = t->vec[PAIR_A[pair]][i];
+            if (A * Xc + rs->by[pair][i] < 0) ta.v0[i] += (uint32_t)up;
+        }
+        if (c == 0) {
+            j->kern->prof(&ta, out);
+        } else {
+            j->kern->prof(&ta, scratch);
+            memcpy(out + c, scratch, (size_t)(e - c) * sizeof *out);
+        }
+        c = e;
+    }
+}
+
 /* The tile arguments of calcProf(B2, xr, A3, yr): a_i in dv, A3*yr in v0
  * (for tile_prof_at, which takes xr itself).  With m = 0 the rounded x of
  * the tile are X + k*S exactly, so V_i(k) = B2_i*X + A3_i*yr + k*B2_i*S is a
@@ -618,7 +755,8 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
     row_state rs;
     rt_tile_args ta = {0};
     int32_t hs[RT_HS_TILE]; /* small: threads with small stacks */
-    const int direct = !t->mountains && j->kern->height_store != NULL;
+    /* straight into the output (mountains then applied in place) */
+    const int direct = j->kern->height_store != NULL;
     const int64_t tile = direct ? TILE : RT_HS_TILE;
     for (int64_t i = begin; i < end; i++) {
         int64_t r = b->r0 + i;
@@ -630,8 +768,13 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
                 int nk = b->nx - c < tile ? (int)(b->nx - c) : (int)tile;
                 tile_pair(j, &rs, PAIR_H, j->X0 + (b->c0 + c) * j->S, nk, &ta);
                 if (direct) {
-                    ta.stream = j->stream;
+                    ta.stream = j->stream && !t->mountains;
                     j->kern->height_store(&ta, rs.frac_scale, out + c);
+                    if (t->mountains) {
+                        const double base = t->mountain_base;
+                        for (int k = 0; k < nk; k++)
+                            if (out[c + k] > base) out[c + k] = mountain(t, out[c + k]);
+                    }
                     continue;
                 }
                 j->kern->height(&ta, hs);
@@ -687,7 +830,10 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
     rt_tile_args ta = {0};
     /* the common case, decided by the classify pass */
     const uint32_t fmask = t->feature_mask;
-    const int simple = !t->bleak && !t->snow && !t->with_paths && !t->wood_only &&
+    /* SPEC 17's snow, rock and quarries (and snow itself): decided after the
+     * classify pass, from its heights and sums (after_classify) */
+    const int late = t->snow || t->rock || t->quarries;
+    const int simple = !t->bleak && !t->with_paths && !t->wood_only &&
                        fmask < 0x80000000u && (fmask & (fmask + 1)) == 0;
     const double fmod_m = (double)fmask + 1.0;
     const int32_t veg_lt[4] = {int_threshold(t->town_below), int_threshold(t->grass_below),
@@ -695,9 +841,19 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
     /* integer feature values (classify_bytes): no mountains, the plain town
      * test, the feature codes below 2^25 and the mask taking bits 7..31 of
      * the numerator */
-    const int int_classify = simple && !t->mountains && !t->town_abs && fmask < (1u << 25) &&
+    /* (with mountains from above both lake levels, the pass's lake and mud
+     * decisions on the raw heights are those on the transformed ones) */
+    const int int_classify = simple && !t->town_abs &&
+                             (!t->mountains || (t->mountain_base >= t->lake_height &&
+                                                t->mountain_base >= t->lake_base)) &&
+                             fmask < (1u << 25) &&
                              t->feature_point < (1u << 25) && t->feature_x < (1u << 25) &&
                              t->feature_cone < (1u << 25);
+    /* classify_bytes' outputs revisited by after_classify: int32 sums, no
+     * streaming stores */
+    const int post = late || t->mountains;
+    /* calc_prof "js" at fractional points: the sums by prof_js, int32 */
+    const int js_frac = t->calc_prof_js && j->m > 0;
     for (int64_t i = begin; i < end; i++) {
         int64_t r = b->r0 + i;
         int64_t k = i * b->nx;
@@ -732,8 +888,12 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                 int32_t off[3] = {0, 0, 0};
                 int32_t *const a123[3] = {tb->a1, tb->a2, tb->a3};
                 for (int q = 0; q < 3; q++) {
+                    if (js_frac) { /* SPEC 17: the JavaScript's calcProf */
+                        prof_js(j, &rs, PAIR_1 + q, X, nk, a123[q], tb->code);
+                        continue;
+                    }
                     tile_pair(j, &rs, PAIR_1 + q, X, nk, &ta);
-                    if (bytes_path && j->kern->prof16 && (q == 0 || k16 > 0)) {
+                    if (bytes_path && !post && !js_frac && j->kern->prof16 && (q == 0 || k16 > 0)) {
                         const int k = j->kern->prof16(&ta, a123[q], &off[q]);
                         if (q == 0 || k == k16) {
                             k16 = k;
@@ -787,7 +947,8 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                     ca.fc_i = (int32_t)t->feature_cone;
                     ca.terrain = ot;
                     ca.feature = of;
-                    ca.stream = j->stream && out.height && out.depth && out.terrain && out.feature;
+                    ca.stream = j->stream && !post && out.height && out.depth && out.terrain &&
+                                out.feature;
                     ca.cmask = tb->cmask;
                     ca.k16 = k16;
                     ca.off1 = off[0];
@@ -802,6 +963,10 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                                                           : tb->xr[q];
                                     of[q] = feature_of(t, (double)tb->fa[q], (double)x * (double)rs.yr);
                                 }
+                    if (post)
+                        after_classify(t, tb, nk, rs.frac_scale, (double)rs.yr, lin ? NULL : tb->xr,
+                                       (uint32_t)xa, (uint32_t)rt__u64(j->S), 1, late, ot, of,
+                                       ca.height, ca.depth);
                     k += nk;
                     continue;
                 }
@@ -834,6 +999,10 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                         if (tb->code[q] >> 8)
                             of[q] = feature_of(t, (double)tb->fa[q],
                                                (double)tb->xr[q] * (double)rs.yr);
+                    if (late)
+                        after_classify(t, tb, nk, rs.frac_scale, (double)rs.yr, tb->xr, 0, 0, 0, 1,
+                                       ot, of, out.height ? out.height + k : tb->oh,
+                                       out.depth ? out.depth + k : tb->od);
                     k += nk;
                     continue;
                 }
@@ -1108,27 +1277,30 @@ rt_status rt_terra_points(const rt_terrain *t, const double *x, const double *y,
 /* Trees and buildings (SPEC 5)                                             */
 /* ------------------------------------------------------------------------ */
 
-rt_status rt_tree_selector_points(const double *x, const double *y, int64_t n, uint8_t *out)
+rt_status rt_tree_selector_points(double pi10000, const double *x, const double *y, int64_t n,
+                                  uint8_t *out)
 {
     rt_status s = check_points(x, y, n);
+    if (s == RT_OK && !isfinite(pi10000)) s = RT_ERR_PARAM;
     if (s != RT_OK) return s;
     if (n > 0 && !out) return RT_ERR_NULL;
     for (int64_t k = 0; k < n; k++) {
         /* left to right: (PI10000 * xr) * yr */
-        double v = RT_PI10000 * rt__round_js(x[k]) * rt__round_js(y[k]);
+        double v = pi10000 * rt__round_js(x[k]) * rt__round_js(y[k]);
         out[k] = (uint8_t)(rt__low32(rt__round_js(v)) & 3u);
     }
     return RT_OK;
 }
 
-rt_status rt_tree_offsets_points(const double *x, const double *y, int64_t n, double *dx,
-                                 double *dy)
+rt_status rt_tree_offsets_points(double pi10000, const double *x, const double *y, int64_t n,
+                                 double *dx, double *dy)
 {
     rt_status s = check_points(x, y, n);
+    if (s == RT_OK && !isfinite(pi10000)) s = RT_ERR_PARAM;
     if (s != RT_OK) return s;
     if (n > 0 && (!dx || !dy)) return RT_ERR_NULL;
     for (int64_t k = 0; k < n; k++) {
-        double v = RT_PI10000 * rt__round_js(x[k]) * rt__round_js(y[k]);
+        double v = pi10000 * rt__round_js(x[k]) * rt__round_js(y[k]);
         uint32_t bits = rt__low32(rt__round_js(v));
         /* the bits above the selector's two: 4 for x, the next 4 for y */
         dx[k] = ((double)((bits >> 2) & 0xfu) + 0.5) / 16.0 - 0.5;
@@ -1164,14 +1336,47 @@ double rt__height_point(const rt_terrain *t, double x, double y)
     return height_xy(t, x, y, t->directions);
 }
 
-/* terra's height never depends on the placed table: a placed terrain gives
- * max(ht, lake_height), which is what the lake rule gives without it, and
- * bleak, snow and paths decide before the table is read. */
+/* Would terra make (x, y), of ground height ht, a QUARRY (SPEC 17) if no
+ * terrain were placed there?  terra's order, placed table aside. */
+static int quarry_point(const rt_terrain *t, double x, double y, double ht)
+{
+    const uint32_t n = t->directions;
+    if (!t->quarries || t->bleak || t->wood_only || !(ht > t->quarry_min_height) ||
+        t->lake_height > ht || t->lake_base > ht || (t->snow && ht > t->snow_height) ||
+        (t->rock && ht > t->rock_above))
+        return 0;
+    point p = {x, y, NULL, 0, 0, 0, 0, 0, 0, 0};
+    if (t->with_paths && ht > t->lake_height &&
+        fabs(ht - height_at(t, &p, MODE_POINT, 1, n)) < t->path_tolerance)
+        return 0;
+    double a1 = prof_at(t, &p, MODE_POINT, PAIR_1, n);
+    if (t->town_abs) a1 = fabs(a1);
+    if (a1 < t->town_below) return 0;
+    const double a2 = prof_at(t, &p, MODE_POINT, PAIR_2, n);
+    return a2 < t->grass_below && a2 < t->quarry_below &&
+           !(prof_at(t, &p, MODE_POINT, PAIR_3, n) < t->open_below);
+}
+
+/* terra's height from the ground height ht: without quarries it never
+ * depends on the placed table (a placed terrain gives max(ht, lake_height),
+ * which is what the lake rule gives without it, and bleak, snow and paths
+ * decide before the table is read).  A quarry is lowered unless a terrain
+ * other than STREAM and MARSH is placed there (SPEC 7: those are ignored). */
+double rt__terra_height_from(const rt_terrain *t, double x, double y, double ht)
+{
+    if (t->bleak || (t->snow && !t->snow_keeps_feature && ht > t->snow_height)) return ht;
+    if (quarry_point(t, x, y, ht)) {
+        uint8_t pv = placed_at(t->placed, rt__round_js(x), rt__round_js(y));
+        if (!RT_PLACED_IS_TERRAIN(pv) || RT_PLACED_CODE(pv) == RT_STREAM ||
+            RT_PLACED_CODE(pv) == RT_MARSH)
+            return ht - t->quarry_depth;
+    }
+    return t->lake_height > ht ? t->lake_height : ht;
+}
+
 double rt__terra_height(const rt_terrain *t, double x, double y)
 {
-    double ht = height_xy(t, x, y, t->directions);
-    if (t->bleak || (t->snow && ht > t->snow_height)) return ht;
-    return t->lake_height > ht ? t->lake_height : ht;
+    return rt__terra_height_from(t, x, y, height_xy(t, x, y, t->directions));
 }
 
 uint8_t rt__point_feature(const rt_terrain *t, double xr, double yr)

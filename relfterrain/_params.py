@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import math
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -90,6 +91,9 @@ class Params:
     """Base of the parameter values: equality, hash, fingerprint, replace."""
 
     _kind: ClassVar[str] = "params"
+    #: Fields added later, left out of the fingerprint at their defaults (so
+    #: the fingerprints of earlier parameter sets stay what they were).
+    _LATER: ClassVar[tuple[str, ...]] = ()
 
     def _key(self) -> tuple:
         # arrays by their bytes, so the key is hashable and exact
@@ -120,10 +124,17 @@ class Params:
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        """The parameters as plain Python values (lists, floats, ints, bools, None)."""
+        """The parameters as plain Python values (lists, floats, ints, bools, None).
+
+        Fields added after 0.1.0 appear only when they differ from their
+        defaults, so that a file saved with them at their defaults (every
+        classic world) stays readable by 0.1.0; :meth:`from_dict` fills them in.
+        """
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
             v = getattr(self, f.name)
+            if f.name in self._LATER and v == f.default:
+                continue
             out[f.name] = v.tolist() if isinstance(v, np.ndarray) else (
                 list(v) if isinstance(v, tuple) else v)
         return out
@@ -142,7 +153,8 @@ class Params:
     def fingerprint(self) -> str:
         """A SHA-256 hex digest of the parameters, the same in every process and
         on every platform: equal parameters, equal fingerprints."""
-        doc = {f.name: _canonical(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        doc = {f.name: _canonical(getattr(self, f.name)) for f in dataclasses.fields(self)
+               if not (f.name in self._LATER and getattr(self, f.name) == f.default)}
         text = json.dumps([self._kind, 1, doc], sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()
 
@@ -213,9 +225,37 @@ class TerrainParams(Params):
         All dry ground WOOD (features kept).
     bleak : bool
         Heights only: every point GRASS, no lakes, no features.
+    calc_prof : {"java", "js"}
+        How calcProf (terrain kinds) turns ``v = A[i]*x + B[i]*y`` into a
+        profile index (SPEC 17): ``"java"`` (default) ``floor(floor(v) / 128)``
+        as the Java reference; ``"js"`` the JavaScript's ``toint32(v) >> 7``.
+        They differ only where ``v`` is negative and not an integer.
+    rock_above : float, optional
+        Dry ground above it is MUD (bare rock), point features kept, towns
+        overridden (terrain00.js, 2026: 626).
+    quarry_below : float, optional
+        MOOR with ``calcProf(A2, B2) < quarry_below`` and height above
+        ``quarry_min_height`` is QUARRY, ``quarry_depth`` lower, no feature
+        (terrain00.js: 77).
+    quarry_depth : float
+        How deep a quarry is dug (40).
+    quarry_min_height : float, optional
+        Quarries only above this height (default ``lake_base + 50``).
+    path_height : {"terra", "raw"}
+        The path test compares with the mountain-transformed height ``"terra"``
+        (default) or with the raw calcHeight ``"raw"`` (terrain00.js).
+    snow_keeps_feature : bool
+        SNOW decided after the point features, keeping them (Pieces of Eight).
+    pi10000 : float
+        The ``PI10000`` of the CONE test, the tree selector and the mines'
+        open test (``math.pi * 10000``; Pieces of Eight: ``math.pi * 1000 * 10``,
+        one ulp away).
     """
 
     _kind: ClassVar[str] = "relfterrain.TerrainParams"
+    _LATER: ClassVar[tuple[str, ...]] = (
+        "calc_prof", "rock_above", "quarry_below", "quarry_depth", "quarry_min_height",
+        "path_height", "snow_keeps_feature", "pi10000")
 
     profile: Any = field(default_factory=lambda: CLASSIC_PROFILE)
     ah: Any = CLASSIC_VECTORS["ah"]
@@ -252,14 +292,25 @@ class TerrainParams(Params):
     bleak: bool = False
     town_abs: bool = False
     time_vector: Any = None
+    calc_prof: str = "java"
+    rock_above: float | None = None
+    quarry_below: float | None = None
+    quarry_depth: float = 40.0
+    quarry_min_height: float | None = None
+    path_height: str = "terra"
+    snow_keeps_feature: bool = False
+    pi10000: float = math.pi * 10000
 
     _UINT32: ClassVar[tuple[str, ...]] = (
         "feature_mask", "feature_point", "feature_x", "feature_cone", "mine_below",
         "boulder_below", "waterhole_below", "knoll_below", "x_below", "cone_below")
     _REAL: ClassVar[tuple[str, ...]] = (
         "lake_base", "town_below", "grass_below", "open_below", "thicket_below", "path_dx",
-        "path_dy", "path_tolerance")
-    _FLAGS: ClassVar[tuple[str, ...]] = ("with_paths", "wood_only", "bleak", "town_abs")
+        "path_dy", "path_tolerance", "quarry_depth", "pi10000")
+    _FLAGS: ClassVar[tuple[str, ...]] = ("with_paths", "wood_only", "bleak", "town_abs",
+                                         "snow_keeps_feature")
+    _CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {"calc_prof": ("java", "js"),
+                                                      "path_height": ("terra", "raw")}
 
     def __post_init__(self) -> None:
         _set(self, "profile", _profile(self.profile))
@@ -269,7 +320,8 @@ class TerrainParams(Params):
             _set(self, name, _validate.real(getattr(self, name), name))
         lake = self.lake_base if self.lake_height is None else self.lake_height
         _set(self, "lake_height", _validate.real(lake, "lake_height"))
-        for name in ("mountain_base", "snow_height"):
+        for name in ("mountain_base", "snow_height", "rock_above", "quarry_below",
+                     "quarry_min_height"):
             if getattr(self, name) is not None:
                 _set(self, name, _validate.real(getattr(self, name), name))
         for name in self._UINT32:
@@ -277,6 +329,11 @@ class TerrainParams(Params):
         for name in self._FLAGS:
             _set(self, name, _validate.flag(getattr(self, name), name))
         _set(self, "time_vector", _time_vector(self.time_vector, len(self.ah)))
+        for name, allowed in self._CHOICES.items():
+            v = getattr(self, name)
+            if not isinstance(v, str) or v not in allowed:
+                raise ValueError(f"{name}: must be one of {', '.join(map(repr, allowed))}, "
+                                 f"got {v!r}")
 
     @property
     def directions(self) -> int:
@@ -288,6 +345,11 @@ class TerrainParams(Params):
         vectors = np.array([getattr(self, n) for n in VECTOR_NAMES], dtype=np.int64)
         options = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
                    if f.name not in ("profile", "time_vector") and f.name not in VECTOR_NAMES}
+        # SPEC 17: the core takes flags and a resolved floor height
+        options["calc_prof_js"] = options.pop("calc_prof") == "js"
+        options["path_raw"] = options.pop("path_height") == "raw"
+        if options["quarry_min_height"] is None:
+            options["quarry_min_height"] = self.lake_base + 50.0
         return (self.profile, vectors), options
 
 

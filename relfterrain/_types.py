@@ -32,6 +32,8 @@ class TerrainType(enum.IntEnum):
     STREAM = 9
     MARSH = 10
     SNOW = 11
+    #: terrain00.js (2026, SPEC 17): moorland dug ``quarry_depth`` deep
+    QUARRY = 12
 
 
 class Feature(enum.IntEnum):
@@ -50,10 +52,14 @@ class Feature(enum.IntEnum):
     CONE = 7
     ROCKET = 8
     BUILDING = 9
+    #: terrain00.js's phone box (FEATURES.T, SPEC 17): placed only; a TOWN keeps it
+    PHONE = 10
 
     @property
     def description(self) -> str:
         """The orienteering description of the seed's ``getDescription``."""
+        if self is Feature.PHONE:
+            return "phone box"
         return _DESCRIPTIONS.get(self, "unknown")
 
     @property

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
@@ -567,19 +568,40 @@ class PlanetTable(NamedTuple):
 
 
 @documented(
-    n='Stars.',
-    pearson_r='Pearson correlation of colour and planets (nan if either is constant).',
-    pearson_p='Two-sided p-value of ``pearson_r`` (t test, n - 2 degrees of freedom).',
+    n="Stars.",
+    pearson_r="Pearson correlation of colour and planets (nan if either is constant).",
+    pearson_p="Two-sided p-value of ``pearson_r`` (t test, n - 2 degrees of freedom).",
     chi2="Pearson's chi-square of the planets x colour table (no Yates correction).",
-    dof='(rows - 1) * (columns - 1) over the non-empty rows and columns.',
-    p_value='P(chi-square with ``dof`` degrees >= ``chi2``).',
-    cramers_v='Effect size: sqrt(chi2 / (n * (min(rows, columns) - 1))).',
-    min_expected=('The smallest expected cell count; below about 5 the chi-square p-value is '
-                  'unreliable.'),
-    table='The (16, 16) contingency table ``[planets, colour]``.',
+    dof="(rows - 1) * (columns - 1) over the non-empty rows and columns.",
+    p_value="The p-value of the independence test named by ``test``.",
+    cramers_v=("Effect size: sqrt(chi2 / (n * (min(rows, columns) - 1))); biased upward on "
+               "small samples."),
+    min_expected="The smallest expected cell count under independence.",
+    table="The (16, 16) contingency table ``[planets, colour]``.",
+    test=('``"chi-square"`` (the asymptotic distribution of ``chi2``), ``"permutation"`` '
+          "(the Monte Carlo permutation test of ``chi2`` with the margins fixed) or "
+          '``"none"`` (fewer than two non-empty rows or columns: nothing to test).'),
+    valid=('Whether ``p_value`` is valid for this sample: always for ``"permutation"``; '
+           'for ``"chi-square"`` when every expected count is at least 1 and at most 20 % '
+           'of them are below 5 (Cochran\'s rule); never for ``"none"``.'),
+    chi2_p_value=("P(chi-square with ``dof`` degrees >= ``chi2``), whatever ``test`` is: only "
+                  "an approximation when the expected counts are small."),
+    permutations="Random tables drawn by the permutation test (0 for the other tests).",
+    p_value_se='Monte Carlo standard error of ``p_value`` (0.0 unless ``"permutation"``).',
+    cramers_v_corrected="Bergsma's bias-corrected Cramér's V (about 0 under independence, any n).",
 )
 class Independence(NamedTuple):
-    """Exercise 4: is the colour independent of the number of planets?"""
+    """Exercise 4: is the colour independent of the number of planets?
+
+    ``test`` names the test behind ``p_value`` and ``valid`` says whether that
+    p-value can be trusted for this sample: the chi-square distribution only
+    approximates the statistic when the expected counts are large enough
+    (Cochran's rule), while the permutation test is valid for any sample.
+
+    The six fields from ``test`` on have defaults so that a pickle of 0.1.0's
+    nine-field result still loads: it was a chi-square test whose validity was
+    not recorded (``valid=False``, ``chi2_p_value`` and the corrected V nan).
+    """
 
     n: int
     pearson_r: float
@@ -590,6 +612,66 @@ class Independence(NamedTuple):
     cramers_v: float
     min_expected: float
     table: np.ndarray
+    test: str = "chi-square"
+    valid: bool = False
+    chi2_p_value: float = float("nan")
+    permutations: int = 0
+    p_value_se: float = 0.0
+    cramers_v_corrected: float = float("nan")
+
+
+#: the tests ``colour_planet_independence`` can use
+INDEPENDENCE_METHODS = ("auto", "chi-square", "permutation")
+_TIES = 1.0 - 64 * np.finfo(np.float64).eps  # as R's chisq.test: ties within rounding count
+
+
+def _cochran_valid(expected: np.ndarray) -> bool:
+    """Cochran's rule: no expected count below 1, at most 20 % below 5."""
+    return bool(expected.min() >= 1.0 and (expected < 5.0).mean() <= 0.2)
+
+
+def _random_tables(rows: np.ndarray, cols: np.ndarray, count: int,
+                   rng: np.random.Generator) -> np.ndarray:
+    """``count`` tables drawn uniformly given the margins (as permuting the colours).
+
+    Each cell is hypergeometric given the cells before it (row by row, column
+    by column), so the work is rows x columns per table whatever the number
+    of stars. Returns (count, rows, columns) int64.
+    """
+    r, c = len(rows), len(cols)
+    out = np.zeros((count, r, c), dtype=np.int64)
+    left = np.broadcast_to(cols, (count, c)).astype(np.int64)   # column totals still free
+    for i in range(r - 1):
+        need = np.full(count, rows[i], dtype=np.int64)
+        rest = left.sum(axis=1)
+        for j in range(c - 1):
+            rest = rest - left[:, j]
+            x = rng.hypergeometric(left[:, j], rest, need)
+            out[:, i, j] = x
+            need -= x
+            left[:, j] -= x
+        out[:, i, c - 1] = need
+        left[:, c - 1] -= need
+    out[:, r - 1, :] = left
+    return out
+
+
+def _permutation_p(sub: np.ndarray, permutations: int, seed: int) -> tuple[float, float]:
+    """The Monte Carlo permutation p-value of Pearson's chi-square, and its error."""
+    rows, cols = sub.sum(axis=1), sub.sum(axis=0)
+    weight = 1.0 / np.outer(rows, cols).astype(np.float64)
+    # chi2 = n * (sum O^2 / (r_i c_j)) - n: compare the sum, computed alike for all tables
+    observed = float((sub.astype(np.float64) ** 2 * weight).sum())
+    rng = np.random.default_rng(seed)
+    hits, done = 0, 0
+    while done < permutations:
+        k = min(permutations - done, 4096)
+        tables = _random_tables(rows, cols, k, rng).astype(np.float64)
+        stats = (tables ** 2 * weight).sum(axis=(1, 2))
+        hits += int((stats >= observed * _TIES).sum())
+        done += k
+    p = (hits + 1) / (permutations + 1)
+    return p, math.sqrt(p * (1.0 - p) / permutations)
 
 
 def _galaxy(galaxy: Galaxy | None) -> Galaxy:
@@ -652,17 +734,26 @@ def nearest_star(galaxy: Galaxy | None = None, block: BlockLike = INITIAL_VIEW,
 
 
 def planet_table(galaxy: Galaxy | None = None, block: BlockLike = INITIAL_VIEW, *,
-                 threads: int | None = None, progress: bool = False,
-                 allow_huge: bool = False) -> PlanetTable:
-    """Exercise 3: the number of stars for each number of planets, 0 to 15.
+                 stars: np.ndarray | None = None, threads: int | None = None,
+                 progress: bool = False, allow_huge: bool = False) -> PlanetTable:
+    """Exercise 3: the number of stars for each number of planets 0 to 15.
+
+    From the catalogue ``stars`` when given (no scan: a catalogue already
+    built answers at once), else from a census scan of ``block``.
 
     >>> import relfterrain as rt
     >>> t = rt.planet_table()
     >>> int(t.stars.sum())
     26
+    >>> cat = rt.Galaxy().stars(*rt.INITIAL_VIEW)
+    >>> rt.planet_table(stars=cat).stars.tolist() == t.stars.tolist()
+    True
     """
-    counts = _galaxy(galaxy).planet_counts(*_as_block(block), threads=threads,
-                                           progress=progress, allow_huge=allow_huge)
+    if stars is not None:
+        counts = _table_from_stars(stars).sum(axis=1)
+    else:
+        counts = _galaxy(galaxy).planet_counts(*_as_block(block), threads=threads,
+                                               progress=progress, allow_huge=allow_huge)
     return PlanetTable(np.arange(16), counts)
 
 
@@ -685,34 +776,82 @@ def colour_planet_independence(
     *,
     stars: np.ndarray | None = None,
     table: ArrayLike | None = None,
+    method: str = "auto",
+    permutations: int = 9999,
+    seed: int = 0,
     threads: int | None = None,
     progress: bool = False,
     allow_huge: bool = False,
 ) -> Independence:
-    """Exercise 4: the colour-planets correlation and a chi-square test.
+    """Exercise 4: is the colour of a star independent of its number of planets?
 
     The statistics come from the planets x colour contingency table, which
     is taken from ``table`` (a (16, 16) ``[planets, colour]`` array, e.g.
-    :meth:`Galaxy.census`), else from a catalogue ``stars``, else from a scan
-    of ``block`` (no catalogue is built, so any block size works).
+    :meth:`Galaxy.census`), else from a catalogue ``stars`` (no scan), else
+    from a scan of ``block`` (no catalogue is built, so any block size works).
 
     * Pearson's r between colour and planets, with the two-sided t-test
       p-value (as ``scipy.stats.pearsonr``);
-    * Pearson's chi-square test of independence over the non-empty rows and
-      columns, without Yates' correction (as
-      ``scipy.stats.chi2_contingency(..., correction=False)``);
-    * Cramér's V as the size of any dependence.
+    * Pearson's chi-square statistic of the table over its non-empty rows and
+      columns (as ``scipy.stats.chi2_contingency(..., correction=False)``),
+      tested for independence by the test ``method`` names:
 
-    The p-values are computed here, without scipy, by the regularized
-    incomplete gamma and beta functions (about 1e-9 relative; the tests
-    check them against scipy). With few stars (``min_expected`` below about
-    5) the chi-square p-value is only indicative.
+      - ``"chi-square"``: the asymptotic chi-square distribution, valid only
+        when the expected counts are large enough (Cochran's rule: none below
+        1, at most 20 % below 5); an invalid use warns (``RuntimeWarning``);
+      - ``"permutation"``: a Monte Carlo permutation test, valid for any
+        sample: ``permutations`` random tables with the observed margins (as
+        if the colours were shuffled among the stars), p = (1 + tables with a
+        chi-square at least the observed) / (1 + permutations). Seeded by
+        ``seed``, so the same call gives the same p-value (for a given NumPy);
+        its cost does not grow with the number of stars (it takes fewer than
+        10**9 stars);
+      - ``"auto"`` (default): the chi-square test where it is valid, else the
+        permutation test.
+
+      The result says which test was used (``test``) and whether its p-value
+      is valid (``valid``); ``chi2_p_value`` keeps the asymptotic p-value;
+    * Cramér's V and its bias-corrected form as the size of any dependence.
+
+    The chi-square and t p-values are computed here, without scipy (about
+    1e-9 relative; the tests check them against scipy).
+
+    Parameters
+    ----------
+    galaxy, block
+        The galaxy and block to scan when neither ``table`` nor ``stars`` is given.
+    stars
+        A catalogue from :meth:`Galaxy.stars`.
+    table
+        A (16, 16) ``[planets, colour]`` table of non-negative integer counts.
+    method
+        ``"auto"``, ``"chi-square"`` or ``"permutation"``.
+    permutations
+        Random tables for the permutation test, 1 .. 10**7.
+    seed
+        Seed of the permutation test's random numbers (a non-negative int).
+
+    Examples
+    --------
+    On the initial view (26 stars) the chi-square approximation is invalid,
+    so the permutation test decides:
 
     >>> import relfterrain as rt
     >>> r = rt.colour_planet_independence()
-    >>> r.n, r.dof
-    (26, 132)
+    >>> r.n, r.dof, r.test, r.valid
+    (26, 132, 'permutation', True)
+    >>> f"{r.min_expected:.2f}"
+    '0.04'
     """
+    if not isinstance(method, str) or method not in INDEPENDENCE_METHODS:
+        raise ValueError(f"method: must be one of {INDEPENDENCE_METHODS}, got {method!r}")
+    if isinstance(permutations, bool) or not isinstance(permutations, (int, np.integer)):
+        raise TypeError(f"permutations: must be an int, got {permutations!r}")
+    if not 1 <= permutations <= 10**7:
+        raise ValueError(f"permutations: must be in 1 .. 10**7, got {permutations}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed: must be a non-negative int, got {seed!r}")
+    permutations, seed = int(permutations), int(seed)
     if table is not None:
         t = np.asarray(table)
         if t.shape != (16, 16) or t.dtype.kind not in "iu" or (t < 0).any():
@@ -733,7 +872,8 @@ def colour_planet_independence(
     k = np.arange(16, dtype=np.float64)
     nan = float("nan")
     if n == 0:
-        return Independence(0, nan, nan, 0.0, 0, 1.0, nan, nan, t)
+        return Independence(0, nan, nan, 0.0, 0, 1.0, nan, nan, t,
+                            "none", False, 1.0, 0, 0.0, nan)
     # Pearson's r of the pairs (planets, colour), weighted by the table
     wp, wc = tf.sum(axis=1), tf.sum(axis=0)
     mp, mc = (wp @ k) / n, (wc @ k) / n
@@ -743,12 +883,43 @@ def colour_planet_independence(
     r = float(cov / math.sqrt(vp * vc)) if vp > 0 and vc > 0 else nan
     r_p = t_two_sided_p(r, n) if not math.isnan(r) else nan
     # chi-square over the non-empty rows and columns
-    sub = tf[wp > 0][:, wc > 0]
+    sub_i = t[wp > 0][:, wc > 0]
+    sub = sub_i.astype(np.float64)
     rows, cols = sub.shape
     expected = np.outer(sub.sum(axis=1), sub.sum(axis=0)) / n
     chi2 = float(((sub - expected) ** 2 / expected).sum())
     dof = (rows - 1) * (cols - 1)
-    p = chi2_sf(chi2, dof) if dof > 0 else 1.0
+    chi2_p = chi2_sf(chi2, dof) if dof > 0 else 1.0
     m = min(rows, cols) - 1
     v = math.sqrt(chi2 / (n * m)) if m > 0 else nan
-    return Independence(n, r, r_p, chi2, dof, p, v, float(expected.min()), t)
+    v_corr = _cramers_v_corrected(chi2, n, rows, cols)
+    min_e = float(expected.min())
+    if dof == 0:
+        return Independence(n, r, r_p, chi2, dof, 1.0, v, min_e, t,
+                            "none", False, chi2_p, 0, 0.0, v_corr)
+    cochran = _cochran_valid(expected)
+    if method == "chi-square" or (method == "auto" and cochran):
+        if not cochran:
+            warnings.warn(
+                f"colour_planet_independence: the chi-square p-value is not valid here "
+                f"(smallest expected count {min_e:.3g}, "
+                f"{(expected < 5).mean():.0%} of the expected counts below 5); "
+                f"use method='permutation'", RuntimeWarning, stacklevel=2)
+        return Independence(n, r, r_p, chi2, dof, chi2_p, v, min_e, t,
+                            "chi-square", cochran, chi2_p, 0, 0.0, v_corr)
+    if n >= 10**9:
+        raise ValueError(f"table: the permutation test takes at most 10**9 - 1 stars, got {n}")
+    p, se = _permutation_p(sub_i, permutations, seed)
+    return Independence(n, r, r_p, chi2, dof, p, v, min_e, t,
+                        "permutation", True, chi2_p, permutations, se, v_corr)
+
+
+def _cramers_v_corrected(chi2: float, n: int, rows: int, cols: int) -> float:
+    """Bergsma (2013): V with phi^2 and the table size corrected for small n."""
+    if n < 2 or min(rows, cols) < 2:
+        return float("nan")
+    phi2 = max(0.0, chi2 / n - (rows - 1) * (cols - 1) / (n - 1))
+    rc = rows - (rows - 1) ** 2 / (n - 1)
+    cc = cols - (cols - 1) ** 2 / (n - 1)
+    m = min(rc, cc) - 1
+    return math.sqrt(phi2 / m) if m > 0 else float("nan")

@@ -207,7 +207,8 @@ class Mines:
 
     def _kw(self) -> dict[str, Any]:
         return {"variant": _VARIANTS[self.variant], "threshold": self.threshold,
-                "cell_size": self.cell_size, "levels": self.levels}
+                "cell_size": self.cell_size, "levels": self.levels,
+                "pi10000": self.terrain.params.pi10000}  # SPEC 17
 
     def _block(self, xg0: Any, yg0: Any, ncx: Any, ncy: Any) -> tuple[int, int, int, int]:
         cs = self.cell_size

@@ -274,14 +274,24 @@ class Planet:
     def height_grid(self, lat0: float, lon0: float, nlat: int, nlon: int, step: float = 1.0,
                     *, threads: int | None = None) -> np.ndarray:
         """Ground height on a latitude/longitude grid: ``[r, c]`` at
-        ``(lat0 + r*step, lon0 + c*step)`` degrees, float64 ``(nlat, nlon)``."""
+        ``(lat0 + r*step, lon0 + c*step)`` degrees, float64 ``(nlat, nlon)``.
+
+        Orientation: a grid, **south first** (SPEC 1): row ``r`` is latitude
+        ``lat0 + r*step``, row 0 the southernmost (plot with
+        ``origin="lower"``).
+        """
         lat, lon = self._axes(lat0, lon0, nlat, nlon, step)
         la, lo = np.meshgrid(lat, lon, indexing="ij")
         return self.height(la, lo, threads=threads)
 
     def grid(self, lat0: float, lon0: float, nlat: int, nlon: int, step: float = 1.0, *,
              threads: int | None = None) -> PlanetGrid:
-        """terra on a latitude/longitude grid (see :meth:`height_grid`)."""
+        """terra on a latitude/longitude grid (see :meth:`height_grid`).
+
+        Orientation: a grid, **south first** (SPEC 1): row ``r`` is latitude
+        ``lat0 + r*step``, row 0 the southernmost (plot with
+        ``origin="lower"``).
+        """
         lat, lon = self._axes(lat0, lon0, nlat, nlon, step)
         la, lo = np.meshgrid(lat, lon, indexing="ij")
         s = self.terra(la, lo, threads=threads)
@@ -290,6 +300,9 @@ class Planet:
     def map(self, lat0: float, lon0: float, nx: int = 800, ny: int = 600,
             step: float | None = None, *, threads: int | None = None) -> PlanetMap:
         """An orthographic map centred on ``(lat0, lon0)``, poles included.
+
+        Orientation: a grid, **south first** (SPEC 1): row 0 is the southern
+        edge of the map (plot with ``origin="lower"``); pictures are north up.
 
         Pixel ``[r, c]`` is the point of the visible hemisphere under the
         tangent-plane point ``u = (c - (nx-1)/2) * step`` east,

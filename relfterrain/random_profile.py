@@ -49,8 +49,23 @@ def _round_js(v: np.ndarray) -> np.ndarray:
     return r + (v - r >= 0.5)
 
 
+def _uniforms(value: Any) -> np.ndarray:
+    """96 recorded uniforms in [0, 1), checked."""
+    try:
+        u = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):
+        raise TypeError(f"uniforms: must be a sequence of {3 * N_SINES} numbers in [0, 1), "
+                        f"got {value!r}") from None
+    if u.shape != (3 * N_SINES,):
+        raise ValueError(f"uniforms: must hold {3 * N_SINES} numbers (3 for each of the "
+                         f"{N_SINES} sines), got shape {u.shape}")
+    if not np.all((u >= 0.0) & (u < 1.0)):
+        raise ValueError("uniforms: every value must be in [0, 1) (Math.random's range)")
+    return u
+
+
 def make_profile(length: int = 2048, rng: Any = None, *,
-                 round_first: bool = False) -> RandomProfile:
+                 round_first: bool = False, uniforms: Any = None) -> RandomProfile:
     """A random profile as the author's ``makeProfile`` makes it (SPEC 11).
 
     For each of 32 sines, three uniforms ``u`` in [0, 1) are drawn, in this
@@ -81,6 +96,10 @@ def make_profile(length: int = 2048, rng: Any = None, *,
     round_first : bool
         Round before dividing by 8 (the PDF's listing) instead of after (the
         author's running code, SPEC 11's default).
+    uniforms : sequence of 96 floats in [0, 1), optional
+        The uniforms themselves, in the order they are drawn (SPEC 17: a game's
+        recorded ``Math.random()`` values rebuild its profile); ``rng`` must
+        then be None.
 
     Returns
     -------
@@ -97,6 +116,9 @@ def make_profile(length: int = 2048, rng: Any = None, *,
     True
     >>> bool(((p.profile * 8) % 1 == 0).all())      # multiples of 1/8
     True
+    >>> u = np.random.default_rng(1).random(96)     # what the game drew
+    >>> bool((make_profile(2048, uniforms=u).profile == p.profile).all())
+    True
     >>> q = make_profile(2048, rng=1, round_first=True)
     >>> bool((q.profile % 1 == 0).all())            # integers / 8, summed
     False
@@ -105,21 +127,32 @@ def make_profile(length: int = 2048, rng: Any = None, *,
     if n_len > _core.MAX_PROFILE or n_len & (n_len - 1):
         raise ValueError(f"length: must be a power of two between 1 and 2**24, got {n_len}")
     first = _validate.flag(round_first, "round_first")
-    try:
-        gen = np.random.default_rng(rng)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"rng: must be an int seed, a numpy.random.Generator or None ({exc})"
-                        ) from None
+    if uniforms is not None:
+        if rng is not None:
+            raise ValueError("rng, uniforms: give one of them, not both")
+        drawn = iter(_uniforms(uniforms).tolist())
+
+        def draw() -> float:
+            return next(drawn)
+    else:
+        try:
+            gen = np.random.default_rng(rng)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"rng: must be an int seed, a numpy.random.Generator or None "
+                            f"({exc})") from None
+
+        def draw() -> float:
+            return float(gen.random())
     L = float(n_len)
     max_n = L / 32.0
     j = np.arange(n_len, dtype=np.float64)
     two_pi_j = TWO_PI * j
     P = np.zeros(n_len, dtype=np.float64)
     for _ in range(N_SINES):
-        a = MIN_A + gen.random() * (MAX_A - MIN_A)
-        n = float(_round_js(np.asarray(MIN_N + gen.random() * (max_n - MIN_N))))
+        a = MIN_A + draw() * (MAX_A - MIN_A)
+        n = float(_round_js(np.asarray(MIN_N + draw() * (max_n - MIN_N))))
         lamda = L / n if n != 0.0 else math.inf
-        phase = 0.0 + gen.random() * (TWO_PI - 0.0)
+        phase = 0.0 + draw() * (TWO_PI - 0.0)
         s = _core.sin(phase + two_pi_j / lamda)
         if first:
             P += _round_js(a * s) / 8.0

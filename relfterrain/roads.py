@@ -35,7 +35,7 @@ from ._types import Feature, TerrainType
 if TYPE_CHECKING:  # pragma: no cover
     from .terrain import Terrain
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "Road", "load"]
+__all__ = ["BRIDGE_RULES", "FORMAT", "FORMAT_VERSION", "Road", "load"]
 
 #: The ``"format"`` key of a saved terrain file.
 FORMAT = "relfterrain.terrain"
@@ -45,6 +45,12 @@ FORMAT_VERSION = 1
 DEFAULT_HALF_WIDTH = 2
 #: The author's longest bridge, in unit steps of one segment.
 DEFAULT_MAX_BRIDGE = 60
+#: What :func:`load` counts as a bridged step of a bare roads list: ``"spec"``
+#: (SPEC 13: terra height at most ``lake_base``), ``"lake"`` (the game's
+#: reading: terra kind LAKE, water over the ground, so a step on an earlier
+#: road or on dry ground exactly at ``lake_base`` is no bridge), ``"none"``
+#: (no check: every road paved as saved).
+BRIDGE_RULES = ("spec", "lake", "none")
 
 _ROAD = _core.PLACED_TERRAIN | int(TerrainType.ROAD)
 _DOMAIN = int(_core.TERRAIN_DOMAIN)
@@ -171,16 +177,20 @@ def add_road(t: Terrain, points: Any, *, half_width: int = DEFAULT_HALF_WIDTH,
     _pave(t, Road(pts, w), mb, _validate.threads(threads))
 
 
-def _pave(t: Terrain, road: Road, max_bridge: int, threads: int) -> None:
+def _pave(t: Terrain, road: Road, max_bridge: int, threads: int,
+          bridge_lake: bool = False) -> None:
     st = _state(t)
     cells, bridge, bad = _core.road_cells(_shared.core(t), road.points, half_width=road.half_width,
-                                          max_bridge=max_bridge, threads=threads)
+                                          max_bridge=max_bridge, threads=threads,
+                                          bridge_lake=bridge_lake)
     if bad >= 0:
         a, b = road.points[bad].tolist(), road.points[bad + 1].tolist()
+        water = "terra kind LAKE" if bridge_lake else \
+            f"terra height <= lake_base {t.params.lake_base!r}"
         raise ValueError(
             f"points: road segment {bad} ({a[0]}, {a[1]}) -> ({b[0]}, {b[1]}) would bridge "
-            f"{int(bridge[bad])} unit steps of water (terra height <= lake_base "
-            f"{t.params.lake_base!r}), more than max_bridge={max_bridge}; nothing was paved")
+            f"{int(bridge[bad])} unit steps of water ({water}), more than "
+            f"max_bridge={max_bridge}; nothing was paved")
     keys = _keys(cells)
     before = _core.placed_get_many(_shared.core(t), cells)
     # beneath each cell: what was there, unless the cell is already under a
@@ -398,19 +408,24 @@ def _entries(doc: Any, what: str) -> tuple[np.ndarray, np.ndarray]:
     return (np.array(cells, dtype=np.int64).reshape(-1, 2), np.array(codes, dtype=np.uint8))
 
 
-def _from_document(doc: Any, simd: str | None) -> Terrain:
+def _from_document(doc: Any, simd: str | None, params: TerrainParams | None = None,
+                   bridge: str = "spec") -> Terrain:
     Terrain = _shared.terrain_class()  # noqa: N806 (the class)
 
-    if isinstance(doc, list):   # the author's "MyRoads": classic parameters, those roads
-        t = Terrain(simd=simd)
+    if isinstance(doc, list):   # the author's "MyRoads": those roads on the given world
+        t = Terrain(params, simd=simd)
+        mb = -1 if bridge == "none" else DEFAULT_MAX_BRIDGE
         for i, (pts, w) in enumerate(_roads_from(doc, "roads")):
             try:
-                _pave(t, Road(pts, w), DEFAULT_MAX_BRIDGE, 1)
+                _pave(t, Road(pts, w), mb, 1, bridge == "lake")
             except ValueError as e:
                 raise _Bad(f"road {i}: {e}") from None
             except MemoryError as e:
                 raise MemoryError(f"road {i}: {e}") from None
         return t
+    if params is not None or bridge != "spec":
+        raise _Bad("params, bridge: only for a bare roads list (a saved terrain file holds "
+                   "its own parameters and its roads as they were paved)")
     doc = _object(doc, "the file", ("format", "version"),
                   ("params", "roads", "placed", "cleared", "beneath_roads"))
     if doc["format"] != FORMAT:
@@ -446,9 +461,19 @@ def _from_document(doc: Any, simd: str | None) -> Terrain:
     return t
 
 
-def load(path: str | os.PathLike, *, simd: str | None = None) -> Terrain:
+def load(path: str | os.PathLike, *, simd: str | None = None, params: Any = None,
+         bridge: str = "spec") -> Terrain:
     """Read a terrain written by :meth:`relfterrain.Terrain.save`, or the
-    author's bare roads list (classic parameters, those roads paved).
+    author's bare roads list ("MyRoads": those roads paved, in order).
+
+    For a bare roads list, ``params`` is the world the roads were drawn in: a
+    :class:`~relfterrain.TerrainParams`, a preset name (the game as it runs
+    today saves roads of ``"forest_2026"``), or None (the classic world); and
+    ``bridge`` the check each road passes before it is paved (see
+    :data:`BRIDGE_RULES`): ``"spec"`` (SPEC 13: no segment bridges more than
+    60 unit steps of terra height at most ``lake_base``), ``"lake"`` (only
+    steps on LAKE count: the game's reading) or ``"none"``. A road that fails
+    is refused with a ValueError naming the file, the road and the segment.
 
     Raises ValueError naming the file and what is wrong for a corrupt,
     truncated or foreign file (OSError when it cannot be read), and
@@ -463,6 +488,16 @@ def load(path: str | os.PathLike, *, simd: str | None = None) -> Terrain:
     >>> rt.load(path).roads[0].points.tolist()
     [[23400, 5320], [23440, 5320]]
     """
+    if not isinstance(bridge, str) or bridge not in BRIDGE_RULES:
+        raise ValueError(f"bridge: must be one of {', '.join(map(repr, BRIDGE_RULES))}, "
+                         f"got {bridge!r}")
+    if isinstance(params, str):
+        from .presets import preset_params
+
+        params = preset_params(params)
+    elif params is not None and not isinstance(params, TerrainParams):
+        raise TypeError(f"params: must be a relfterrain.TerrainParams, a preset name or "
+                        f"None, got {params!r}")
     path = os.fspath(path)
     with open(path, "rb") as f:
         raw = f.read()
@@ -475,7 +510,7 @@ def load(path: str | os.PathLike, *, simd: str | None = None) -> Terrain:
     except json.JSONDecodeError as e:
         raise ValueError(f"{path}: not valid JSON (corrupt or truncated?): {e}") from None
     try:
-        return _from_document(doc, simd)
+        return _from_document(doc, simd, params, bridge)
     except _Bad as e:
         raise ValueError(f"{path}: {e}") from None
     except MemoryError as e:  # a road too long to pave on this machine

@@ -53,7 +53,8 @@ _COORD_LIMIT = 2**50
     route='The points, ``(n, 2)`` int64, ``route[0] == source``.',
     length="The sum of the steps' Euclidean lengths, metres.",
     end='``"lake"``, ``"hollow"`` or ``"limit"``.',
-    marsh='Whether a marsh forms at its end (a hollow not in a town or on a road).',
+    marsh=("Whether a marsh forms at its end: a stream (more than 10 points, SPEC 7) "
+           "ending in a hollow not in a town or on a road."),
 )
 class Stream(NamedTuple):
     """One route from a pond (or any start point) downhill."""

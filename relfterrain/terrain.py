@@ -236,6 +236,14 @@ waterhole_below, knoll_below, x_below, cone_below : int
         No vegetation: all dry ground is WOOD (features are kept).
     bleak : bool
         Heights only: every point GRASS, no lakes and no features.
+    calc_prof, rock_above, quarry_below, quarry_depth, quarry_min_height, \
+path_height, snow_keeps_feature, pi10000
+        The rules of the author's programs as they run today (SPEC 17, all
+        off by default; see :class:`TerrainParams` and the guide page
+        ``docs/guide/forest-2026.md``): ``calc_prof="js"`` gives the
+        JavaScript's terrain kinds at fractional points (the default
+        ``"java"`` the Java reference's); ``Terrain.preset("forest_2026")``
+        is The Forest of 2026.
     simd : str, optional
         The SIMD variant of the grid kernels (see :func:`simd_variants`):
         ``"auto"`` (the default, or the ``RELFTERRAIN_SIMD`` environment
@@ -641,6 +649,10 @@ waterhole_below, knoll_below, x_below, cone_below : int
     ) -> np.ndarray:
         """Terrain kinds on a grid: uint8 :class:`TerrainType` codes ``(ny, nx)``.
 
+        Orientation: a grid, **south first** (SPEC 1): ``[r, c]`` is the point
+        ``(x0 + c*step, y0 + r*step)``, row 0 the southern edge (plot with
+        ``origin="lower"``); pictures are north up.
+
         Arguments as :meth:`height_grid`.
         """
         x0, y0, nx, ny, step, r0, c0 = _grid_args(x0, y0, nx, ny, step, offset)
@@ -662,6 +674,10 @@ waterhole_below, knoll_below, x_below, cone_below : int
         threads: int | None = None,
     ) -> np.ndarray:
         """Point features on a grid: uint8 :class:`Feature` codes ``(ny, nx)``.
+
+        Orientation: a grid, **south first** (SPEC 1): ``[r, c]`` is the point
+        ``(x0 + c*step, y0 + r*step)``, row 0 the southern edge (plot with
+        ``origin="lower"``); pictures are north up.
 
         Arguments as :meth:`height_grid`.
         """
@@ -685,6 +701,10 @@ waterhole_below, knoll_below, x_below, cone_below : int
         dtype: Any = None,
     ) -> TerrainGrid:
         """terra on a grid in one pass: ``TerrainGrid(x, y, height, depth, terrain, feature)``.
+
+        Orientation: a grid, **south first** (SPEC 1): ``[r, c]`` is the point
+        ``(x0 + c*step, y0 + r*step)``, row 0 the southern edge (plot with
+        ``origin="lower"``); pictures are north up.
 
         ``height`` is terra's height (the water surface on lakes), ``depth`` the
         lake depth (0 elsewhere), ``terrain`` and ``feature`` uint8 codes, all
@@ -959,6 +979,10 @@ waterhole_below, knoll_below, x_below, cone_below : int
                       offset: tuple[int, int] = (0, 0)) -> np.ndarray:
         """Building footprints on a grid: bool ``(ny, nx)``.
 
+        Orientation: a grid, **south first** (SPEC 1): ``[r, c]`` is the point
+        ``(x0 + c*step, y0 + r*step)``, row 0 the southern edge (plot with
+        ``origin="lower"``); pictures are north up.
+
         True where the grid point ``(x, y)`` lies in a building's 12 m square:
         ``|x - bx| <= 6`` and ``|y - by| <= 6`` (a closed square, at the
         unrounded point) for a centre ``(bx, by)`` of :meth:`buildings`.
@@ -973,6 +997,10 @@ waterhole_below, knoll_below, x_below, cone_below : int
                   offset: tuple[int, int] = (0, 0)) -> np.ndarray:
         """The tree selector (0..3, :meth:`tree_selector`) on a grid: uint8 ``(ny, nx)``.
 
+        Orientation: a grid, **south first** (SPEC 1): ``[r, c]`` is the point
+        ``(x0 + c*step, y0 + r*step)``, row 0 the southern edge (plot with
+        ``origin="lower"``); pictures are north up.
+
         >>> Terrain().tree_grid(23400, 5320, 6, 2).tolist()
         [[1, 2, 3, 0, 2, 3], [2, 3, 0, 1, 2, 3]]
         """
@@ -981,6 +1009,10 @@ waterhole_below, knoll_below, x_below, cone_below : int
     def tree_offset_grid(self, x0: float, y0: float, nx: int, ny: int, step: float = 1.0, *,
                          offset: tuple[int, int] = (0, 0)) -> tuple[np.ndarray, np.ndarray]:
         """Where each tree stands within its 1 m ground tile: ``(dx, dy)``, float64 ``(ny, nx)``.
+
+        Orientation: a grid, **south first** (SPEC 1): ``[r, c]`` is the point
+        ``(x0 + c*step, y0 + r*step)``, row 0 the southern edge (plot with
+        ``origin="lower"``); pictures are north up.
 
         The seed says the in-tile positions are found "similarly" to the tree
         selector but gives no formula; the project's (documented) choice takes
@@ -1048,7 +1080,11 @@ waterhole_below, knoll_below, x_below, cone_below : int
 
     def save_map(self, path: str | os.PathLike, x0: float, y0: float, nx: int, ny: int,
                  step: float = 1.0, **options: Any) -> None:
-        """Write :meth:`map` to ``path`` as PNG, atomically (needs Pillow)."""
+        """Write :meth:`map` to ``path`` as PNG, atomically (needs Pillow).
+
+        Orientation: a picture, **north up**: row 0 is the northern edge (plot
+        with ``origin="upper"``); grids of values are south first.
+        """
         from . import maps
 
         maps.save_png(maps.render(self, x0, y0, nx, ny, step, **options), path)
@@ -1065,19 +1101,26 @@ waterhole_below, knoll_below, x_below, cone_below : int
     # -- presets (SPEC 16) ---------------------------------------------------
 
     @classmethod
-    def preset(cls, name: str, rng: Any = None, *, simd: str | None = None) -> Terrain:
-        """One of the author's variants: "forest", "my_terrain", "pieces_of_eight", "skylands".
+    def preset(cls, name: str, rng: Any = None, *, uniforms: Any = None,
+               simd: str | None = None) -> Terrain:
+        """One of the author's variants: "forest", "my_terrain", "pieces_of_eight",
+        "skylands", "forest_2026" (The Forest as it runs today, SPEC 17).
 
         See :mod:`relfterrain.presets` (``PRESETS[name].source`` says where each
         value comes from). ``rng`` (an int seed or a ``numpy.random.Generator``)
-        draws Pieces of Eight's random profile; the others ignore it.
+        or ``uniforms`` (the 96 uniforms a game drew, see
+        :func:`~relfterrain.make_profile`) make Pieces of Eight's random
+        profile; the others ignore ``rng``.
 
         >>> Terrain.preset("skylands").lake_height
         450.0
+        >>> t = Terrain.preset("forest_2026")
+        >>> t.terra(-398348, 300168).terrain, t.terra(-398348, 300168).height
+        (<TerrainType.QUARRY: 12>, 319.5)
         """
         from .presets import preset_params
 
-        return cls(preset_params(name, rng), simd=simd)
+        return cls(preset_params(name, rng, uniforms=uniforms), simd=simd)
     # -- pipelines: xarray Datasets (SPEC 1) ----------------------------------
 
     def dataset(self, x0: float, y0: float, nx: int, ny: int, step: float = 1.0, *,

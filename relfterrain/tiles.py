@@ -68,7 +68,8 @@ WORLD_LIMIT = 2.0**26
 """Tiles lie inside ``-WORLD_LIMIT <= X, Y <= WORLD_LIMIT`` metres (SPEC 10)."""
 
 LAYERS: dict[str, str] = {
-    "map": "The Forest's orienteering map (SPEC 15): kinds, contours, symbols",
+    "map": "The Forest's orienteering map (SPEC 15): kinds, contours at an interval "
+           "for the zoom (index every fifth), north lines every 300 m, symbols",
     "hillshade": "Hillshade of the ground, sun in the north-west at 45 degrees",
     "height": "Ground height as a colour ramp (metres)",
     "terrarium": "Ground height encoded as Terrarium RGB: (R*256 + G + B/256) - 32768 m",
@@ -208,22 +209,34 @@ def _hillshade(terrain: Any, b: TileBounds) -> np.ndarray:
     return np.repeat(g[:, :, None], 3, axis=2)
 
 
+_RAMP_WORDS = (_RAMP[:, 0].astype(np.uint32) | (_RAMP[:, 1].astype(np.uint32) << 8)
+               | (_RAMP[:, 2].astype(np.uint32) << 16))  # little-endian R, G, B, 0
+
+
 def _ramp(terrain: Any, b: TileBounds, rng: tuple[float, float]) -> np.ndarray:
-    h = _height(terrain, b)
+    x0, y0, nx, ny, m = _grid_args(b)
+    h = terrain.height_grid(x0, y0, nx, ny, m, threads=1)
     lo, hi = rng
-    i = np.clip((h - lo) * (255.0 / (hi - lo)), 0, 255).astype(np.uint8)
-    return _RAMP[i]
+    # in place: (h - lo) * 255 / (hi - lo), clipped to 0..255 and truncated
+    np.subtract(h, lo, out=h)
+    np.multiply(h, 255.0 / (hi - lo), out=h)
+    np.clip(h, 0.0, 255.0, out=h)
+    i = h.astype(np.uint8)[::-1]  # north-first rows
+    # one 32-bit lookup a pixel, then its first three bytes
+    return np.take(_RAMP_WORDS, i).view(np.uint8).reshape(ny, nx, 4)[:, :, :3]
 
 
 def _terrarium(terrain: Any, b: TileBounds) -> np.ndarray:
-    h = _height(terrain, b)
-    v = np.clip(h + 32768.0, 0.0, 65535.99609375)
-    whole = np.floor(v)
-    out = np.empty(h.shape + (3,), np.uint8)
-    out[..., 0] = (whole // 256).astype(np.uint8)
-    out[..., 1] = (whole % 256).astype(np.uint8)
-    out[..., 2] = np.floor((v - whole) * 256.0).astype(np.uint8)
-    return out
+    x0, y0, nx, ny, m = _grid_args(b)
+    h = terrain.height_grid(x0, y0, nx, ny, m, threads=1)
+    # (h + 32768) in 1/256 m, floored: 256 * R + G + B / 256 with
+    # R, G = divmod(floor(v), 256) and B = floor(256 * frac(v)) (v * 256 is exact)
+    np.add(h, 32768.0, out=h)
+    np.clip(h, 0.0, 65535.99609375, out=h)
+    np.multiply(h, 256.0, out=h)
+    np.floor(h, out=h)
+    q = h.astype(">u4")[::-1]  # big-endian bytes: 0, R, G, B
+    return q.view(np.uint8).reshape(ny, nx, 4)[:, :, 1:]
 
 
 def _kinds(terrain: Any, b: TileBounds) -> np.ndarray:
@@ -235,18 +248,27 @@ def _kinds(terrain: Any, b: TileBounds) -> np.ndarray:
 
 
 def map_options(metres_per_pixel: float) -> dict[str, Any]:
-    """The map options of a tile at ``metres_per_pixel``: SPEC 15's 5 m contours
-    (index every fifth) down to 1 m a pixel, then an interval that doubles with
-    the pixel (10 m at 2 m, 20 m at 4 m, ...) so the lines stay apart; point
-    symbols and buildings only where a pixel is at most 2 m (coarser, they would
-    be specks costing a scan of every metre of the tile).
+    """The map options of a tile at ``metres_per_pixel``: an orienteering map
+    at every zoom, as :func:`relfterrain.maps.orienteering_map` draws it.
+
+    The contour interval is :func:`relfterrain.maps.auto_interval` of the
+    pixel (5 at 2 px a metre, 10 at 1, 20 at 1/2 ...: the lines stay some ten
+    pixels apart), magnetic-north lines every 300 m while they are at least
+    75 pixels apart, and point symbols and buildings where a pixel is at most
+    2 m (coarser, they would be specks costing a scan of every metre of the
+    tile).
 
     >>> map_options(8.0)
-    {'interval': 40.0, 'features': False, 'buildings': False}
+    {'interval': 100.0, 'north_lines': None, 'features': False, 'buildings': False}
+    >>> map_options(0.5)
+    {'interval': 5.0, 'north_lines': 300.0, 'features': True, 'buildings': True}
     """
+    from .maps import auto_interval
+
     m = float(metres_per_pixel)
     detail = m <= 2.0
-    return {"interval": 5.0 * max(1.0, m), "features": detail, "buildings": detail}
+    return {"interval": auto_interval(m), "north_lines": 300.0 if m <= 4.0 else None,
+            "features": detail, "buildings": detail}
 
 
 def _map(terrain: Any, b: TileBounds) -> np.ndarray:

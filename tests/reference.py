@@ -66,14 +66,14 @@ PI1000 = math.pi * 1000
 PI10000 = math.pi * 10000
 
 # TerrainType codes
-LAKE, TOWN, GRASS, MOOR, WOOD, THICKET, ROAD, MUD, PATH, STREAM, MARSH, SNOW = range(12)
+LAKE, TOWN, GRASS, MOOR, WOOD, THICKET, ROAD, MUD, PATH, STREAM, MARSH, SNOW, QUARRY = range(13)
 TERRAIN_NAMES = ("LAKE", "TOWN", "GRASS", "MOOR", "WOOD", "THICKET", "ROAD",
-                 "MUD", "PATH", "STREAM", "MARSH", "SNOW")
+                 "MUD", "PATH", "STREAM", "MARSH", "SNOW", "QUARRY")  # QUARRY: SPEC 17
 # Feature codes
 (F_NONE, F_MINE, F_BOULDER, F_ROOT, F_WATERHOLE, F_KNOLL, F_X, F_CONE,
- F_ROCKET, F_BUILDING) = range(10)
+ F_ROCKET, F_BUILDING, F_PHONE) = range(11)
 FEATURE_NAMES = ("NONE", "MINE", "BOULDER", "ROOT", "WATERHOLE", "KNOLL", "X",
-                 "CONE", "ROCKET", "BUILDING")
+                 "CONE", "ROCKET", "BUILDING", "PHONE")  # PHONE: SPEC 17, placed only
 # Features that carry an orienteering code (API contract).
 CODED_FEATURES = frozenset((F_MINE, F_BOULDER, F_ROOT, F_WATERHOLE, F_KNOLL, F_X))
 

@@ -12,7 +12,7 @@ MODULES = ["relfterrain", "relfterrain.terrain", "relfterrain._types", "relfterr
            "relfterrain.roads", "relfterrain.features", "relfterrain._params",
            "relfterrain._files", "relfterrain.mathjs", "relfterrain.classic",
            "relfterrain.galaxy", "relfterrain.tiles", "relfterrain.serve",
-           "relfterrain.explorer", "relfterrain._fields"]
+           "relfterrain.explorer", "relfterrain.plot", "relfterrain._fields"]
 
 
 @pytest.mark.parametrize("name", MODULES)

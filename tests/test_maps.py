@@ -30,12 +30,14 @@ RELF = {
     T.MOOR: (192, 192, 127), T.WOOD: (255, 255, 255), T.THICKET: (0, 128, 0),
     T.ROAD: (200, 200, 200), T.MUD: (92, 39, 14), T.PATH: (153, 153, 153),
     T.STREAM: (0, 170, 231), T.MARSH: (0, 170, 231), T.SNOW: (230, 240, 255),
+    T.QUARRY: (181, 160, 132),  # SPEC 17's quarry: the project's pale stone
 }
 ISOM = {
     T.LAKE: (0, 255, 255), T.TOWN: (158, 186, 29), T.GRASS: (255, 186, 54),
     T.MOOR: (255, 221, 154), T.WOOD: (255, 255, 255), T.THICKET: (61, 255, 23),
     T.ROAD: (232, 173, 128), T.MUD: (128, 255, 255), T.PATH: (191, 191, 191),
     T.STREAM: (0, 255, 255), T.MARSH: (0, 255, 255), T.SNOW: (230, 240, 255),
+    T.QUARRY: (178, 178, 178),  # 214 bare rock: black 30 %
 }
 CONTOUR = {"relf": (184, 78, 27), "isom": (209, 92, 0)}
 TABLES = {"relf": RELF, "isom": ISOM}
@@ -338,7 +340,10 @@ def test_save_png_round_trip(terrain, tmp_path):
     back = np.asarray(Image.open(path).convert("RGB"))
     np.testing.assert_array_equal(back, img)
     terrain.save_map(tmp_path / "again.png", X0, Y0, 120, 90)
-    np.testing.assert_array_equal(np.asarray(Image.open(tmp_path / "again.png")), img)
+    # a map of few colours is written as a palette PNG: decode it to RGB
+    again = Image.open(tmp_path / "again.png")
+    assert again.mode == "P"
+    np.testing.assert_array_equal(np.asarray(again.convert("RGB")), img)
     assert sorted(os.listdir(tmp_path)) == ["again.png", "map.png"]
     # an ordinary file, not mkstemp's private 0600
     mask = os.umask(0o022)
@@ -486,3 +491,111 @@ def test_contour_mask_in_c_equals_the_numpy_transcription(interval, index_every)
     for z in grids:
         assert np.array_equal(contour_mask(z, interval, index_every),
                               _contour_mask_numpy(z, interval, index_every))
+
+
+# -- the map as The Forest shows it (orienteering_map, interval="auto", north lines) ---
+
+def test_auto_interval_by_pixel_size():
+    # 10 x step rounded up to 5, 10, 20, 25, 50, ... and never below SPEC 15's 5
+    want = {0.1: 5.0, 0.5: 5.0, 0.6: 10.0, 1.0: 10.0, 1.5: 20.0, 2.0: 20.0, 2.2: 25.0,
+            4.0: 50.0, 10.0: 100.0, 30.0: 500.0, 1000.0: 10000.0}
+    for step, interval in want.items():
+        assert maps.auto_interval(step) == interval, step
+    for bad in (0.0, -1.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="step"):
+            maps.auto_interval(bad)
+
+
+def test_orienteering_map_is_render_with_auto_interval_and_north_lines(terrain):
+    img = maps.orienteering_map(terrain, X0, Y0, 300, 200, 2)
+    assert img.shape == (400, 600, 3)
+    want = maps.render(terrain, X0, Y0, 600, 400, 0.5, interval=5.0, north_lines=300.0)
+    np.testing.assert_array_equal(img, want)
+    one = maps.orienteering_map(terrain, X0, Y0, 300, 200, 1)
+    np.testing.assert_array_equal(
+        one, maps.render(terrain, X0, Y0, 300, 200, 1.0, interval=10.0, north_lines=300.0))
+    # the default map is SPEC 15's: 5 height units, no north lines
+    np.testing.assert_array_equal(terrain.map(X0, Y0, 300, 200),
+                                  maps.render(terrain, X0, Y0, 300, 200, interval=5.0,
+                                              north_lines=None))
+
+
+def test_north_lines_at_multiples_of_their_spacing(terrain):
+    x0 = 23390.0
+    img = maps.render(terrain, x0, Y0, 700, 50, 1.0, contours=False, features=False,
+                      buildings=False, water=False, roads=False, paths=False,
+                      north_lines=300.0)
+    black = (img == 0).all(axis=2).all(axis=0)
+    # the columns of x = 23400 and 23700 (x0 + 10, x0 + 310); no other column
+    assert np.flatnonzero(black).tolist() == [10, 310, 610]
+    # anchored to the world: a window shifted east by 100 m has them 100 columns left
+    img2 = maps.render(terrain, x0 + 100, Y0, 700, 50, 1.0, contours=False, features=False,
+                       buildings=False, water=False, roads=False, paths=False,
+                       north_lines=300.0)
+    np.testing.assert_array_equal(img2[:, :600], img[:, 100:])
+    # twice as wide at 4 pixels a metre (as a contour)
+    fine = maps.render(terrain, 23399.0, Y0, 12, 8, 0.25, contours=False, features=False,
+                       buildings=False, water=False, roads=False, paths=False,
+                       north_lines=300.0)
+    assert np.flatnonzero((fine == 0).all(axis=2).all(axis=0)).tolist() == [4, 5]
+
+
+def test_north_lines_and_pixels_per_metre_bad_input(terrain):
+    for bad in (0, -300, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="north_lines"):
+            maps.render(terrain, X0, Y0, 10, 10, north_lines=bad)
+    with pytest.raises(TypeError, match="north_lines"):
+        maps.render(terrain, X0, Y0, 10, 10, north_lines="300")
+    with pytest.raises(ValueError, match="pixels_per_metre"):
+        maps.orienteering_map(terrain, X0, Y0, 10, 10, 0)
+    with pytest.raises(ValueError, match="width, height"):
+        maps.orienteering_map(terrain, X0, Y0, 0.1, 10, 1)
+    with pytest.raises(ValueError, match="interval"):
+        maps.render(terrain, X0, Y0, 10, 10, interval="fine")
+
+
+@pytest.mark.parametrize("colours", [1, 2, 3, 16, 17, 200, 256, 257, 5000])
+@pytest.mark.parametrize("width", [1, 2, 7, 64])
+def test_png_decodes_to_the_same_pixels(colours, width):
+    rng = np.random.default_rng(colours * 100 + width)
+    table = np.unique(rng.integers(0, 256, (colours, 3), dtype=np.uint8), axis=0)
+    img = table[rng.integers(0, len(table), (9, width))]
+    data = maps.png_bytes(img)
+    back = Image.open(io.BytesIO(data))
+    assert back.mode == ("P" if len(np.unique(img.reshape(-1, 3), axis=0)) <= 256 else "RGB")
+    np.testing.assert_array_equal(np.asarray(back.convert("RGB")), img)
+
+
+def test_png_text_chunks_and_rgba():
+    rgba = np.random.default_rng(1).integers(0, 256, (5, 6, 4), dtype=np.uint8)
+    back = Image.open(io.BytesIO(maps.png_bytes(rgba, text={"Software": "relfterrain"})))
+    assert back.mode == "RGBA" and back.text == {"Software": "relfterrain"}
+    np.testing.assert_array_equal(np.asarray(back), rgba)
+    with pytest.raises(ValueError, match="text"):
+        maps.png_bytes(rgba, text={"": "empty key"})
+    with pytest.raises(ValueError, match="text"):
+        maps.png_bytes(rgba, text={"k": 3})
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3, 5, 16])
+def test_contour_mask_the_same_on_any_thread_count(terrain, threads):
+    # bands of rows on several threads: the same pixels as the NumPy transcription
+    z = terrain.height_grid(23000, 5000, 700, 400, 0.7)
+    for interval, index_every in ((5.0, 5), (2.5, 3), (0.5, 0)):
+        want = maps._contour_mask_numpy(z, interval, index_every)
+        got = maps.contour_mask(z, interval, index_every, threads=threads)
+        np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(
+        terrain.map(23000, 5000, 700, 400, 0.7, threads=threads),
+        terrain.map(23000, 5000, 700, 400, 0.7, threads=1))
+
+
+def test_contour_mask_limit_on_threads(terrain):
+    from relfterrain import _core
+
+    z = terrain.height_grid(23000, 5000, 700, 400)
+    for threads in (1, 2, 4):
+        with pytest.raises(ValueError, match="too small for this map"):
+            _core.contour_mask(z, 0.01, 5, 1000, threads=threads)
+    with pytest.raises(ValueError, match="threads"):
+        maps.contour_mask(z, 5.0, 5, threads=0)

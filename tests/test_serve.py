@@ -99,8 +99,10 @@ def test_terrarium_tile_decodes_to_the_heights_at_pixel_centres(client: httpx.Cl
 def test_map_tile_is_the_map_of_its_window(client: httpx.Client) -> None:
     img = _png(client.get("/tiles/map/0/91/-21.png"))
     # west 23296, north 5376 at 1 m a pixel: pixel centres from (23296.5, 5120.5)
-    want = rt.Terrain().map(23296.5, 5120.5, 256, 256, 1.0)
+    want = rt.Terrain().map(23296.5, 5120.5, 256, 256, 1.0, interval=10.0, north_lines=300.0)
     assert np.array_equal(img, want)
+    # a north line at x = 23400: the column of the pixel whose centre is 23400.5
+    assert (img[:, 23400 - 23296] == 0).all()
 
 
 def test_kinds_tile_north_up(client: httpx.Client) -> None:
@@ -456,3 +458,16 @@ def test_tile_png_reads_back_bit_for_bit(shape: tuple[int, int, int]) -> None:
 def test_tile_png_refuses_what_is_not_an_image(bad: np.ndarray) -> None:
     with pytest.raises(ValueError, match="image: must be a non-empty uint8"):
         tiles.tile_png(bad)
+
+
+def test_height_tile_is_the_ramp_of_the_heights(client: httpx.Client) -> None:
+    z, x, y = -2, 22, -6
+    img = _png(client.get(f"/tiles/height/{z}/{x}/{y}.png"))
+    info = client.get("/api/world").json()
+    lo, hi = info["height_span"]
+    assert (lo, hi) == tiles.height_range(rt.Terrain())
+    xs, ys = _centres(z, x, y)
+    h = rt.Terrain().height(xs[None, ::17], ys[::17, None])
+    index = np.floor(np.clip((h - lo) * (255.0 / (hi - lo)), 0, 255)).astype(int)
+    assert np.array_equal(img[::17, ::17], tiles._RAMP[index])
+    assert len(np.unique(index)) > 20

@@ -91,6 +91,16 @@ CONFIGS = {
                          "a1": [1, 2, 3], "b1": [4, 5, 6], "a2": [-7, 8, 9], "b2": [10, -11, 12],
                          "a3": [13, 14, -15], "b3": [16, 17, 18], f"a{q}": [90, -3, 5]}
        for q in (1, 2, 3)},
+    # SPEC 17: terrain00.js (2026) as shipped, the classic model as it computes it
+    # (the JavaScript calcProf differs at negative fractional points), and its
+    # rules on the classic model where the classic ground reaches them
+    "forest_2026": rt.presets.preset_params("forest_2026").to_dict(),
+    "calc_js": {"calc_prof": "js", "x_below": 32},
+    "rock_quarry": {"rock_above": 430.0, "quarry_below": 200.0, "quarry_depth": 12.5,
+                    "quarry_min_height": 260.0, "mountain_base": 400.0},
+    "poe_rules": {"snow_height": 450.0, "snow_keeps_feature": True,
+                  "pi10000": 3.141592653589793 * 1000 * 10, "cone_below": 128,
+                  "with_paths": True, "path_height": "raw", "mountain_base": 380.0},
     # Pieces of Eight's rules (SPEC 16): the town test on |calcProf(A1)|
     "town_abs": {"profile": PROFILE64, "ah": [3, -7, 11], "bh": [5, 2, -9], "a1": [1, 2, 3],
                  "b1": [4, 5, 6], "a2": [-7, 8, 9], "b2": [10, -11, 12], "a3": [13, 14, -15],

@@ -480,7 +480,7 @@ static uint64_t space(uint64_t fp)
 static uint64_t roads_contours(uint64_t fp, const rt_terrain *t)
 {
     int64_t px[3] = {23400, 23600, 23800}, py[3] = {5330, 5360, 5340};
-    rt_road r = {px, py, 3, 2, 60};
+    rt_road r = {px, py, 3, 2, 60, 0};
     int64_t bound = 0;
     CHECK(rt_road_check(&r, &bound) == RT_OK);
     int64_t *c1 = malloc((size_t)bound * 2 * sizeof *c1), *c2 = malloc((size_t)bound * 2 * sizeof *c2);
@@ -497,7 +497,7 @@ static uint64_t roads_contours(uint64_t fp, const rt_terrain *t)
     /* a wide road: about 5 M cells to sort, more than one qsort takes (the
      * runs-and-merges path): sorted, distinct, every square's corners there */
     int64_t wx[2] = {0, 3000}, wy[2] = {0, 1000};
-    rt_road wide = {wx, wy, 2, 20, -1};
+    rt_road wide = {wx, wy, 2, 20, -1, 0};
     CHECK(rt_road_check(&wide, &bound) == RT_OK);
     CHECK(bound > ((int64_t)1 << 22));
     int64_t *wc = malloc((size_t)bound * 2 * sizeof *wc), wb[1];

@@ -35,7 +35,7 @@ uint64_t test_roads(void)
 
     /* a straight road east: q = 0..10, a 15 x 5 rectangle */
     int64_t x1[] = {23400, 23410}, y1[] = {5320, 5320};
-    rt_road r = {x1, y1, 2, 2, 60};
+    rt_road r = {x1, y1, 2, 2, 60, 0};
     int64_t *cells, bridge[4], bad = 7;
     int64_t n = pave(&t, &r, &cells, bridge, &bad, 1);
     CHECK(n == 15 * 5 && bad == -1);
@@ -50,7 +50,7 @@ uint64_t test_roads(void)
     /* a diagonal and a zero-length segment; every q of the diagonal is a cell
      * centre by the formula, evaluated here directly */
     int64_t x2[] = {0, 7, 7, -3}, y2[] = {0, 5, 5, 9};
-    rt_road r2 = {x2, y2, 4, 0, -1};
+    rt_road r2 = {x2, y2, 4, 0, -1, 0};
     n = pave(&t, &r2, &cells, bridge, &bad, 1);
     CHECK(bad == -1);
     double d = sqrt(49.0 + 25.0);
@@ -70,7 +70,7 @@ uint64_t test_roads(void)
     rt_terrain wet = t;
     wet.lake_base = 1e6;
     int64_t x3[] = {100, 100, 150}, y3[] = {0, 30, 30};
-    rt_road r3 = {x3, y3, 3, 2, 40};
+    rt_road r3 = {x3, y3, 3, 2, 40, 0};
     int64_t sentinel[2] = {-99, -99}, count = -1;
     CHECK(rt_road_cells(&wet, &r3, sentinel, 1, &count, bridge, &bad, 2, NULL) == RT_ERR_SIZE);
     CHECK(sentinel[0] == -99 && count == -1);
@@ -95,18 +95,18 @@ uint64_t test_roads(void)
 
     /* bad input */
     int64_t far[] = {0, (int64_t)RT_TERRAIN_DOMAIN + 1};
-    rt_road bad_r = {far, far, 2, 2, 60};
+    rt_road bad_r = {far, far, 2, 2, 60, 0};
     CHECK(rt_road_check(&bad_r, NULL) == RT_ERR_COORD);
     int64_t longx[] = {0, RT_MAX_ROAD_SEGMENT + 1}, zero[] = {0, 0};
-    bad_r = (rt_road){longx, zero, 2, 2, 60};
+    bad_r = (rt_road){longx, zero, 2, 2, 60, 0};
     CHECK(rt_road_check(&bad_r, NULL) == RT_ERR_COORD);
-    bad_r = (rt_road){x1, y1, 1, 2, 60};
+    bad_r = (rt_road){x1, y1, 1, 2, 60, 0};
     CHECK(rt_road_check(&bad_r, NULL) == RT_ERR_SIZE);
-    bad_r = (rt_road){x1, y1, 2, -1, 60};
+    bad_r = (rt_road){x1, y1, 2, -1, 60, 0};
     CHECK(rt_road_check(&bad_r, NULL) == RT_ERR_PARAM);
-    bad_r = (rt_road){x1, y1, 2, RT_MAX_ROAD_HALF_WIDTH + 1, 60};
+    bad_r = (rt_road){x1, y1, 2, RT_MAX_ROAD_HALF_WIDTH + 1, 60, 0};
     CHECK(rt_road_check(&bad_r, NULL) == RT_ERR_PARAM);
-    bad_r = (rt_road){NULL, y1, 2, 2, 60};
+    bad_r = (rt_road){NULL, y1, 2, 2, 60, 0};
     CHECK(rt_road_check(&bad_r, NULL) == RT_ERR_NULL);
     CHECK(rt_road_cells(&t, &r, NULL, 100, &count, NULL, &bad, 1, NULL) == RT_ERR_NULL);
     rt_terrain broken = t;

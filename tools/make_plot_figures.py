@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Draw the figures of docs/guide/plotting.md into docs/guide/images/.
+
+    PYTHONPATH=. python tools/make_plot_figures.py
+
+Every figure is drawn by relfterrain.plot exactly as the guide's code shows;
+the figures are written with matplotlib's default (non-interactive, when no
+display is present) backend: this script does not change the backend either.
+"""
+
+from __future__ import annotations
+
+import os
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.ticker import MaxNLocator
+
+import relfterrain as rt
+from relfterrain import maps, plot
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "..", "docs", "guide", "images")
+
+
+def save(fig, name: str) -> None:
+    fig.savefig(os.path.join(OUT, name), dpi=90, bbox_inches="tight")
+    plt.close(fig)
+    print("wrote", name)
+
+
+def main() -> None:
+    os.makedirs(OUT, exist_ok=True)
+    t = rt.Terrain()
+    g = t.grid(*rt.CLASSIC_MAP)
+
+    fig, (a, b) = plt.subplots(1, 2, figsize=(13, 4.4), layout="constrained")
+    plot.height(g, a, title="height")
+    plot.hillshade(g, b)
+    save(fig, "plotting-height-hillshade.png")
+
+    fig, ax = plt.subplots(figsize=(8, 5))
+    plot.terrain(g, ax, title="terrain kinds of the classic map")
+    save(fig, "plotting-terrain.png")
+
+    fig, ax = plt.subplots(figsize=(8, 5))
+    plot.features(t.grid(23396, 5318, 300, 200), ax, title="point features as map symbols")
+    save(fig, "plotting-features.png")
+
+    fig, ax = plt.subplots(figsize=(10, 6))
+    plot.map(t, 23396, 5318, 400, 300, pixels_per_metre=2, ax=ax)
+    save(fig, "plotting-map.png")
+
+    # the same 200 m x 150 m: SPEC 15's default map at 1 px/m, and the Forest-style
+    # map at 1 and 2 px/m, each drawn in metres so that they line up
+    x0, y0, w, h = 23560, 5400, 200, 150
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.4), layout="constrained")
+    panels = [
+        (maps.render(t, x0, y0, w, h), 1.0, "default map (SPEC 15): 5 m, 1 px/m"),
+        (maps.orienteering_map(t, x0, y0, w, h, 1), 1.0,
+         "orienteering_map, 1 px/m: 10 m contours"),
+        (maps.orienteering_map(t, x0, y0, w, h, 2), 0.5,
+         "orienteering_map, 2 px/m: 5 m contours"),
+    ]
+    brown = np.array(maps.PALETTES["relf"].contour, np.uint8)
+    for ax, (img, step, name) in zip(axes, panels):
+        ny, nx = img.shape[:2]
+        ax.imshow(img, origin="upper", interpolation="nearest",
+                  extent=(x0 - step / 2, x0 + (nx - 0.5) * step,
+                          y0 - step / 2, y0 + (ny - 0.5) * step))
+        share = (img == brown).all(axis=2).mean()
+        ax.set_title(f"{name}\ncontour share {share:.0%}", fontsize=10)
+        ax.set_xlabel("x (m east)")
+        ax.set_ylabel("y (m north)")
+        ax.xaxis.set_major_locator(MaxNLocator(4))
+    save(fig, "plotting-map-comparison.png")
+
+    fig, (a, b) = plt.subplots(1, 2, figsize=(14, 5), layout="constrained")
+    plot.planet(rt.Planet(2000).map(30, 0, 320, 240), a, title="a planet, 30° N")
+    plot.stars(rt.Galaxy(), ax=b)
+    save(fig, "plotting-planet-stars.png")
+
+    ds = t.dataset(*rt.CLASSIC_MAP)
+    fig, ax = plt.subplots(figsize=(8, 5))
+    ds.terrain.rt.plot(ax)
+    ax.set_title("ds.terrain.rt.plot(): categories from flag_meanings")
+    save(fig, "plotting-xarray.png")
+
+
+if __name__ == "__main__":
+    main()
