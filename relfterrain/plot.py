@@ -261,7 +261,7 @@ def _kind_name(k: TerrainType) -> str:
 
 
 def terrain_colormap(palette: Any = "relf") -> tuple[Any, Any]:
-    """A categorical ``(ListedColormap, BoundaryNorm)`` of the terrain codes 0..11."""
+    """A categorical ``(ListedColormap, BoundaryNorm)`` of the terrain codes (0 .. len(TerrainType) - 1)."""
     from matplotlib.colors import BoundaryNorm, ListedColormap
 
     pal = _palette(palette)
@@ -288,7 +288,7 @@ def terrain(data: Any, ax: Any = None, *, x: Any = None, y: Any = None,
     palette colour (``"relf"`` or ``"isom"``, :data:`relfterrain.maps.PALETTES`),
     and the legend lists exactly the kinds that occur in the data, in code
     order. Data as :func:`height` (the ``terrain`` variable); codes outside
-    0..11 (a planet's outside, 255) are left blank. Returns the axes.
+    0..12 (a planet's outside, 255) are left blank. Returns the axes.
 
     >>> import matplotlib.pyplot as plt, relfterrain as rt
     >>> ax = terrain(rt.Terrain().grid(23396, 5318, 80, 60), palette="isom")

@@ -84,7 +84,8 @@ def test_terrain_legend_lists_exactly_the_kinds_present(terrain):
 
 def test_terrain_is_categorical(terrain):
     """Each code's pixels have exactly its palette colour (no continuous colour map)."""
-    codes = np.arange(12, dtype=np.uint8).reshape(3, 4)
+    n = len(rt.TerrainType)
+    codes = np.arange(n, dtype=np.uint8).reshape(1, n)
     ax = plot.terrain(codes, palette="isom")
     rgba = ax.images[0].to_rgba(ax.images[0].get_array(), bytes=True)
     np.testing.assert_array_equal(rgba[:, :, :3], maps.PALETTES["isom"].terrain[codes])

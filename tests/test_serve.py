@@ -402,8 +402,10 @@ def test_cli_serve_binds_to_localhost_and_serves(tmp_path: object) -> None:
     import sys
 
     port = _free_port()
+    # cwd: not the checkout, whose relfterrain/ (no built _core) -m would import
     proc = subprocess.Popen([sys.executable, "-m", "relfterrain", "serve", "--port", str(port)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            cwd=str(tmp_path))
     try:
         line = proc.stdout.readline()  # type: ignore[union-attr]
         assert line.startswith(f"relfterrain serve: http://127.0.0.1:{port}/"), line
@@ -421,7 +423,7 @@ def test_cli_serve_binds_to_localhost_and_serves(tmp_path: object) -> None:
         proc.wait(10)
         proc.stdout.close()  # type: ignore[union-attr]
     bad = subprocess.run([sys.executable, "-m", "relfterrain", "serve", "nowhere.json"],
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, cwd=str(tmp_path))
     assert bad.returncode == 2
     assert "world: 'nowhere.json' is neither a preset" in bad.stderr
     assert "Traceback" not in bad.stderr
