@@ -7,8 +7,14 @@
  */
 #include "helpers.h"
 
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <pythread.h>
 
 PyObject *rtpy_raise(rt_status status, const char *what)
 {
@@ -199,6 +205,77 @@ int rtpy_threads(PyObject *obj, int *out)
     return 0;
 }
 
+/* The usable cores: the affinity mask's CPUs where there is one. */
+static int usable_cores(void)
+{
+#if defined(__linux__) && defined(CPU_COUNT)
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        const int n = CPU_COUNT(&set);
+        if (n > 0) return n;
+    }
+#endif
+    const long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (n > RT_MAX_THREADS ? RT_MAX_THREADS : (int)n) : 1;
+}
+
+/* Tasks runnable on the machine right now, this thread included (Linux's
+ * /proc/loadavg, fourth field "running/total"); -1 when unknown. */
+static int runnable_tasks(void)
+{
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (!f) return -1;
+    double l1, l5, l15;
+    int running = -1, total;
+    if (fscanf(f, "%lf %lf %lf %d/%d", &l1, &l5, &l15, &running, &total) != 5) running = -1;
+    fclose(f);
+    return running;
+}
+
+/* The share of the last 10 s in which some task waited for a CPU (Linux
+ * pressure stall information, /proc/pressure/cpu), in percent; -1 when
+ * unknown. */
+#define RTPY_BUSY_PRESSURE 20.0
+static double cpu_pressure(void)
+{
+    FILE *f = fopen("/proc/pressure/cpu", "r");
+    if (!f) return -1.0;
+    double some = -1.0;
+    if (fscanf(f, "some avg10=%lf", &some) != 1) some = -1.0;
+    fclose(f);
+    return some;
+}
+
+int rtpy_auto_threads(int64_t points)
+{
+    /* below this many points the core runs one thread anyway (and the
+     * look at the machine's load would cost more than it saves) */
+    if (points < RTPY_AUTO_THREAD_POINTS) return 1;
+    int cores = usable_cores();
+    if (cores <= 1) return 1;
+    /* the cores other tasks keep busy would share their time with ours:
+     * a thread of ours the system stops for milliseconds while it holds
+     * rows makes the whole call wait, so only idle cores are used */
+    /* tasks have been waiting for a CPU much of the last seconds: no core
+     * is idle for long, whatever the instant says */
+    if (cpu_pressure() >= RTPY_BUSY_PRESSURE) return 1;
+    const int running = runnable_tasks();
+    if (running > 1) {
+        const int idle = cores - (running - 1);
+        cores = idle < 1 ? 1 : idle;
+    }
+    return cores;
+}
+
+int rtpy_threads_auto(PyObject *obj, int64_t points, int *out)
+{
+    if (obj == Py_None) {
+        *out = rtpy_auto_threads(points);
+        return 0;
+    }
+    return rtpy_threads(obj, out);
+}
+
 int rtpy_check_block(long long nx, long long ny, long long c0, long long r0, size_t itemsize)
 {
     if (nx < 1) {
@@ -223,14 +300,176 @@ int rtpy_check_block(long long nx, long long ny, long long c0, long long r0, siz
     return rtpy_check_alloc((unsigned long long)nx * (unsigned long long)ny * itemsize, "nx, ny");
 }
 
+/* ------------------------------------------------------------------------ */
+/* Fresh outputs: a small cache of large data buffers                       */
+/* ------------------------------------------------------------------------ */
+
+/* A fresh output of many megabytes is new memory from the system: its first
+ * write faults every page in and the kernel zeroes it first, which made a
+ * height grid into a fresh array 2-3 times slower than into out= (the
+ * computation writes as fast as the memory takes it).  Fresh outputs of at
+ * least POOL_MIN_BYTES therefore get a NumPy data handler of their own
+ * whose `free` keeps a few recently freed buffers (at most pool_cap bytes
+ * in all; RELFTERRAIN_OUTPUT_CACHE_MB sets it, 0 turns the cache off) and
+ * whose `malloc` hands one of exactly the size asked back: the arrays of a
+ * loop of grid calls reuse memory whose pages are already in place.  The
+ * arrays own their data as any NumPy array; only the memory behind them is
+ * recycled.  A buffer taken from the cache holds old values, as any
+ * np.empty may: every output is written entirely by the call. */
+#define POOL_MIN_BYTES ((size_t)1 << 20)
+#define POOL_SLOTS 8
+
+static struct {
+    PyThread_type_lock lock;
+    void *ptr[POOL_SLOTS];
+    size_t size[POOL_SLOTS];
+    unsigned long long age[POOL_SLOTS];
+    unsigned long long clock;
+    size_t bytes, cap;
+} pool;
+
+static void *pool_malloc(void *ctx, size_t size)
+{
+    (void)ctx;
+    if (size >= POOL_MIN_BYTES && pool.lock) {
+        void *p = NULL;
+        PyThread_acquire_lock(pool.lock, WAIT_LOCK);
+        int best = -1;
+        for (int k = 0; k < POOL_SLOTS; k++) /* the most recent buffer of that size */
+            if (pool.ptr[k] && pool.size[k] == size && (best < 0 || pool.age[k] > pool.age[best]))
+                best = k;
+        if (best >= 0) {
+            p = pool.ptr[best];
+            pool.ptr[best] = NULL;
+            pool.bytes -= size;
+        }
+        PyThread_release_lock(pool.lock);
+        if (p) return p;
+    }
+    void *p = malloc(size ? size : 1);
+#ifdef MADV_HUGEPAGE
+    /* as NumPy's own allocator: huge pages fault 512 times less often */
+    if (p && size >= ((size_t)4 << 20)) {
+        const uintptr_t a = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+        const uintptr_t e = ((uintptr_t)p + size) & ~(uintptr_t)4095;
+        if (e > a) madvise((void *)a, e - a, MADV_HUGEPAGE);
+    }
+#endif
+    return p;
+}
+
+static void *pool_calloc(void *ctx, size_t nelem, size_t elsize)
+{
+    (void)ctx;
+    return calloc(nelem ? nelem : 1, elsize ? elsize : 1);
+}
+
+static void *pool_realloc(void *ctx, void *ptr, size_t new_size)
+{
+    (void)ctx;
+    return realloc(ptr, new_size ? new_size : 1);
+}
+
+static void pool_free(void *ctx, void *ptr, size_t size)
+{
+    (void)ctx;
+    if (!ptr) return;
+    if (size >= POOL_MIN_BYTES && size <= pool.cap && pool.lock) {
+        void *evict[POOL_SLOTS];
+        int ne = 0;
+        PyThread_acquire_lock(pool.lock, WAIT_LOCK);
+        /* room: the oldest buffers go back to the system first */
+        for (;;) {
+            int oldest = -1, empty = -1;
+            for (int k = 0; k < POOL_SLOTS; k++) {
+                if (!pool.ptr[k]) {
+                    if (empty < 0) empty = k;
+                } else if (oldest < 0 || pool.age[k] < pool.age[oldest]) {
+                    oldest = k;
+                }
+            }
+            if (empty >= 0 && pool.bytes + size <= pool.cap) {
+                pool.ptr[empty] = ptr;
+                pool.size[empty] = size;
+                pool.age[empty] = ++pool.clock;
+                pool.bytes += size;
+                ptr = NULL;
+                break;
+            }
+            if (oldest < 0) break;
+            evict[ne++] = pool.ptr[oldest];
+            pool.bytes -= pool.size[oldest];
+            pool.ptr[oldest] = NULL;
+        }
+        PyThread_release_lock(pool.lock);
+        for (int k = 0; k < ne; k++) free(evict[k]);
+    }
+    free(ptr);
+}
+
+static PyDataMem_Handler pool_handler = {
+    "relfterrain_output_cache",
+    1,
+    {NULL, pool_malloc, pool_calloc, pool_realloc, pool_free},
+};
+
+/* The handler's capsule, made on first use (NULL: no cache). */
+static PyObject *pool_capsule(void)
+{
+    static PyObject *capsule = NULL;
+    static int tried = 0;
+    if (tried) return capsule;
+    tried = 1;
+    unsigned long long phys = rtpy_physical_memory();
+    unsigned long long cap = phys > 0 ? phys / 8 : (1ull << 30);
+    if (cap > (1ull << 30)) cap = 1ull << 30;
+    const char *env = getenv("RELFTERRAIN_OUTPUT_CACHE_MB");
+    if (env && *env) {
+        char *end;
+        const double v = strtod(env, &end);
+        if (end != env && *end == '\0' && v >= 0.0 && v < 1e9) cap = (unsigned long long)(v * 1048576.0);
+    }
+    if (cap < POOL_MIN_BYTES) return NULL;
+    pool.cap = (size_t)cap;
+    pool.lock = PyThread_allocate_lock();
+    if (!pool.lock) return NULL;
+    capsule = PyCapsule_New(&pool_handler, "mem_handler", NULL);
+    if (!capsule) {
+        PyErr_Clear();
+        PyThread_free_lock(pool.lock);
+        pool.lock = NULL;
+    }
+    return capsule;
+}
+
+/* A fresh C-contiguous array; large ones through the cache above. */
+static PyArrayObject *fresh_array(int ndim, const npy_intp *dims, int typenum, size_t nbytes)
+{
+    PyObject *h = nbytes >= POOL_MIN_BYTES ? pool_capsule() : NULL;
+    PyObject *old = h ? PyDataMem_SetHandler(h) : NULL;
+    if (h && !old) PyErr_Clear(); /* no handler set: NumPy's own */
+    PyArrayObject *a = (PyArrayObject *)PyArray_EMPTY(ndim, (npy_intp *)dims, typenum, 0);
+    if (old) {
+        PyObject *mine = PyDataMem_SetHandler(old);
+        Py_XDECREF(mine);
+        Py_DECREF(old);
+        if (!mine) {
+            Py_XDECREF(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
 PyArrayObject *rtpy_output(PyObject *obj, const char *name, int typenum, int ndim,
                            const npy_intp *dims)
 {
     if (obj == NULL || obj == Py_None) {
         size_t itemsize = itemsize_of(typenum);
-        if (rtpy_check_alloc(array_bytes(ndim, dims, itemsize), name) < 0) return NULL;
-        PyArrayObject *a = (PyArrayObject *)PyArray_EMPTY(ndim, (npy_intp *)dims, typenum, 0);
-        return a; /* NULL with MemoryError if it cannot be allocated */
+        const unsigned long long nbytes = array_bytes(ndim, dims, itemsize);
+        if (rtpy_check_alloc(nbytes, name) < 0) return NULL;
+        /* NULL with MemoryError if it cannot be allocated */
+        return fresh_array(ndim, dims, typenum, (size_t)nbytes);
     }
     if (!PyArray_Check(obj)) {
         PyErr_Format(PyExc_TypeError, "%s: must be a numpy.ndarray, got %.100s", name,

@@ -106,6 +106,13 @@ int rtpy_check_alloc_for(unsigned long long bytes, const char *what, const char 
 
 /* Parse a `threads` value (>= 1) into *out; -1 with ValueError otherwise. */
 int rtpy_threads(PyObject *obj, int *out);
+/* threads=None on the terrain's grids and points: the usable cores that
+ * are idle right now (Linux: /proc/loadavg; one while tasks waited for a
+ * CPU a fifth of the last 10 s, /proc/pressure/cpu), one for fewer than
+ * RTPY_AUTO_THREAD_POINTS points; otherwise as rtpy_threads. */
+#define RTPY_AUTO_THREAD_POINTS ((int64_t)1 << 17)
+int rtpy_auto_threads(int64_t points);
+int rtpy_threads_auto(PyObject *obj, int64_t points, int *out);
 
 /* Check a grid block request before allocating: nx, ny >= 1, c0, r0 >= 0
  * and nx*ny*itemsize addressable and within the physical memory

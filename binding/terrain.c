@@ -209,6 +209,13 @@ typedef struct grid_rows {
     rt_terrain p;
 } grid_rows;
 
+/* nx * ny, saturated (for the thread count; the block is checked apart) */
+static int64_t grid_points(long long nx, long long ny)
+{
+    if (nx < 1 || ny < 1) return 0;
+    return nx > INT64_MAX / ny ? INT64_MAX : (int64_t)nx * (int64_t)ny;
+}
+
 static rt_block rows_block(const rt_block *b, int64_t row0, int64_t nrows)
 {
     rt_block r = *b;
@@ -346,7 +353,8 @@ static PyObject *TerrainCore_height_grid(TerrainCore *self, PyObject *args, PyOb
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "ddLL|d$LLOOpL", kwlist, &x0, &y0, &nx, &ny,
                                      &step, &c0, &r0, &out_obj, &threads_obj, &f32, &band))
         return NULL;
-    if (threads_obj && rtpy_threads(threads_obj, &threads) < 0) return NULL;
+    if (threads_obj && rtpy_threads_auto(threads_obj, grid_points(nx, ny), &threads) < 0)
+        return NULL;
     if (band_arg(band) < 0) return NULL;
     if (rtpy_check_block(nx, ny, c0, r0, f32 ? sizeof(float) : sizeof(double)) < 0) return NULL;
     npy_intp dims[2] = {(npy_intp)ny, (npy_intp)nx};
@@ -407,7 +415,8 @@ static PyObject *TerrainCore_terra_grid(TerrainCore *self, PyObject *args, PyObj
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "ddLL|d$LLOOpL", kwlist, &x0, &y0, &nx, &ny,
                                      &step, &c0, &r0, &outputs, &threads_obj, &f32, &band))
         return NULL;
-    if (threads_obj && rtpy_threads(threads_obj, &threads) < 0) return NULL;
+    if (threads_obj && rtpy_threads_auto(threads_obj, grid_points(nx, ny), &threads) < 0)
+        return NULL;
     if (band_arg(band) < 0) return NULL;
     /* itemsize 1: terra_outputs checks the total of the outputs asked for */
     if (rtpy_check_block(nx, ny, c0, r0, 1) < 0) return NULL;
@@ -509,9 +518,12 @@ static PyObject *TerrainCore_height_points(TerrainCore *self, PyObject *args, Py
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|$OO", kwlist, &xo, &yo, &out_obj,
                                      &threads_obj))
         return NULL;
-    if (threads_obj && rtpy_threads(threads_obj, &threads) < 0) return NULL;
+    if (threads_obj && threads_obj != Py_None && rtpy_threads(threads_obj, &threads) < 0)
+        return NULL;
     if (get_xy(xo, yo, &x, &y) < 0) return NULL;
     npy_intp n = PyArray_DIM(x, 0);
+    /* None: as a grid of 8 times the points (a point costs more) */
+    if (threads_obj == Py_None) threads = rtpy_auto_threads(grid_points(n, 8));
     out = rtpy_output(out_obj, "out", NPY_FLOAT64, 1, &n);
     if (!out) goto fail;
     rt_terrain p;
@@ -540,9 +552,12 @@ static PyObject *TerrainCore_terra_points(TerrainCore *self, PyObject *args, PyO
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|$OO", kwlist, &xo, &yo, &outputs,
                                      &threads_obj))
         return NULL;
-    if (threads_obj && rtpy_threads(threads_obj, &threads) < 0) return NULL;
+    if (threads_obj && threads_obj != Py_None && rtpy_threads(threads_obj, &threads) < 0)
+        return NULL;
     if (get_xy(xo, yo, &x, &y) < 0) return NULL;
     npy_intp n = PyArray_DIM(x, 0);
+    /* None: as a grid of 8 times the points (a point costs more) */
+    if (threads_obj == Py_None) threads = rtpy_auto_threads(grid_points(n, 8));
     rt_terra_out o;
     if (terra_outputs(outputs, 1, &n, TERRA_OUT_TYPES, arrays, &o) < 0) goto fail;
     (void)o;

@@ -136,7 +136,9 @@ int64_t rt_planet_key_y(int64_t yr, int64_t zr)
     return yr * ((int64_t)1 << 28) + zr;
 }
 
-static uint8_t feature_of(const rt_planet *p, double xr, double yr, double zr)
+/* The point feature at the rounded point, with calcProf3(B2, A3, C3) at the rounded point given in *pa
+ * (NULL: computed here). */
+static uint8_t feature_of_a(const rt_planet *p, double xr, double yr, double zr, const double *pa)
 {
     const double co[3] = {xr, yr, zr};
     int big = 0;
@@ -144,8 +146,9 @@ static uint8_t feature_of(const rt_planet *p, double xr, double yr, double zr)
         if (fabs(co[k]) >= fabs(co[big])) big = k;
     double u = big == 0 ? yr : xr, w = big == 2 ? yr : zr;
     double uw = u * w;
-    double a = prof3(p->profile, p->profile_len - 1, p->vec[RT_PLANET_B2], p->vec[RT_PLANET_A3],
-                     p->vec[RT_PLANET_C3], p->directions, xr, yr, zr);
+    double a = pa ? *pa
+                  : prof3(p->profile, p->profile_len - 1, p->vec[RT_PLANET_B2],
+                          p->vec[RT_PLANET_A3], p->vec[RT_PLANET_C3], p->directions, xr, yr, zr);
     uint32_t f = rt__low32(rt__round_js(a * uw * RT_RECIP128)) & p->feature_mask;
     if (f == 4) {
         uint32_t xyff = rt__low32(uw) & 0xffu;
@@ -160,15 +163,21 @@ static uint8_t feature_of(const rt_planet *p, double xr, double yr, double zr)
     return RT_NONE;
 }
 
-/* terra at the Cartesian point (x, y, z) on the sphere. */
-static void terra_xyz(const rt_planet *p, double x, double y, double z, double *height,
-                      double *depth, uint8_t *terrain, uint8_t *feature)
+/* terra at the Cartesian point (x, y, z) on the sphere; `pre`, when not
+ * NULL, holds the height and the three vegetation sums, round_js of x, y
+ * and z, and the feature's calcProf3 at the rounded point, computed
+ * already (the map's SIMD rows), bit for bit those sum3, prof3 and
+ * round_js give. */
+static void terra_xyz_pre(const rt_planet *p, double x, double y, double z, const double *pre,
+                          double *height, double *depth, uint8_t *terrain, uint8_t *feature)
 {
     const double *P = p->profile;
     const uint32_t mask = p->profile_len - 1, n = p->directions;
     const double(*V)[RT_MAX_DIRECTIONS] = p->vec;
-    double ht = sum3(P, mask, V[RT_PLANET_AH], V[RT_PLANET_BH], V[RT_PLANET_CH], n, x, y, z);
-    double xr = round_js(x), yr = round_js(y), zr = round_js(z);
+    double ht = pre ? pre[0]
+                    : sum3(P, mask, V[RT_PLANET_AH], V[RT_PLANET_BH], V[RT_PLANET_CH], n, x, y, z);
+    double xr = pre ? pre[4] : round_js(x), yr = pre ? pre[5] : round_js(y);
+    double zr = pre ? pre[6] : round_js(z);
     int placed_feature = -1;
     *depth = 0.0;
     *feature = RT_NONE;
@@ -194,17 +203,25 @@ static void terra_xyz(const rt_planet *p, double x, double y, double z, double *
         if (placed_feature >= 0) *feature = (uint8_t)placed_feature;
         return;
     }
-    if (prof3(P, mask, V[RT_PLANET_A1], V[RT_PLANET_B1], V[RT_PLANET_C1], n, x, y, z) < 120.0) {
+    if ((pre ? pre[1] : prof3(P, mask, V[RT_PLANET_A1], V[RT_PLANET_B1], V[RT_PLANET_C1], n, x, y,
+                              z)) < 120.0) {
         *terrain = RT_TOWN;
         return;
     }
-    *feature = placed_feature >= 0 ? (uint8_t)placed_feature : feature_of(p, xr, yr, zr);
-    double a = prof3(P, mask, V[RT_PLANET_A2], V[RT_PLANET_B2], V[RT_PLANET_C2], n, x, y, z);
-    double b = prof3(P, mask, V[RT_PLANET_A3], V[RT_PLANET_B3], V[RT_PLANET_C3], n, x, y, z);
+    *feature = placed_feature >= 0 ? (uint8_t)placed_feature
+                                   : feature_of_a(p, xr, yr, zr, pre ? pre + 7 : NULL);
+    double a = pre ? pre[2] : prof3(P, mask, V[RT_PLANET_A2], V[RT_PLANET_B2], V[RT_PLANET_C2], n, x, y, z);
+    double b = pre ? pre[3] : prof3(P, mask, V[RT_PLANET_A3], V[RT_PLANET_B3], V[RT_PLANET_C3], n, x, y, z);
     if (a < 255.0)
         *terrain = b < 255.0 ? RT_GRASS : RT_MOOR;
     else
         *terrain = b < 200.0 ? RT_THICKET : RT_WOOD;
+}
+
+static void terra_xyz(const rt_planet *p, double x, double y, double z, double *height,
+                      double *depth, uint8_t *terrain, uint8_t *feature)
+{
+    terra_xyz_pre(p, x, y, z, NULL, height, depth, terrain, feature);
 }
 
 void rt_planet_xyz(double radius, double lat, double lon, double *x, double *y, double *z)
@@ -226,6 +243,7 @@ typedef struct planet_job {
     int64_t cols, rows;
     uint8_t *visible;
     rt__watch *w;
+    int simd; /* map: the SIMD rows (map_chunk_avx2) */
 } planet_job;
 
 static void store(const rt_terra_out *o, int64_t k, double h, double d, uint8_t t, uint8_t f)
@@ -298,6 +316,134 @@ rt_status rt_planet_terra_points(const rt_planet *p, const double *lat, const do
     return RT_OK;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define PLANET_SIMD 1
+#define PLANET_CHUNK 256 /* columns a SIMD pass */
+
+/* The sphere points and the four sums of `nc` (a multiple of 4) columns
+ * from c0 of a map row, four points a vector: the operations of map_rows,
+ * sum3, prof3 and round_js in their order (every floor exact: |j| < 2^30
+ * and |v| < 2^37, the caller's check).  pre[8k..8k+7] = height, a1, a2,
+ * a3, xr, yr, zr and the feature's calcProf3 at (xr, yr, zr) of column k
+ * (terra_xyz_pre); xyz[3k..3k+2] = x, y, z; rr[k] = R^2 - u^2 - w^2. */
+__attribute__((target("avx2"))) static void map_chunk_avx2(const planet_job *j, double w,
+                                                           int64_t c0, int nc, double *pre,
+                                                           double *xyz, double *rrs)
+{
+    const rt_planet *p = j->p;
+    const double *P = p->profile;
+    const uint32_t n = p->directions;
+    const double(*V)[RT_MAX_DIRECTIONS] = p->vec;
+    const __m128i vmask = _mm_set1_epi32((int)(p->profile_len - 1)), one = _mm_set1_epi32(1);
+    const __m256d r128 = _mm256_set1_pd(RT_RECIP128);
+    const double R2 = p->radius * p->radius;
+    const double hc = 0.5 * (double)(j->cols - 1);
+    const __m256d vR2 = _mm256_set1_pd(R2), vw = _mm256_set1_pd(w), vstep = _mm256_set1_pd(j->step);
+    const __m256d vhc = _mm256_set1_pd(hc);
+    static const int sets[4][3] = {{RT_PLANET_AH, RT_PLANET_BH, RT_PLANET_CH},
+                                   {RT_PLANET_A1, RT_PLANET_B1, RT_PLANET_C1},
+                                   {RT_PLANET_A2, RT_PLANET_B2, RT_PLANET_C2},
+                                   {RT_PLANET_A3, RT_PLANET_B3, RT_PLANET_C3}};
+    for (int k = 0; k < nc; k += 4) {
+        const double c = (double)(c0 + k);
+        const __m256d ci = _mm256_setr_pd(c, c + 1.0, c + 2.0, c + 3.0);
+        const __m256d u = _mm256_mul_pd(_mm256_sub_pd(ci, vhc), vstep);
+        const __m256d rr = _mm256_sub_pd(_mm256_sub_pd(vR2, _mm256_mul_pd(u, u)), _mm256_mul_pd(vw, vw));
+        if (_mm256_movemask_pd(_mm256_cmp_pd(rr, _mm256_setzero_pd(), _CMP_GE_OQ)) == 0) {
+            _mm256_storeu_pd(rrs + k, rr); /* all four outside the disc */
+            continue;
+        }
+        /* outside the disc: any d (the sums are not used) */
+        const __m256d d = _mm256_sqrt_pd(_mm256_max_pd(_mm256_setzero_pd(), rr));
+        const __m256d x = _mm256_add_pd(
+            _mm256_add_pd(_mm256_mul_pd(u, _mm256_set1_pd(j->ex)), _mm256_mul_pd(vw, _mm256_set1_pd(j->nx))),
+            _mm256_mul_pd(d, _mm256_set1_pd(j->cx)));
+        const __m256d y = _mm256_add_pd(
+            _mm256_add_pd(_mm256_mul_pd(u, _mm256_set1_pd(j->ey)), _mm256_mul_pd(vw, _mm256_set1_pd(j->ny))),
+            _mm256_mul_pd(d, _mm256_set1_pd(j->cy)));
+        const __m256d z =
+            _mm256_add_pd(_mm256_mul_pd(vw, _mm256_set1_pd(j->nz)), _mm256_mul_pd(d, _mm256_set1_pd(j->cz)));
+        __m256d sums[5];
+        for (int s = 0; s < 4; s++) {
+            const double *A = V[sets[s][0]], *B = V[sets[s][1]], *C = V[sets[s][2]];
+            __m256d acc = _mm256_setzero_pd();
+            for (uint32_t i = 0; i < n; i++) {
+                const __m256d v = _mm256_add_pd(
+                    _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(A[i]), x), _mm256_mul_pd(_mm256_set1_pd(B[i]), y)),
+                    _mm256_mul_pd(_mm256_set1_pd(C[i]), z));
+                if (s == 0) { /* sum3: interpolated */
+                    const __m256d jv = _mm256_mul_pd(v, r128);
+                    const __m256d q = _mm256_floor_pd(jv);
+                    const __m256d jfrac = _mm256_sub_pd(jv, q);
+                    const __m128i qi = _mm256_cvttpd_epi32(q);
+                    const __m256d p0 = _mm256_i32gather_pd(P, _mm_and_si128(qi, vmask), 8);
+                    const __m256d p1 =
+                        _mm256_i32gather_pd(P, _mm_and_si128(_mm_add_epi32(qi, one), vmask), 8);
+                    acc = _mm256_add_pd(acc, _mm256_add_pd(p0, _mm256_mul_pd(jfrac, _mm256_sub_pd(p1, p0))));
+                } else { /* prof3: floor(floor(v) / 128) */
+                    const __m256d q = _mm256_floor_pd(_mm256_mul_pd(_mm256_floor_pd(v), r128));
+                    const __m128i qi = _mm256_cvttpd_epi32(q);
+                    acc = _mm256_add_pd(acc, _mm256_i32gather_pd(P, _mm_and_si128(qi, vmask), 8));
+                }
+            }
+            sums[s] = acc;
+        }
+        /* round_js of x, y, z: floor, plus one if the fraction is >= 0.5 */
+        const __m256d half = _mm256_set1_pd(0.5), onepd = _mm256_set1_pd(1.0);
+        __m256d rd[3];
+        const __m256d co[3] = {x, y, z};
+        for (int a = 0; a < 3; a++) {
+            const __m256d f = _mm256_floor_pd(co[a]);
+            rd[a] = _mm256_add_pd(f, _mm256_and_pd(_mm256_cmp_pd(_mm256_sub_pd(co[a], f), half, _CMP_GE_OQ), onepd));
+        }
+        { /* the feature's calcProf3(B2, A3, C3) at the rounded point */
+            const double *A = V[RT_PLANET_B2], *B = V[RT_PLANET_A3], *C = V[RT_PLANET_C3];
+            __m256d acc = _mm256_setzero_pd();
+            for (uint32_t i = 0; i < n; i++) {
+                const __m256d v = _mm256_add_pd(
+                    _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(A[i]), rd[0]), _mm256_mul_pd(_mm256_set1_pd(B[i]), rd[1])),
+                    _mm256_mul_pd(_mm256_set1_pd(C[i]), rd[2]));
+                const __m256d q = _mm256_floor_pd(_mm256_mul_pd(_mm256_floor_pd(v), r128));
+                acc = _mm256_add_pd(acc, _mm256_i32gather_pd(P, _mm_and_si128(_mm256_cvttpd_epi32(q), vmask), 8));
+            }
+            sums[4] = acc;
+        }
+        /* transpose to point order: pre[8(k + q) + s] */
+        double tmp[8][4];
+        for (int s = 0; s < 5; s++) _mm256_storeu_pd(tmp[s < 4 ? s : 7], sums[s]);
+        for (int a = 0; a < 3; a++) _mm256_storeu_pd(tmp[4 + a], rd[a]);
+        double xs[4], ys[4], zs[4];
+        _mm256_storeu_pd(xs, x);
+        _mm256_storeu_pd(ys, y);
+        _mm256_storeu_pd(zs, z);
+        _mm256_storeu_pd(rrs + k, rr);
+        for (int q = 0; q < 4; q++) {
+            for (int s = 0; s < 8; s++) pre[8 * (k + q) + s] = tmp[s][q];
+            xyz[3 * (k + q)] = xs[q];
+            xyz[3 * (k + q) + 1] = ys[q];
+            xyz[3 * (k + q) + 2] = zs[q];
+        }
+    }
+}
+
+/* Can the SIMD rows serve this map: AVX2, and every sum small enough that
+ * floor(j) and floor(floor(v)/128) convert to int32 exactly (|v| < 2^37
+ * with the radius bounding |x|, |y|, |z|)? */
+static int map_simd_ok(const rt_planet *p)
+{
+    if (rt_simd_resolve(RT_SIMD_AUTO) < RT_SIMD_AVX2) return 0;
+    for (int s = 0; s < 4; s++)
+        for (uint32_t i = 0; i < p->directions; i++) {
+            double m = fabs(p->vec[3 * s][i]) + fabs(p->vec[3 * s + 1][i]) + fabs(p->vec[3 * s + 2][i]);
+            if (!(m * p->radius * 1.001 < 137438953472.0)) return 0; /* 2^37 */
+        }
+    return 1;
+}
+#else
+#define PLANET_SIMD 0
+#endif
+
 static void map_rows(void *ctx, int64_t begin, int64_t end)
 {
     const planet_job *j = ctx;
@@ -305,6 +451,54 @@ static void map_rows(void *ctx, int64_t begin, int64_t end)
     const double R2 = p->radius * p->radius;
     const double hc = 0.5 * (double)(j->cols - 1), hr = 0.5 * (double)(j->rows - 1);
     int64_t pending = 0;
+#if PLANET_SIMD
+    if (j->simd) {
+        double pre[8 * PLANET_CHUNK], xyz[3 * PLANET_CHUNK], rrs[PLANET_CHUNK];
+        for (int64_t r = begin; r < end; r++) {
+            double w = ((double)r - hr) * j->step;
+            const int64_t n4 = j->cols & ~(int64_t)3;
+            for (int64_t c0 = 0; c0 < n4; c0 += PLANET_CHUNK) {
+                const int nc = n4 - c0 < PLANET_CHUNK ? (int)(n4 - c0) : PLANET_CHUNK;
+                if (rt__watch_charge(j->w, &pending, (int64_t)nc * 4 * RT_WORK_POINT)) return;
+                map_chunk_avx2(j, w, c0, nc, pre, xyz, rrs);
+                for (int q = 0; q < nc; q++) {
+                    const int64_t k = r * j->cols + c0 + q;
+                    if (!(rrs[q] >= 0.0)) {
+                        store(j->out, k, NAN, NAN, RT_MAP_OUTSIDE, RT_NONE);
+                        if (j->visible) j->visible[k] = 0;
+                        continue;
+                    }
+                    double h, dp;
+                    uint8_t t, f;
+                    terra_xyz_pre(p, xyz[3 * q], xyz[3 * q + 1], xyz[3 * q + 2], pre + 8 * q, &h,
+                                  &dp, &t, &f);
+                    store(j->out, k, h, dp, t, f);
+                    if (j->visible) j->visible[k] = 1;
+                }
+            }
+            for (int64_t c = n4; c < j->cols; c++) { /* the last columns: as below */
+                int64_t k = r * j->cols + c;
+                double u = ((double)c - hc) * j->step;
+                double rr = R2 - u * u - w * w;
+                if (!(rr >= 0.0)) {
+                    store(j->out, k, NAN, NAN, RT_MAP_OUTSIDE, RT_NONE);
+                    if (j->visible) j->visible[k] = 0;
+                    continue;
+                }
+                double d = sqrt(rr);
+                double x = u * j->ex + w * j->nx + d * j->cx;
+                double y = u * j->ey + w * j->ny + d * j->cy;
+                double z = w * j->nz + d * j->cz;
+                double h, dp;
+                uint8_t t, f;
+                terra_xyz(p, x, y, z, &h, &dp, &t, &f);
+                store(j->out, k, h, dp, t, f);
+                if (j->visible) j->visible[k] = 1;
+            }
+        }
+        return;
+    }
+#endif
     for (int64_t r = begin; r < end; r++) {
         double w = ((double)r - hr) * j->step;
         for (int64_t c = 0; c < j->cols; c++) {
@@ -357,6 +551,9 @@ rt_status rt_planet_map(const rt_planet *p, double lat0, double lon0, int64_t nx
     j.step = step;
     j.cols = nx;
     j.rows = ny;
+#if PLANET_SIMD
+    j.simd = map_simd_ok(p);
+#endif
     rt__parallel_watch(threads, ny, 4 * RT_WORK_POINT * nx, map_rows, &j, &wt);
     return rt__watch_status(&wt);
 }

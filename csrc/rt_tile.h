@@ -71,6 +71,27 @@ typedef struct rt_point_row {
     double *out;
 } rt_point_row;
 
+/* The profile sums of a tile of a terra row by the point path's double
+ * arithmetic (any step and origin), for an integer profile:
+ * x = x0 + (double)(c0 + c) * step for c in [0, nk), y fixed;
+ * a[p][c] = the sum over i of P[floor(floor(A_i*x + B_i*y) / 128) & mask]
+ * for the pairs (A1,B1), (A2,B2), (A3,B3) exactly as calcProf (SPEC 5) adds
+ * them, and xr[c] = round_js(x).  The caller has checked that
+ * |A_i*x + B_i*y| < 2^36 for every pair and |x| < 2^30 at every point, so
+ * every quotient and round_js(x) converts to int32 exactly. */
+typedef struct rt_point_prof {
+    const rt_terrain *t;
+    const int32_t *profile;  /* the profile as int32 */
+    const int32_t *win;      /* rotated windows (rt__tile_windows), or NULL */
+    uint32_t win_mask;
+    double x0, step, y;
+    int64_t c0;
+    int nk;
+    uint32_t n;              /* directions */
+    int32_t *a[3];           /* the sums of the three pairs */
+    int32_t *xr;             /* round_js(x) */
+} rt_point_prof;
+
 /* Kernels may write the int32 tile buffers up to nk rounded up to 8
  * (never beyond TILE), and read xr up to there: tile buffers hold TILE. */
 typedef struct rt_classify_args {
@@ -132,6 +153,9 @@ typedef struct rt_tile_kernels {
      * the variant's own (sum = *off + u, u in [0, 2^15)), the rest int32;
      * returns k16 (a multiple of 32), 0 when all is int32 */
     int (*prof16)(const rt_tile_args *, int32_t *, int32_t *off);
+    /* the profile sums and rounded x of a tile of a terra row by the point
+     * path's arithmetic (NULL: not in this variant) */
+    void (*prof_row)(const rt_point_prof *);
 } rt_tile_kernels;
 
 /* The kernels of an rt_simd variant on this CPU (resolved with

@@ -460,6 +460,10 @@ typedef struct block_job {
     atomic_int *busy;
     int nbufs;
     int stream;               /* outputs far larger than the caches: streaming stores */
+    /* the point path (any step): the integer profile of its tile passes
+     * (prof_row), or NULL; point_tiles: terra rows take those passes */
+    const int32_t *piprof;
+    int point_tiles;
 } block_job;
 
 /* After a classify pass of the classic rules (no placed entry near the
@@ -516,8 +520,11 @@ static void after_classify(const rt_terrain *t, const tile_buf *tb, int nk, doub
     }
 }
 
-/* Points a thread at the least for height grids on the tile path */
+/* Points a thread at the least: height grids on the tile path, terra grids
+ * on the tile path, and grids and points on the other paths */
 #define RT_THREAD_POINTS ((int64_t)1 << 17)
+#define RT_TERRA_THREAD_POINTS ((int64_t)1 << 15)
+#define RT_THREAD_POINTS_SLOW ((int64_t)1 << 12)
 
 /* Outputs beyond this many bytes are written with streaming stores where a
  * kernel has them: they would only evict the caches (and each written line
@@ -818,6 +825,118 @@ static void height_rows(void *ctx, int64_t begin, int64_t end)
     if (j->kern->finish) j->kern->finish();
 }
 
+/* Can a terra row of any step take the point tile passes (prof_row,
+ * height_row): inside the domain of exactness, and |A*x + B*y| < 2^36 for
+ * every pair at every point (the extremes of x bound it, with ample margin
+ * for the rounding of the products)? */
+static int point_prof_ok(const rt_terrain *t, const rt_block *b, double y)
+{
+    const double lim = RT_TERRAIN_DOMAIN;
+    double xa = fabs(b->x0 + (double)b->c0 * b->step);
+    double xb = fabs(b->x0 + (double)(b->c0 + b->nx - 1) * b->step);
+    double xm = xa > xb ? xa : xb;
+    if (!(xm <= lim && fabs(y) <= lim && fabs(b->x0) <= lim)) return 0;
+    /* nothing subnormal (prof_row scales by 2^-7): every x, y, A*x, B*y is
+     * 0 or a multiple of 2^-952 when x0, step and y are 0 or >= 2^-900 */
+    const double tiny = 0x1p-900;
+    if ((b->x0 != 0.0 && fabs(b->x0) < tiny) || b->step < tiny || (y != 0.0 && fabs(y) < tiny))
+        return 0;
+    for (int pair = 0; pair < PAIR_COUNT; pair++)
+        for (uint32_t i = 0; i < t->directions; i++) {
+            double v = fabs((double)t->vec[PAIR_A[pair]][i]) * xm +
+                       fabs((double)t->vec[PAIR_B[pair]][i] * y);
+            if (!(v < 68719476736.0)) return 0;
+        }
+    return 1;
+}
+
+/* A terra row of any step (the point path) by tiles: the profile sums and
+ * rounded x by prof_row, the heights by height_row, the feature sums by
+ * prof_at, decided by the classify pass: the seed's double arithmetic
+ * operation for operation (SPEC 5), as terra_at's MODE_POINT, in SIMD.
+ * For the common case (`simple`, without SPEC 17's late rules or calc_prof
+ * "js") only; tiles near a placed entry take the point path. */
+static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_terra_out *out,
+                            double y, int64_t k, uint32_t n, tile_buf *tb,
+                            const int32_t veg_lt[4], double fmod_m)
+{
+    const rt_block *b = j->b;
+    const double yr = rt__round_js(y);
+    const int64_t yri = (int64_t)yr;
+    rt_tile_args ta = {0};
+    ta.profile = j->piprof;
+    ta.mask = t->profile_len - 1;
+    ta.shift = 7;
+    ta.n = n;
+    ta.win = j->win;
+    ta.win_mask = j->win_mask;
+    for (uint32_t i = 0; i < n; i++) { /* calcProf(B2, xr, A3, yr): B2*xr + A3*yr */
+        ta.dv[i] = (uint32_t)rt__u64((int64_t)t->vec[RT_B2][i]);
+        ta.v0[i] = (uint32_t)rt__u64((int64_t)t->vec[RT_A3][i] * yri);
+    }
+    for (int64_t c = 0; c < b->nx; c += TILE, k += TILE) {
+        const int nk = b->nx - c < TILE ? (int)(b->nx - c) : TILE;
+        rt_point_prof pp = {t, j->piprof, j->win, j->win_mask, b->x0, b->step, y, b->c0 + c, nk, n,
+                            {tb->a1, tb->a2, tb->a3}, tb->xr};
+        j->kern->prof_row(&pp);
+        if (rt__placed_near(t->placed, tb->xr[0], tb->xr[nk - 1], yri)) {
+            point p = {0.0, y, NULL, 0, 0, 0, 0, 0, 0, 0};
+            terra_res res;
+            for (int q = 0; q < nk; q++) {
+                p.x = b->x0 + (double)(b->c0 + c + q) * b->step;
+                terra_at(t, &p, MODE_POINT, &res, n);
+                store(out, k + q, &res);
+            }
+            continue;
+        }
+        rt_point_row pr = {t, j->win, j->win_mask, b->x0, b->step, y, b->c0 + c, nk, n, tb->ht};
+        j->kern->height_row(&pr);
+        if (t->mountains)
+            for (int q = 0; q < nk; q++) tb->ht[q] = mountain(t, tb->ht[q]);
+        for (int q = nk; q < ((nk + 7) & ~7); q++) tb->xr[q] = tb->xr[nk - 1]; /* read, unused */
+        ta.nk = nk;
+        j->kern->prof_at(&ta, (const uint32_t *)tb->xr, tb->fa);
+        /* as terra_rows_n's classify pass of the block path */
+        uint8_t *ot = out->terrain ? out->terrain + k : tb->ot;
+        uint8_t *of = out->feature ? out->feature + k : tb->of;
+        rt_classify_args ca = {0};
+        ca.nk = nk;
+        ca.lake_height = t->lake_height;
+        ca.lake_base = t->lake_base;
+        ca.yr = yr;
+        ca.fmod_m = fmod_m;
+        ca.fmod_inv = 1.0 / fmod_m;
+        ca.f_point = (double)t->feature_point;
+        ca.f_x = (double)t->feature_x;
+        ca.f_cone = (double)t->feature_cone;
+        ca.ht = tb->ht;
+        ca.a1 = tb->a1;
+        ca.a2 = tb->a2;
+        ca.a3 = tb->a3;
+        ca.fa = tb->fa;
+        ca.xr = tb->xr;
+        ca.height = out->height ? out->height + k : tb->oh;
+        ca.depth = out->depth ? out->depth + k : tb->od;
+        ca.code = tb->code;
+        ca.town_lt = veg_lt[0];
+        ca.grass_lt = veg_lt[1];
+        ca.open_lt = veg_lt[2];
+        ca.thicket_lt = veg_lt[3];
+        ca.town_abs = t->town_abs != 0;
+        j->kern->classify(&ca);
+        int any = 0;
+        for (int q = 0; q < nk; q++) {
+            int32_t cd = tb->code[q];
+            ot[q] = (uint8_t)(cd & 0xff);
+            of[q] = RT_NONE;
+            any |= cd >> 8;
+        }
+        for (int q = 0; any && q < nk; q++) /* rare: feature candidates, exactly */
+            if (tb->code[q] >> 8)
+                of[q] = feature_of(t, (double)tb->fa[q], (double)tb->xr[q] * yr);
+    }
+}
+
 RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint32_t n,
                             tile_buf *tb)
 {
@@ -858,7 +977,7 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
         int64_t r = b->r0 + i;
         int64_t k = i * b->nx;
         point p = {0.0, b->y0 + (double)r * b->step, &rs, 0, 0, 0, 0, 0, 0, 0};
-        if (tb) {
+        if (tb && j->fast) {
             row_setup(j, r, &rs);
             for (int64_t c = 0; c < b->nx; c += TILE) {
                 int nk = b->nx - c < TILE ? (int)(b->nx - c) : TILE;
@@ -1027,6 +1146,8 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                 terra_at(t, &p, MODE_BLOCK, &res, n);
                 store(&out, k, &res);
             }
+        } else if (tb && simple && !late && !t->calc_prof_js && point_prof_ok(t, b, p.y)) {
+            terra_point_row(j, t, &out, p.y, k, n, tb, veg_lt, fmod_m);
         } else {
             for (int64_t c = 0; c < b->nx; c++, k++) {
                 p.x = b->x0 + (double)(b->c0 + c) * b->step;
@@ -1044,7 +1165,7 @@ static void terra_rows(void *ctx, int64_t begin, int64_t end)
      * there are buffers, so one is always free) */
     int slot = -1;
     tile_buf *tb = NULL;
-    if (j->fast && j->iprof) {
+    if ((j->fast && j->iprof) || j->point_tiles) {
         for (int k = 0; slot < 0; k = k + 1 < j->nbufs ? k + 1 : 0)
             if (atomic_exchange_explicit(&j->busy[k], 1, memory_order_acquire) == 0) slot = k;
         tb = &j->bufs[slot];
@@ -1069,6 +1190,7 @@ static void prepare_windows(block_job *j, int32_t *iprof, int32_t *win, uint8_t 
             if (!(v == rt__floor(v)) || !(fabs(v) < 32768.0)) return;
             iprof[k] = (int32_t)v;
         }
+        j->piprof = iprof;
     }
     double maxabs = 0.0;
     for (uint32_t k = 0; k < t->profile_len; k++)
@@ -1090,6 +1212,18 @@ static void prepare_windows(block_job *j, int32_t *iprof, int32_t *win, uint8_t 
         j->win8_mask = (uint32_t)wm8;
         j->win8_base = base;
     }
+}
+
+/* At most one thread per `per` points (at least one): below some tens of
+ * microseconds of work a thread, starting one costs more than it saves,
+ * and on a busy machine it may not run for milliseconds. */
+static int threads_for(int threads, int64_t points, int64_t per)
+{
+    if (threads > 1 && points < (int64_t)threads * per) {
+        const int64_t most = points / per;
+        threads = most < 1 ? 1 : (int)most;
+    }
+    return threads;
 }
 
 /* The threads rt_parallel_for runs on n rows. */
@@ -1168,10 +1302,8 @@ rt_status rt_height_grid(const rt_terrain *t, const rt_block *b, double *out, in
     /* the tile path makes a point in about 0.4 ns: below RT_THREAD_POINTS
      * points a thread, starting one costs more than it saves (the bits are
      * the same for any count) */
-    if (j.fast && j.iprof && threads > 1 && b->nx * b->ny < (int64_t)threads * RT_THREAD_POINTS) {
-        const int64_t most = b->nx * b->ny / RT_THREAD_POINTS;
-        threads = most < 1 ? 1 : (int)most;
-    }
+    threads = threads_for(threads, b->nx * b->ny,
+                          j.fast && j.iprof ? RT_THREAD_POINTS : RT_THREAD_POINTS_SLOW);
     rt_parallel_for(threads, b->ny, height_rows, &j);
     free(raw);
     return RT_OK;
@@ -1191,6 +1323,11 @@ rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b, const rt_terra_o
     grid_scratch *g = grid_scratch_new(j.nbufs, b->nx, &raw, &j.bufs, &j.busy);
     if (!g) return RT_ERR_NOMEM;
     grid_plan(&j, g);
+    j.point_tiles = !j.fast && j.piprof && j.kern->prof_row && j.kern->height_row &&
+                    j.kern->prof_at && j.kern->classify;
+    /* a terra point costs some 4 ns on the tile path, 10-100 on the others */
+    threads = threads_for(threads, b->nx * b->ny,
+                          j.fast && j.iprof ? RT_TERRA_THREAD_POINTS : RT_THREAD_POINTS_SLOW);
     rt_parallel_for(threads, b->ny, terra_rows, &j);
     free(raw);
     return RT_OK;
@@ -1257,7 +1394,7 @@ rt_status rt_height_points(const rt_terrain *t, const double *x, const double *y
     if (s != RT_OK) return s;
     if (n > 0 && !out) return RT_ERR_NULL;
     points_job j = {t, x, y, out, NULL};
-    rt_parallel_for(threads, n, height_points, &j);
+    rt_parallel_for(threads_for(threads, n, RT_THREAD_POINTS_SLOW), n, height_points, &j);
     return RT_OK;
 }
 
@@ -1269,7 +1406,7 @@ rt_status rt_terra_points(const rt_terrain *t, const double *x, const double *y,
     if (s != RT_OK) return s;
     if (!out) return RT_ERR_NULL;
     points_job j = {t, x, y, NULL, out};
-    rt_parallel_for(threads, n, terra_points, &j);
+    rt_parallel_for(threads_for(threads, n, RT_THREAD_POINTS_SLOW), n, terra_points, &j);
     return RT_OK;
 }
 

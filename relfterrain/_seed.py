@@ -8,11 +8,10 @@ from __future__ import annotations
 import numpy as np
 
 from . import _core
+from ._plain import CLASSIC_MAP
 
 __all__ = ["CLASSIC_MAP", "CLASSIC_PROFILE", "CLASSIC_VECTORS", "VECTOR_NAMES"]
 
-#: The classic 800 x 600 m map area as ``(x0, y0, nx, ny)``.
-CLASSIC_MAP: tuple[int, int, int, int] = (23396, 5318, 800, 600)
 
 #: The 1983 profile of The Forest (SPEC 3), read-only float64, 256 values.
 CLASSIC_PROFILE: np.ndarray = _core.CLASSIC_PROFILE

@@ -9,12 +9,12 @@ from __future__ import annotations
 import math
 import numbers
 import operator
-import os
 from typing import Any
 
 import numpy as np
 
 from . import _core
+from ._plain import default_threads
 
 
 def real(value: Any, name: str) -> float:
@@ -128,12 +128,6 @@ def uint32(value: Any, name: str) -> int:
     return n
 
 
-def default_threads() -> int:
-    """The number of threads used when ``threads=None``: the usable cores."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
 
 
 def threads(value: int | None) -> int:

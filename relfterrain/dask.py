@@ -1,14 +1,25 @@
 """Lazy Dask arrays of terrain grids and star counts (needs ``relfterrain[dask]``).
 
-Each block of a grid is one call of :meth:`Terrain.height_grid` or
-:meth:`Terrain.grid` with ``offset=(row, column)``: the block's position in
-the whole grid, read from Dask's ``block_info`` (its ``array-location``), so
-point ``[r, c]`` of the result is ``(x0 + c*step, y0 + r*step)`` computed
-exactly as the in-memory grid computes it, and any chunking, ragged ones
-included, assembles into the same bits. Blocks run wherever Dask runs them
-(threads, processes, a ``distributed`` cluster): terrains and galaxies
-pickle, and the arrays hold a copy of the terrain as it was when they were
-made (later changes to the terrain do not leak into them).
+A grid's blocks are computed by :class:`relfterrain._window.GridWindow`:
+block ``(i, j)`` is one :meth:`Terrain.grid` (or :meth:`Terrain.height_grid`)
+call with ``offset=``, its fields written by the C core straight into the
+arrays the block hands to Dask (no copies), so point ``[r, c]`` is computed
+exactly as the in-memory grid computes it and any chunking, ragged ones
+included, assembles into the same bits. Selecting part of a lazy array
+(``h[:10, :10]``, ``ds.isel(...)``, ``ds.sel(...)``) computes only what it
+selects, whatever the size of the blocks: Dask fuses the selection into the
+block's task, which then computes just those points.
+
+Rows: :func:`height_grid` and :func:`grid` keep SPEC 1's order (row 0 at
+``y0``, south), as :meth:`Terrain.height_grid` and :meth:`Terrain.grid`;
+:func:`dataset` is north up, as :meth:`Terrain.dataset`.
+
+Blocks run wherever Dask runs them (threads, processes, a ``distributed``
+cluster): terrains and galaxies pickle, and the arrays hold a copy of the
+terrain as it was when they were made (later changes to the terrain do not
+leak into them). A graph has at most :data:`MAX_BLOCKS` blocks (its size
+and the time to schedule grow with them); the default chunks grow to keep
+within it, explicit ``chunks`` beyond it are refused (ValueError).
 
 >>> import relfterrain as rt
 >>> import relfterrain.dask as rtd
@@ -18,6 +29,11 @@ made (later changes to the terrain do not leak into them).
 ((256, 256, 88), (300, 300, 200))
 >>> bool((h.compute() == t.height_grid(23396, 5318, 800, 600)).all())
 True
+>>> huge = rtd.height_grid(t, 0, 0, 2**40, 2**40)  # a window of 2**80 points
+>>> huge.chunks[0][:2], len(huge.chunks[0])  # grown to 64 x 64 blocks
+((17179869184, 17179869184), 64)
+>>> bool((huge[:10, :10].compute() == t.height_grid(0, 0, 10, 10)).all())
+True
 >>> int(rtd.star_count(rt.Galaxy(), *rt.INITIAL_VIEW, chunks=(800, 600, 64)).compute())
 26
 """
@@ -25,21 +41,28 @@ True
 from __future__ import annotations
 
 import functools
-from typing import Any, NamedTuple
+import math
+from typing import Any
 
 import numpy as np
 
 from . import _precision, _shared, _validate
+from ._types import TerrainGrid
 from ._validate import grid_args as _grid_args
-from .dataset import grid_coords, make_dataset
-from .galaxy import Block, Galaxy
+from ._window import FIELDS, Block, FieldArray, FieldBlock, GridWindow
+from .galaxy import Block as SpaceBlock
+from .galaxy import Galaxy
 from .terrain import Terrain
 
-__all__ = ["DEFAULT_CHUNKS", "dataset", "grid", "height_grid", "star_census", "star_count"]
+__all__ = ["DEFAULT_CHUNKS", "MAX_BLOCKS", "dataset", "grid", "height_grid", "star_census",
+           "star_count"]
 
 #: Default block shape of the grids, ``(rows, columns)``: 2048 x 2048
-#: (32 MiB of float64 heights a block).
+#: (32 MiB of float64 heights a block), grown (squares of a power of two)
+#: where a window would have more than :data:`MAX_BLOCKS` of them.
 DEFAULT_CHUNKS = (2048, 2048)
+#: The most blocks a lazy grid may have (2**12, e.g. 64 x 64).
+MAX_BLOCKS = 1 << 12
 #: Default points per block of a star count (a slab of z planes of about this size).
 STAR_BLOCK_POINTS = 1 << 28
 
@@ -67,136 +90,189 @@ def _token(dask: Any, terrain: Terrain, *args: Any) -> str:
                               np.asarray(codes), *args)
 
 
+def _check_chunk_shape(chunks: Any, shape: tuple[int, ...]) -> None:
+    """Refuse a block shape whose blocks are too many, or not positive, before
+    Dask builds anything (its normalisation alone would list every block)."""
+    if isinstance(chunks, (int, np.integer)) and not isinstance(chunks, (bool, np.bool_)):
+        chunks = (chunks,) * len(shape)
+    if not isinstance(chunks, tuple) or len(chunks) != len(shape):
+        return  # dicts, "auto", explicit tuples: Dask's checks, then ours
+    count = 1
+    for c, n in zip(chunks, shape):
+        if isinstance(c, (bool, np.bool_)):
+            raise TypeError(f"chunks: block sides must be ints, got {chunks!r}")
+        if isinstance(c, (int, np.integer)):
+            if c == 0 or c < -1:
+                raise ValueError(f"chunks: block sides must be >= 1 (or -1: the whole axis), "
+                                 f"got {chunks!r}")
+            count *= 1 if c == -1 else -(-n // int(c))
+        elif isinstance(c, tuple) and all(isinstance(v, (int, np.integer)) for v in c):
+            count *= max(1, len(c))
+    if count > MAX_BLOCKS:
+        raise ValueError(f"chunks: {chunks!r} cuts the {shape[0]} x {shape[1]} grid into "
+                         f"{count} blocks; at most {MAX_BLOCKS} (pass larger chunks: a "
+                         "selection computes only what it selects, whatever the block size)")
+
+
 def _chunks(da: Any, chunks: Any, shape: tuple[int, ...], dtype: Any) -> tuple:
+    if chunks is None or chunks is DEFAULT_CHUNKS:
+        side = DEFAULT_CHUNKS[0]
+        while math.prod(-(-n // side) for n in shape) > MAX_BLOCKS:
+            side *= 2
+        chunks = (side, side)
+    _check_chunk_shape(chunks, shape)
     try:
-        return da.core.normalize_chunks(chunks, shape, dtype=dtype)
-    except (ValueError, TypeError) as e:
+        norm = da.core.normalize_chunks(chunks, shape, dtype=dtype)
+    except (ValueError, TypeError, ZeroDivisionError) as e:
         raise ValueError(f"chunks: {e}") from None
+    if any(0 in c and n for c, n in zip(norm, shape)):
+        raise ValueError(f"chunks: empty blocks in {chunks!r}")
+    if math.prod(len(c) for c in norm) > MAX_BLOCKS:
+        raise ValueError(f"chunks: {math.prod(len(c) for c in norm)} blocks; at most "
+                         f"{MAX_BLOCKS} (pass larger chunks)")
+    return norm
 
 
-def _location(block_info: Any) -> tuple[int, int, int, int]:
-    (r0, r1), (c0, c1) = block_info[None]["array-location"]
-    return r0, c0, r1 - r0, c1 - c0
-
-
-class _GridJob(NamedTuple):
-    """A grid's checked arguments, as :func:`height_grid` and :func:`grid` take them."""
-
-    da: Any  # dask.array
-    terrain: Terrain  # the copy the blocks compute
-    x0: float
-    y0: float
-    step: float
-    dtype: np.dtype
-    threads: int
-    chunks: tuple  # normalised
-    token: str  # of the terrain and the grid
-
-
-def _grid_job(terrain: Any, x0: float, y0: float, nx: int, ny: int, step: float, chunks: Any,
-              dtype: Any, threads: int | None) -> _GridJob:
+def _window(terrain: Any, x0: float, y0: float, nx: int, ny: int, step: float, chunks: Any,
+            dtype: Any, threads: int | None, north_up: bool) -> tuple[Any, Any, GridWindow,
+                                                                      tuple, str]:
+    """The checked arguments: ``(dask, dask.array, window, chunks, token)``."""
     dask, da = _modules()
     t = _terrain(terrain)
     x0, y0, nx, ny, step, _, _ = _grid_args(x0, y0, nx, ny, step)
     dt = _precision.height_dtype(dtype)
     nthreads = _validate.threads(threads)
     norm = _chunks(da, chunks, (ny, nx), dt)
-    token = _token(dask, t, x0, y0, nx, ny, step, str(dt), norm)
-    return _GridJob(da, t, x0, y0, step, dt, nthreads, norm, token)
-
-
-def _height_block(terrain: Terrain, x0: float, y0: float, step: float, dtype: np.dtype,
-                  threads: int, block_info: Any = None) -> np.ndarray:
-    r0, c0, ny, nx = _location(block_info)
-    return terrain.height_grid(x0, y0, nx, ny, step, offset=(r0, c0), dtype=dtype,
-                               threads=threads)
-
-
-def _grid_dtype(dtype: np.dtype) -> np.dtype:
-    return np.dtype([("height", dtype), ("depth", dtype), ("terrain", np.uint8),
-                     ("feature", np.uint8)])
-
-
-def _grid_block(terrain: Terrain, x0: float, y0: float, step: float, dtype: np.dtype,
-                threads: int, block_info: Any = None) -> np.ndarray:
-    r0, c0, ny, nx = _location(block_info)
-    g = terrain.grid(x0, y0, nx, ny, step, offset=(r0, c0), dtype=dtype, threads=threads)
-    rec = np.empty((ny, nx), dtype=_grid_dtype(dtype))
-    for name in ("height", "depth", "terrain", "feature"):
-        rec[name] = getattr(g, name)
-    return rec
-
-
-def _field(block: np.ndarray, name: str) -> np.ndarray:
-    return np.ascontiguousarray(block[name])
+    w = GridWindow(t, x0, y0, nx, ny, step, dt, north_up=north_up, threads=nthreads)
+    token = _token(dask, t, x0, y0, nx, ny, step, str(dt), norm, north_up)
+    return dask, da, w, norm, token
 
 
 def height_grid(terrain: Terrain, x0: float, y0: float, nx: int, ny: int, step: float = 1.0,
                 *, chunks: Any = DEFAULT_CHUNKS, dtype: Any = None, threads: int | None = 1
                 ) -> Any:
-    """:meth:`Terrain.height_grid` as a lazy Dask array ``(ny, nx)``.
+    """:meth:`Terrain.height_grid` as a lazy Dask array ``(ny, nx)``, row 0 south (SPEC 1).
 
     Parameters
     ----------
     terrain : Terrain
         The terrain (a copy is taken).
     x0, y0, nx, ny, step
-        The grid, as :meth:`Terrain.height_grid`.
+        The grid, as :meth:`Terrain.height_grid` (any size: only what is
+        computed costs).
     chunks
         Block shape, anything ``dask.array`` accepts for a 2-D shape
-        (``(rows, columns)``, explicit ragged tuples, ``"auto"``).
+        (``(rows, columns)``, explicit ragged tuples, ``"auto"``), with at
+        most :data:`MAX_BLOCKS` blocks. Default :data:`DEFAULT_CHUNKS`,
+        grown for huge windows.
     dtype : {None, "float64", "float32"}
         float64 by default; float32 is the exact double rounded.
     threads : int, optional
         Threads per block (default 1: Dask runs blocks in parallel).
     """
-    g = _grid_job(terrain, x0, y0, nx, ny, step, chunks, dtype, threads)
-    fn = functools.partial(_height_block, g.terrain, g.x0, g.y0, g.step, g.dtype, g.threads)
-    return g.da.map_blocks(fn, chunks=g.chunks, dtype=g.dtype, name="relfterrain-height-" + g.token,
-                           meta=np.empty((0, 0), g.dtype))
+    dask, da, w, norm, token = _window(terrain, x0, y0, nx, ny, step, chunks, dtype, threads,
+                                       north_up=False)
+    return da.from_array(FieldArray(w, "ground_height", ("ground_height",), norm, token),
+                         chunks=norm, name="relfterrain-height-" + token, asarray=True,
+                         meta=np.empty((0, 0), w.dtype))
+
+
+def _field_arrays(da: Any, w: GridWindow, norm: tuple, token: str,
+                  fields: tuple[str, ...]) -> dict[str, Any]:
+    """One lazy array per field, all reading one :class:`Block` per block.
+
+    The graph: a :class:`Block` per block (nothing computed when made), then
+    per field a :class:`FieldBlock` of it and a ``getter`` of that whole
+    view. The fields of a block share its Block, so its C call runs once for
+    all of them, and Dask's ordering computes a block's fields together;
+    a selection is fused by Dask into the ``getter`` and computes only itself.
+    """
+    from dask.array.core import getter
+    from dask.highlevelgraph import HighLevelGraph
+
+    if len(fields) == 1:  # one field: a plain from_array (no shared blocks to keep)
+        f = fields[0]
+        return {f: da.from_array(FieldArray(w, f, fields, norm, token), chunks=norm,
+                                 name=f"relfterrain-{f}-{token}", asarray=True,
+                                 meta=np.empty((0, 0), w.field_dtype(f)))}
+    wkey = "relfterrain-window-" + token
+    bname = "relfterrain-block-" + token
+    starts = [np.concatenate([[0], np.cumsum(c)]).tolist() for c in norm]
+    index = [(i, j) for i in range(len(norm[0])) for j in range(len(norm[1]))]
+    blocks: dict[Any, Any] = {wkey: w}
+    for i, j in index:
+        blocks[(bname, i, j)] = (Block, wkey, starts[0][i], starts[0][i + 1], starts[1][j],
+                                 starts[1][j + 1])
+    layers: dict[str, Any] = {bname: blocks}
+    deps: dict[str, set] = {bname: set()}
+    names = {}
+    for f in fields:
+        name = f"relfterrain-{f}-{token}"
+        fname = f"relfterrain-{f}-block-{token}"
+        layer: dict[Any, Any] = {}
+        for i, j in index:
+            layer[(fname, i, j)] = (FieldBlock, (bname, i, j), f, fields)
+            layer[(name, i, j)] = (getter, (fname, i, j),
+                                   (slice(0, norm[0][i]), slice(0, norm[1][j])))
+        layers[name] = layer
+        deps[name] = {bname}
+        names[f] = name
+    graph = HighLevelGraph(layers, deps)
+    out = {}
+    for f, name in names.items():
+        dt = w.field_dtype(f)
+        sub = graph.cull_layers([name]) if hasattr(graph, "cull_layers") else graph
+        out[f] = da.Array(sub, name, chunks=norm, dtype=dt, meta=np.empty((0, 0), dt))
+    return out
 
 
 def grid(terrain: Terrain, x0: float, y0: float, nx: int, ny: int, step: float = 1.0, *,
-         chunks: Any = DEFAULT_CHUNKS, dtype: Any = None, threads: int | None = 1) -> tuple:
-    """:meth:`Terrain.grid`'s four arrays as lazy Dask arrays.
+         chunks: Any = DEFAULT_CHUNKS, dtype: Any = None, threads: int | None = 1
+         ) -> TerrainGrid:
+    """:meth:`Terrain.grid` as lazy Dask arrays: a :class:`TerrainGrid`.
 
-    Returns ``(height, depth, terrain, feature)``, each ``(ny, nx)`` with the
-    given chunks; computed together (``dask.compute(*arrays)``, a Dataset
+    ``x`` and ``y`` are NumPy coordinates, ``height`` (the water surface on
+    lakes), ``depth``, ``terrain`` and ``feature`` lazy ``(ny, nx)`` arrays
+    with the given chunks, row 0 south (SPEC 1), as :meth:`Terrain.grid`.
+    Computed together (``dask.compute(g.height, g.terrain)``, a Dataset
     write) each block of the terrain is computed once. Arguments as
     :func:`height_grid`.
+
+    >>> import relfterrain as rt, relfterrain.dask as rtd
+    >>> g = rtd.grid(rt.Terrain(), 23396, 5318, 800, 600, chunks=(300, 400))
+    >>> g.terrain.chunks, float(g.x[0])
+    (((300, 300), (400, 400)), 23396.0)
     """
-    g = _grid_job(terrain, x0, y0, nx, ny, step, chunks, dtype, threads)
-    rdt = _grid_dtype(g.dtype)
-    fn = functools.partial(_grid_block, g.terrain, g.x0, g.y0, g.step, g.dtype, g.threads)
-    rec = g.da.map_blocks(fn, chunks=g.chunks, dtype=rdt, name="relfterrain-terra-" + g.token,
-                          meta=np.empty((0, 0), rdt))
-    out = []
-    for field in ("height", "depth", "terrain", "feature"):
-        fdt = rdt.fields[field][0]  # type: ignore[index]
-        out.append(g.da.map_blocks(_field, rec, field, dtype=fdt,
-                                   name=f"relfterrain-{field}-{g.token}",
-                                   meta=np.empty((0, 0), fdt)))
-    return tuple(out)
+    dask, da, w, norm, token = _window(terrain, x0, y0, nx, ny, step, chunks, dtype, threads,
+                                       north_up=False)
+    f = _field_arrays(da, w, norm, token, ("surface_height", "depth", "terrain", "feature"))
+    x, y = w.coords()
+    return TerrainGrid(x, y, f["surface_height"], f["depth"], f["terrain"], f["feature"])
 
 
 def dataset(terrain: Terrain, x0: float, y0: float, nx: int, ny: int, step: float = 1.0, *,
-            chunks: Any = DEFAULT_CHUNKS, dtype: Any = None, threads: int | None = 1) -> Any:
+            chunks: Any = DEFAULT_CHUNKS, dtype: Any = None, threads: int | None = 1,
+            crs: Any = None, origin: Any = None) -> Any:
     """:meth:`Terrain.dataset` as a lazy ``xarray.Dataset`` of Dask arrays.
 
-    The same variables, coordinates and attributes as the in-memory one;
-    ``ds.to_zarr(path)`` or ``ds.to_netcdf(path)`` writes it block by block
-    in bounded memory. Arguments as :func:`height_grid` (needs
-    ``relfterrain[dask,xarray]``).
+    The same variables, coordinates (north up), CRS and attributes as the
+    in-memory one; any window within +-2**26 m; ``ds.isel(...)`` and
+    ``ds.sel(...)`` compute only what they select; ``ds.to_zarr(path)`` or
+    ``ds.to_netcdf(path)`` writes it block by block in bounded memory.
+    Arguments as :func:`height_grid` (needs ``relfterrain[dask,xarray]``).
     """
-    from .dataset import xarray_module
+    from .crs import placement
+    from .dataset import check_window, make_dataset, xarray_module
 
     xarray_module()
-    h, d, tt, f = grid(terrain, x0, y0, nx, ny, step, chunks=chunks, dtype=dtype,
-                       threads=threads)
-    x0, y0, nx, ny, step, _, _ = _grid_args(x0, y0, nx, ny, step)
-    x, y = grid_coords(x0, y0, nx, ny, step)
-    return make_dataset(x, y, h, d, tt, f, terrain.params, step=step,
-                        placed=len(terrain.placed))
+    gx0, gy0, gnx, gny, gstep, _, _ = _grid_args(x0, y0, nx, ny, step)
+    check_window(gx0, gy0, gnx, gny, gstep)
+    place = placement(crs, origin)
+    dask, da, w, norm, token = _window(terrain, x0, y0, nx, ny, step, chunks, dtype, threads,
+                                       north_up=True)
+    fields = _field_arrays(da, w, norm, token, FIELDS)
+    return make_dataset(fields, w.terrain, step=w.step, window=(w.x0, w.y0, w.nx, w.ny),
+                        place=place)
 
 
 def _census_block(galaxy: Galaxy, origin: tuple[int, int, int], bounds: tuple,
@@ -222,7 +298,7 @@ def star_census(galaxy: Galaxy, x0: int, y0: int, z0: int, nx: int, ny: int, nz:
     dask, da = _modules()
     if not isinstance(galaxy, Galaxy):
         raise TypeError(f"galaxy: must be a relfterrain.Galaxy, got {galaxy!r}")
-    b = Block(*_validate.space_block(x0, y0, z0, nx, ny, nz))
+    b = SpaceBlock(*_validate.space_block(x0, y0, z0, nx, ny, nz))
     nthreads = _validate.threads(threads)
     shape = (b.nx, b.ny, b.nz)
     if chunks is None:

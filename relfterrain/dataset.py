@@ -1,19 +1,45 @@
-"""Terrain grids as xarray Datasets with CF metadata (needs the ``xarray`` extra).
+"""Terrain grids as xarray Datasets that GIS tools read right (needs ``relfterrain[xarray]``).
 
 :meth:`relfterrain.Terrain.dataset` computes one in memory;
-:func:`relfterrain.dask.dataset` builds the same Dataset lazily, block by block.
-Both share :func:`make_dataset`, so their metadata are the same.
+:func:`relfterrain.dask.dataset` and ``xr.open_dataset(..., engine="relfterrain")``
+build the same Dataset lazily. All share :func:`make_dataset`, so their
+metadata are the same.
+
+Conventions (those xarray-spatial, rioxarray, rasterio/GDAL and QGIS assume):
+
+* dims ``(y, x)``, **rows north to south** (``y`` descending), coordinates at
+  the cell centres: cell ``[r, c]`` is the square of side ``step`` centred on
+  the sample point ``(x[c], y[r])``. (The NumPy grids of
+  :meth:`Terrain.grid` keep SPEC 1's order, row 0 the southern edge.)
+* the CRS the rioxarray / CF way: a ``spatial_ref`` coordinate with
+  ``crs_wkt``, ``spatial_ref`` and ``GeoTransform``, each variable's
+  ``grid_mapping`` naming it. By default the local engineering CRS of
+  :mod:`relfterrain.crs` (metres, the world's own x and y).
+* variables ``surface_height`` (terra's height: the water surface on lakes,
+  the floor of quarries), ``ground_height`` (SPEC 4's ground,
+  :meth:`Terrain.height_grid`: the lake bed on lakes), ``depth`` (lake water
+  depth, 0 off lakes), ``terrain`` and ``feature`` (uint8 codes, CF
+  ``flag_values`` / ``flag_meanings``).
+* provenance attributes (:mod:`relfterrain.provenance`).
+
+Changed in 0.1 (issue 20): the Dataset's ``height`` is now
+``surface_height`` (same values), ``ground_height`` is new, and the rows
+run north to south (``ds.sortby("y")`` gives the old order).
 
 >>> import relfterrain as rt
 >>> ds = rt.Terrain().dataset(23396, 5318, 800, 600, dtype="float32")
->>> dict(ds.sizes), ds.height.dtype.name, ds.terrain.dtype.name
+>>> dict(ds.sizes), ds.surface_height.dtype.name, ds.terrain.dtype.name
 ({'y': 600, 'x': 800}, 'float32', 'uint8')
 >>> ds.terrain.attrs["flag_meanings"].split()[:4]
 ['LAKE', 'TOWN', 'GRASS', 'MOOR']
->>> float(ds.x[0]), float(ds.y[-1]), ds.height.attrs["units"]
-(23396.0, 5917.0, 'm')
+>>> float(ds.x[0]), float(ds.y[0]), float(ds.y[-1]), ds.surface_height.attrs["units"]
+(23396.0, 5917.0, 5318.0, 'm')
+>>> ds.spatial_ref.attrs["GeoTransform"]
+'23395.5 1.0 0.0 5917.5 0.0 -1.0'
 >>> int((ds.feature == rt.Feature.BOULDER).sum())
 32
+>>> bool((ds.ground_height <= ds.surface_height).all())
+True
 >>> rt.TerrainParams.from_dict(json.loads(ds.attrs["relfterrain_params"])) == rt.TerrainParams()
 True
 """
@@ -21,17 +47,23 @@ True
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 import numpy as np
 
-from ._params import TerrainParams
 from ._types import Feature, TerrainType
+from .crs import Placement, geotransform, placement
 
-__all__ = ["CF_CONVENTIONS", "flag_attrs", "grid_coords", "make_dataset"]
+__all__ = ["CF_CONVENTIONS", "MAX_COORD", "VARIABLES", "flag_attrs", "grid_coords",
+           "make_dataset"]
 
 #: The CF version whose attributes the Datasets carry.
 CF_CONVENTIONS = "CF-1.8"
+#: Datasets cover windows inside +-MAX_COORD metres (2**26).
+MAX_COORD = float(2**26)
+#: The data variables of a terrain Dataset, in order.
+VARIABLES = ("surface_height", "ground_height", "depth", "terrain", "feature")
 
 
 def xarray_module() -> Any:
@@ -47,10 +79,19 @@ def xarray_module() -> Any:
 
 def grid_coords(x0: float, y0: float, nx: int, ny: int, step: float,
                 r0: int = 0, c0: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """The grid's coordinates, exactly the core's doubles ``x0 + (c0 + c)*step``."""
+    """The grid's coordinates in SPEC 1's order, exactly the core's ``x0 + (c0 + c)*step``."""
     x = x0 + np.arange(c0, c0 + nx, dtype=np.int64).astype(np.float64) * step
     y = y0 + np.arange(r0, r0 + ny, dtype=np.int64).astype(np.float64) * step
     return x, y
+
+
+def check_window(x0: float, y0: float, nx: int, ny: int, step: float) -> None:
+    """Refuse a window reaching beyond +-2**26 m (ValueError naming the arguments)."""
+    for name, lo, n in (("x0, nx", x0, nx), ("y0, ny", y0, ny)):
+        hi = lo + float(n - 1) * step
+        if lo < -MAX_COORD or hi > MAX_COORD:
+            raise ValueError(f"{name}, step: the window [{lo!r}, {hi!r}] must lie within "
+                             f"+-2**26 m ({MAX_COORD:.0f})")
 
 
 def flag_attrs(enum_type: type[TerrainType] | type[Feature]) -> dict[str, Any]:
@@ -61,54 +102,150 @@ def flag_attrs(enum_type: type[TerrainType] | type[Feature]) -> dict[str, Any]:
     }
 
 
-def make_dataset(x: np.ndarray, y: np.ndarray, height: Any, depth: Any, terrain: Any,
-                 feature: Any, params: TerrainParams, *, step: float,
-                 placed: int = 0) -> Any:
-    """An ``xarray.Dataset`` of one grid's arrays (NumPy or Dask), dims ``(y, x)``.
+def _variable_attrs(lake_height: float) -> dict[str, dict[str, Any]]:
+    return {
+        "surface_height": {
+            "units": "m", "standard_name": "surface_altitude",
+            "long_name": "surface height: the water surface on lakes (terra's height)",
+            "comment": "relfterrain.Terrain.grid(...).height; on lakes the lake height "
+                       f"({lake_height!r} m), on quarries the quarry floor"},
+        "ground_height": {
+            "units": "m",
+            "long_name": "ground height: the lake bed on lakes (SPEC 4 calcHeight)",
+            "comment": "relfterrain.Terrain.height_grid / Terrain.height"},
+        "depth": {
+            "units": "m",
+            "long_name": "lake water depth (0 off lakes)"},
+        "terrain": {"long_name": "terrain kind (relfterrain.TerrainType)",
+                    **flag_attrs(TerrainType)},
+        "feature": {"long_name": "point feature (relfterrain.Feature)", **flag_attrs(Feature)},
+    }
 
-    Variables ``height``, ``depth`` (metres), ``terrain`` and ``feature``
-    (uint8 codes with CF ``flag_values`` / ``flag_meanings``); coordinates
-    ``x`` and ``y`` in metres at the sample points; the parameters in the
-    attributes ``relfterrain_params`` (JSON of :meth:`TerrainParams.to_dict`)
-    and ``relfterrain_fingerprint``.
+
+def spatial_ref(place: Placement, x: np.ndarray, y: np.ndarray, step: float) -> dict[str, Any]:
+    """The ``spatial_ref`` coordinate's attributes (rioxarray's and CF's)."""
+    gt = geotransform(x, y, step)
+    attrs: dict[str, Any] = dict(place.cf)
+    attrs.update(crs_wkt=place.crs_wkt, spatial_ref=place.crs_wkt,
+                 GeoTransform=" ".join(repr(float(v)) for v in gt))
+    if place.is_local:
+        attrs["long_name"] = "relfterrain local engineering CRS (metres, x east, y north)"
+    return attrs
+
+
+#: Windows longer than this many points on an axis get a lazy coordinate there
+#: (an ``xarray.indexes.RangeIndex``: the values ``first + i*step`` made
+#: when asked for) rather than an array of every value.
+LAZY_COORDS = 1 << 22
+
+
+def _axis_coord(xr: Any, name: str, first: float, step: float, n: int,
+                attrs: dict[str, Any]) -> Any:
+    from xarray.indexes.range_index import RangeCoordinateTransform, RangeIndex
+
+    class GridIndex(RangeIndex):
+        """A RangeIndex whose ``.sel`` snaps labels to the nearest sample by default."""
+
+        def sel(self, labels: Any, method: Any = None, tolerance: Any = None) -> Any:
+            label = labels[self.dim]
+            if isinstance(label, slice) and label.step is None and method is None:
+                # the samples within [start, stop], both ends included (as pandas)
+                from xarray.core.indexing import IndexSelResult
+
+                t = self.transform
+                n = self.size
+                lo, hi = 0, n - 1
+                ends = [(v - t.start) / t.step for v in (label.start, label.stop)
+                        if v is not None]
+                if label.start is not None:
+                    lo = max(lo, math.ceil(ends[0] - 1e-9))
+                if label.stop is not None:
+                    hi = min(hi, math.floor(ends[-1] + 1e-9))
+                return IndexSelResult({self.dim: slice(lo, max(lo, hi + 1))})
+            return super().sel(labels, method="nearest" if method is None else method,
+                               tolerance=tolerance)
+
+    tr = RangeCoordinateTransform(first, first + n * step, n, name, name, step=step)
+    coords = xr.Coordinates.from_xindex(GridIndex(tr))
+    coords[name].attrs.update(attrs)
+    return coords
+
+
+def make_dataset(fields: dict[str, Any], terrain: Any, *, step: float,
+                 window: tuple[float, float, int, int], place: Placement | None = None) -> Any:
+    """An ``xarray.Dataset`` of one window's arrays (NumPy or Dask), dims ``(y, x)``.
+
+    ``fields`` maps names of :data:`VARIABLES` to arrays with the rows north
+    to south; ``window`` is ``(x0, y0, nx, ny)`` (SPEC 1: ``x0, y0`` the
+    south-west sample point). The coordinates are the cell centres
+    ``x0 + c*step`` and, descending, ``y0 + r*step`` (plus the origin),
+    exactly the grid's doubles (lazy ``top - r*step`` beyond
+    :data:`LAZY_COORDS` points an axis).
     """
     xr = xarray_module()
     from ._version import __version__
+    from .provenance import provenance
 
+    place = place if place is not None else placement()
+    ox, oy = place.origin
+    x0, y0, nx, ny = window
+    xattrs = {"units": "m", "long_name": "x (east) of the cell centre",
+              "standard_name": "projection_x_coordinate", "axis": "X"}
+    yattrs = {"units": "m", "long_name": "y (north) of the cell centre",
+              "standard_name": "projection_y_coordinate", "axis": "Y"}
+    top = y0 + float(ny - 1) * step
+    coords: Any = {}
+    extra = []
+    if nx > LAZY_COORDS:
+        extra.append(_axis_coord(xr, "x", x0 + ox, step, nx, xattrs))
+        corner_x = np.array([x0 + ox])
+    else:
+        x, _ = grid_coords(x0, y0, nx, 1, step)
+        coords["x"] = ("x", x + ox, xattrs)
+        corner_x = x + ox
+    if ny > LAZY_COORDS:
+        extra.append(_axis_coord(xr, "y", top + oy, -step, ny, yattrs))
+        corner_y = np.array([top + oy])
+    else:
+        _, y = grid_coords(x0, y0, 1, ny, step)
+        coords["y"] = ("y", y[::-1] + oy, yattrs)
+        corner_y = y[::-1] + oy
+    coords["spatial_ref"] = ((), np.int64(0), spatial_ref(place, corner_x, corner_y, step))
     dims = ("y", "x")
-    coords = {
-        "x": ("x", x, {"units": "m", "long_name": "x (east) of the sample point",
-                       "standard_name": "projection_x_coordinate", "axis": "X"}),
-        "y": ("y", y, {"units": "m", "long_name": "y (north) of the sample point",
-                       "standard_name": "projection_y_coordinate", "axis": "Y"}),
-    }
-    data_vars = {
-        "height": (dims, height, {
-            "units": "m", "standard_name": "surface_altitude",
-            "long_name": "terrain height (the water surface on lakes)"}),
-        "depth": (dims, depth, {
-            "units": "m", "long_name": "lake water depth (0 off lakes)"}),
-        "terrain": (dims, terrain, {
-            "long_name": "terrain kind (relfterrain.TerrainType)", **flag_attrs(TerrainType)}),
-        "feature": (dims, feature, {
-            "long_name": "point feature (relfterrain.Feature)", **flag_attrs(Feature)}),
-    }
+    vattrs = _variable_attrs(float(terrain.lake_height))
+    data_vars = {}
+    for name in VARIABLES:
+        if name in fields:
+            data_vars[name] = (dims, fields[name], {**vattrs[name], "grid_mapping": "spatial_ref"})
     attrs = {
         "Conventions": CF_CONVENTIONS,
         "title": "Relf terrain",
         "source": f"relfterrain {__version__}: Graham Relf's terrain generator (The Forest)",
-        "relfterrain_params": json.dumps(params.to_dict(), sort_keys=True),
-        "relfterrain_fingerprint": params.fingerprint(),
-        "relfterrain_step": float(step),
-        "relfterrain_placed": int(placed),
+        "institution": "relfterrain",
+        **provenance(terrain, *window, step),
+        "relfterrain_origin": json.dumps(list(place.origin)),
+        "relfterrain_rows": "north to south (y descending); cell-centre coordinates",
     }
-    return xr.Dataset(data_vars, coords=coords, attrs=attrs)
+    ds = xr.Dataset(data_vars, coords=coords, attrs=attrs)
+    for c in extra:
+        ds = ds.assign_coords(c)
+    return ds
 
 
 def terrain_dataset(terrain: Any, x0: Any, y0: Any, nx: Any, ny: Any, step: Any = 1.0, *,
-                    dtype: Any = None, threads: int | None = None) -> Any:
+                    dtype: Any = None, threads: int | None = None, crs: Any = None,
+                    origin: Any = None) -> Any:
     """:meth:`relfterrain.Terrain.dataset` (see there)."""
+    from . import _precision, _validate
+    from ._validate import grid_args
+    from ._window import FIELDS, GridWindow
+
     xarray_module()  # fail before computing
-    g = terrain.grid(x0, y0, nx, ny, step, dtype=dtype, threads=threads)
-    return make_dataset(g.x, g.y, g.height, g.depth, g.terrain, g.feature, terrain.params,
-                        step=float(step), placed=len(terrain.placed))
+    x0, y0, nx, ny, step, _, _ = grid_args(x0, y0, nx, ny, step)
+    check_window(x0, y0, nx, ny, step)
+    place = placement(crs, origin)
+    dt = _precision.height_dtype(dtype)
+    w = GridWindow(terrain, x0, y0, nx, ny, step, dt, north_up=True,
+                   threads=_validate.threads(threads))
+    fields = w.select((slice(None), slice(None)), FIELDS)
+    return make_dataset(fields, terrain, step=step, window=(x0, y0, nx, ny), place=place)

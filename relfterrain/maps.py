@@ -858,7 +858,10 @@ def save_png(array: Any, path: str | os.PathLike, *,
 
     The PNG is written to a temporary file in the same directory and then
     moved over ``path`` (``os.replace``): a failed write leaves any old file
-    as it was. Needs Pillow (``pip install 'relfterrain[maps]'``).
+    as it was. ``text`` goes into PNG text chunks (:meth:`Terrain.save_map`
+    writes the provenance of :mod:`relfterrain.provenance` there: read it
+    back with ``PIL.Image.open(path).text``). Needs Pillow
+    (``pip install 'relfterrain[maps]'``).
     """
     data = png_bytes(array, text=text)
     with atomic_write(path) as fh:

@@ -408,6 +408,17 @@ def _entries(doc: Any, what: str) -> tuple[np.ndarray, np.ndarray]:
     return (np.array(cells, dtype=np.int64).reshape(-1, 2), np.array(codes, dtype=np.uint8))
 
 
+def from_document(doc: Any, *, simd: str | None = None) -> Terrain:
+    """The terrain of a document :func:`to_document` made (a saved world, decoded).
+
+    ValueError names what is wrong in it (as :func:`load` does for a file).
+    """
+    try:
+        return _from_document(doc, simd)
+    except _Bad as e:
+        raise ValueError(f"the world document: {e}") from None
+
+
 def _from_document(doc: Any, simd: str | None, params: TerrainParams | None = None,
                    bridge: str = "spec") -> Terrain:
     Terrain = _shared.terrain_class()  # noqa: N806 (the class)

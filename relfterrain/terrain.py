@@ -88,6 +88,13 @@ _threads = _validate.threads
 _finite = _validate.real
 
 
+def _core_threads(value: int | None) -> int | None:
+    """A checked thread count for the core's terrain calls; None stays None:
+    the core then uses the cores that are idle at the call (one for small
+    grids), so the default never makes a call wait on a busy core."""
+    return None if value is None else _threads(value)
+
+
 def _count(value: Any, name: str) -> int:
     return _validate.integer(value, name, 1)
 
@@ -490,7 +497,7 @@ path_height, snow_keeps_feature, pi10000
 
             return evolve.height(self, x, y, t, threads=threads)
         xf, yf, shape = _points(x, y)
-        out = self._core.height_points(xf, yf, threads=_threads(threads))
+        out = self._core.height_points(xf, yf, threads=_core_threads(threads))
         if shape == ():
             return float(out[0])
         return out.reshape(shape)
@@ -503,7 +510,7 @@ path_height, snow_keeps_feature, pi10000
         (dtype('uint8'), (2,))
         """
         xf, yf, shape = _points(x, y)
-        h, d, t, f = self._core.terra_points(xf, yf, threads=_threads(threads))
+        h, d, t, f = self._core.terra_points(xf, yf, threads=_core_threads(threads))
         return Sample(h.reshape(shape), d.reshape(shape), t.reshape(shape), f.reshape(shape))
 
     def terra(self, x: float, y: float) -> Terra:
@@ -633,7 +640,7 @@ path_height, snow_keeps_feature, pi10000
                                           threads=_threads(threads), float32=True,
                                           band=_precision.BAND_ELEMENTS)
         return self._core.height_grid(x0, y0, nx, ny, step, r0=r0, c0=c0, out=out,
-                                      threads=_threads(threads))
+                                      threads=_core_threads(threads))
 
     def terrain_grid(
         self,
@@ -658,7 +665,7 @@ path_height, snow_keeps_feature, pi10000
         x0, y0, nx, ny, step, r0, c0 = _grid_args(x0, y0, nx, ny, step, offset)
         res = self._core.terra_grid(x0, y0, nx, ny, step, r0=r0, c0=c0,
                                     outputs=(None, None, True if out is None else out, None),
-                                    threads=_threads(threads))
+                                    threads=_core_threads(threads))
         return res[2]
 
     def feature_grid(
@@ -684,7 +691,7 @@ path_height, snow_keeps_feature, pi10000
         x0, y0, nx, ny, step, r0, c0 = _grid_args(x0, y0, nx, ny, step, offset)
         res = self._core.terra_grid(x0, y0, nx, ny, step, r0=r0, c0=c0,
                                     outputs=(None, None, None, True if out is None else out),
-                                    threads=_threads(threads))
+                                    threads=_core_threads(threads))
         return res[3]
 
     def grid(
@@ -743,7 +750,7 @@ path_height, snow_keeps_feature, pi10000
                                                float32=True, band=_precision.BAND_ELEMENTS)
         else:
             h, d, t, f = self._core.terra_grid(x0, y0, nx, ny, step, r0=r0, c0=c0,
-                                               outputs=outputs, threads=_threads(threads))
+                                               outputs=outputs, threads=_core_threads(threads))
         # exactly the core's x0 + (double)(c0 + c) * step
         x = x0 + np.arange(c0, c0 + nx, dtype=np.int64).astype(np.float64) * step
         y = y0 + np.arange(r0, r0 + ny, dtype=np.int64).astype(np.float64) * step
@@ -1086,8 +1093,10 @@ path_height, snow_keeps_feature, pi10000
         with ``origin="upper"``); grids of values are south first.
         """
         from . import maps
+        from .provenance import provenance
 
-        maps.save_png(maps.render(self, x0, y0, nx, ny, step, **options), path)
+        img = maps.render(self, x0, y0, nx, ny, step, **options)
+        maps.save_png(img, path, text=provenance(self, x0, y0, nx, ny, step))
     # -- mines and caverns (SPEC 8) ---
     def mines(self, **options: Any) -> Any:
         """The mines under this terrain: ``relfterrain.Mines(self, **options)``."""
@@ -1124,24 +1133,60 @@ path_height, snow_keeps_feature, pi10000
     # -- pipelines: xarray Datasets (SPEC 1) ----------------------------------
 
     def dataset(self, x0: float, y0: float, nx: int, ny: int, step: float = 1.0, *,
-                dtype: Any = None, threads: int | None = None) -> Any:
-        """The grid of :meth:`grid` as an ``xarray.Dataset`` (needs ``relfterrain[xarray]``).
+                dtype: Any = None, threads: int | None = None, crs: Any = None,
+                origin: Any = None) -> Any:
+        """The grid as an ``xarray.Dataset`` GIS tools read right (needs ``relfterrain[xarray]``).
 
-        Dims ``(y, x)``; coordinates ``x``, ``y`` in metres at the sample
-        points (exactly the grid's ``x0 + c*step`` doubles); variables
-        ``height`` and ``depth`` (``dtype``, float64 by default, or float32:
-        the exact doubles rounded), ``terrain`` and ``feature`` (uint8 codes
-        with CF ``flag_values`` / ``flag_meanings`` naming the
-        :class:`TerrainType` and :class:`Feature` members); units and long
-        names; the parameters in the attributes (``relfterrain_params``, JSON
-        of :meth:`TerrainParams.to_dict`, and ``relfterrain_fingerprint``).
-        For areas larger than memory see :func:`relfterrain.dask.dataset`;
-        examples (run as doctests where xarray is installed) are in
-        :mod:`relfterrain.dataset`.
+        Dims ``(y, x)`` with the rows **north to south** (``y`` descending)
+        and the coordinates at the cell centres (exactly the grid's
+        ``x0 + c*step`` doubles, plus ``origin``); a ``spatial_ref``
+        coordinate with the CRS and GeoTransform (rioxarray reads them);
+        variables ``surface_height`` (the water surface on lakes, as
+        :meth:`grid`'s ``height``), ``ground_height`` (the lake bed on lakes,
+        as :meth:`height_grid`), ``depth`` (``dtype``: float64 by default, or
+        float32, the exact doubles rounded), ``terrain`` and ``feature``
+        (uint8 codes with CF ``flag_values`` / ``flag_meanings``); the
+        provenance in the attributes (:mod:`relfterrain.provenance`;
+        :meth:`from_provenance` rebuilds the terrain and window).
+
+        ``crs`` (None: the local engineering CRS of :mod:`relfterrain.crs`,
+        the world's own metres) and ``origin`` (the CRS coordinates of the
+        world's ``(0, 0)``, default ``(0, 0)``) place the world on Earth; the
+        window must lie within +-2**26 m. For windows larger than memory see
+        :func:`relfterrain.dask.dataset` and ``xr.open_dataset(...,
+        engine="relfterrain")``; examples (run as doctests where xarray is
+        installed) are in :mod:`relfterrain.dataset`. The NumPy grids
+        (:meth:`grid`, :meth:`height_grid`) keep SPEC 1's south-first rows.
         """
         from .dataset import terrain_dataset
 
-        return terrain_dataset(self, x0, y0, nx, ny, step, dtype=dtype, threads=threads)
+        return terrain_dataset(self, x0, y0, nx, ny, step, dtype=dtype, threads=threads,
+                               crs=crs, origin=origin)
+
+    def to_geotiff(self, path: str | os.PathLike, x0: float, y0: float, nx: int, ny: int,
+                   step: float = 1.0, *, variable: str = "ground_height", dtype: Any = None,
+                   crs: Any = None, origin: Any = None, threads: int | None = None) -> None:
+        """Write one variable of :meth:`dataset` as a Cloud-Optimized GeoTIFF (``relfterrain[geo]``).
+
+        North up, the CRS, provenance tags, written atomically; see
+        :func:`relfterrain.gis.write_geotiff`.
+        """
+        from .gis import write_geotiff
+
+        write_geotiff(self, path, x0, y0, nx, ny, step, variable=variable, dtype=dtype,
+                      crs=crs, origin=origin, threads=threads)
+
+    @classmethod
+    def from_provenance(cls, attrs: Any, *, world: Any = None,
+                        simd: str | None = None) -> tuple[Terrain, Any]:
+        """The terrain and window that made a file: ``(terrain, Window)``.
+
+        ``attrs``: a Dataset's attributes, a GeoTIFF's tags, a PNG's text
+        chunks; see :func:`relfterrain.provenance.from_provenance`.
+        """
+        from .provenance import from_provenance
+
+        return from_provenance(attrs, world=world, simd=simd)
 
 
 def _key(v: Any, name: str) -> int:

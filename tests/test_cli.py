@@ -195,8 +195,9 @@ def test_grid_netcdf_round_trip(tmp_path, capsys):
     expected = t.dataset(24090, 5360, 50, 40, 0.5, dtype="float32")
     xr.testing.assert_identical(ds, expected)
     g = t.grid(24090, 5360, 50, 40, 0.5)
-    _assert_grid_arrays(ds.height.values, ds.depth.values, ds.terrain.values, ds.feature.values,
-                        ds.x.values, ds.y.values, g, np.float32)
+    s = ds.sortby("y")  # Datasets are north up; the grid has SPEC 1's south-first rows
+    _assert_grid_arrays(s.surface_height.values, s.depth.values, s.terrain.values,
+                        s.feature.values, s.x.values, s.y.values, g, np.float32)
     assert ds.terrain.attrs["flag_meanings"].split() == [m.name for m in rt.TerrainType]
     assert _listing(tmp_path) == ["g.nc"]
 
@@ -214,8 +215,9 @@ def test_grid_zarr_round_trip_and_replace(tmp_path, capsys):
             ds = ds.load()
         xr.testing.assert_identical(ds, t.dataset(24090, 5360, 50, 40, float(step)))
         g = t.grid(24090, 5360, 50, 40, float(step))
-        _assert_grid_arrays(ds.height.values, ds.depth.values, ds.terrain.values,
-                            ds.feature.values, ds.x.values, ds.y.values, g)
+        s = ds.sortby("y")  # Datasets are north up; the grid is south-first (SPEC 1)
+        _assert_grid_arrays(s.surface_height.values, s.depth.values, s.terrain.values,
+                            s.feature.values, s.x.values, s.y.values, g)
         assert _listing(tmp_path) == ["g.zarr"]
 
 
@@ -308,7 +310,7 @@ def test_stars_default_galaxy(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["grid", *AREA, "-o", "{d}/x.tif"], "known: .npz"),
+    (["grid", *AREA, "-o", "{d}/x.bmp"], "known: .npz"),
     (["grid", *AREA, "-o", "{d}/x"], "no extension"),
     (["grid", *AREA, "-o", "{d}/missing/x.npz"], "does not exist"),
     (["grid", *AREA, "-o", "{d}/file.txt/x.npz"], "is not a folder"),
@@ -334,7 +336,7 @@ def test_stars_default_galaxy(tmp_path, capsys):
       "-o", "{d}/s.csv"],
      "f_value"),
     (["stars", "0", "0", "0", "1", "1", "1", "-o", "{d}/dir.npz"], "is a directory"),
-    (["-o", "{d}/x.tif"], "known: .npz"),
+    (["-o", "{d}/x.bmp"], "known: .npz"),
     (["--nx", "5", "-o", "{d}/missing/x.npz"], "does not exist"),
 ])
 def test_errors_exit_2_before_any_work(tmp_path, capsys, monkeypatch, argv, message):
@@ -447,11 +449,11 @@ def test_subprocess_subcommand(tmp_path):
     with np.load(out) as z:
         assert len(z["x"]) == 26
     r = subprocess.run([sys.executable, "-m", "relfterrain", "grid", "0", "0", "5", "5",
-                        "-o", str(tmp_path / "x.tif")],
+                        "-o", str(tmp_path / "x.bmp")],
                        capture_output=True, text=True, check=False, env=_env(), cwd=str(tmp_path),
                        timeout=120)
     assert r.returncode == 2 and "known: .npz" in r.stderr and "Traceback" not in r.stderr
-    assert not (tmp_path / "x.tif").exists() and not (tmp_path / "x.tif.npz").exists()
+    assert not (tmp_path / "x.bmp").exists() and not (tmp_path / "x.bmp.npz").exists()
 
 
 def test_missing_dependency_is_a_clean_error(tmp_path, capsys, monkeypatch):

@@ -164,18 +164,22 @@ def xr():
 
 def _check_dataset(ds, t, x0, y0, nx, ny, step, dtype=np.float64):
     assert dict(ds.sizes) == {"y": ny, "x": nx}
-    for name in ("height", "depth", "terrain", "feature"):
+    for name in ("surface_height", "ground_height", "depth", "terrain", "feature"):
         assert ds[name].dims == ("y", "x")
-    # coordinates: exactly x0 + c*step as doubles (Python floats are IEEE doubles)
+    # coordinates: exactly x0 + c*step as doubles (Python floats are IEEE doubles);
+    # rows north to south (y descending), as GIS tools assume
     assert_f64_exact(ds.x.values, [x0 + float(c) * step for c in range(nx)], "x")
-    assert_f64_exact(ds.y.values, [y0 + float(r) * step for r in range(ny)], "y")
+    assert_f64_exact(ds.y.values, [y0 + float(r) * step for r in range(ny)][::-1], "y")
     rx, ry, rh, rd, rtt, rf = _reference_grid(_ref_params(t), x0, y0, nx, ny, step)
+    rg = np.asarray(R.height_grid(_ref_params(t), x0, y0, nx, ny, step))
+    rh, rd, rtt, rf = (np.asarray(a)[::-1] for a in (rh, rd, rtt, rf))
+    rg = rg[::-1]
     assert_f64_exact(ds.x.values, rx)
-    assert ds.height.dtype == ds.depth.dtype == np.dtype(dtype)
-    assert np.array_equal(np.asarray(ds.height.values, np.float64).astype(dtype),
-                          np.asarray(rh).astype(dtype))
-    assert np.array_equal(bits(ds.height.values.astype(np.float64)),
+    assert ds.surface_height.dtype == ds.ground_height.dtype == ds.depth.dtype == np.dtype(dtype)
+    assert np.array_equal(bits(ds.surface_height.values.astype(np.float64)),
                           bits(np.asarray(rh).astype(dtype).astype(np.float64)))
+    assert np.array_equal(bits(ds.ground_height.values.astype(np.float64)),
+                          bits(np.asarray(rg).astype(dtype).astype(np.float64)))
     assert np.array_equal(bits(ds.depth.values.astype(np.float64)),
                           bits(np.asarray(rd).astype(dtype).astype(np.float64)))
     assert_codes_exact(ds.terrain.values, rtt)
@@ -189,14 +193,14 @@ def _check_dataset(ds, t, x0, y0, nx, ny, step, dtype=np.float64):
         assert attrs["flag_meanings"].split() == [m.name for m in enum]
         assert attrs["long_name"]
         assert "units" not in attrs
-    for name in ("x", "y", "height", "depth"):
+    for name in ("x", "y", "surface_height", "ground_height", "depth"):
         assert ds[name].attrs["units"] == "m"
         assert ds[name].attrs["long_name"]
     assert ds.x.attrs["axis"] == "X" and ds.y.attrs["axis"] == "Y"
     params = rt.TerrainParams.from_dict(json.loads(ds.attrs["relfterrain_params"]))
     assert params == t.params
     assert ds.attrs["relfterrain_fingerprint"] == t.params.fingerprint()
-    assert ds.attrs["relfterrain_step"] == step
+    assert float(ds.attrs["relfterrain_step"]) == step
 
 
 def _ref_params(t):
@@ -209,7 +213,7 @@ def test_dataset_contents(dtype, xr):
     ds = t.dataset(*AREA, dtype=dtype)
     _check_dataset(ds, t, *AREA, dtype=dtype)
     g = t.grid(*AREA, dtype=dtype)
-    assert np.array_equal(ds.height.values, g.height)
+    assert np.array_equal(ds.surface_height.values, g.height[::-1])
 
 
 def test_dataset_bad_arguments_name_them(xr):
@@ -270,7 +274,7 @@ def test_dask_height_equals_memory(chunks, dtype, rtd):
 @pytest.mark.parametrize("chunks", RAGGED)
 def test_dask_grid_equals_memory(chunks, rtd, dask):
     t = _placed_terrain()
-    arrays = rtd.grid(t, *AREA, chunks=chunks)
+    arrays = rtd.grid(t, *AREA, chunks=chunks)[2:]  # a TerrainGrid: x, y, then the arrays
     got = dask.compute(*arrays, scheduler="sync")
     ref = t.grid(*AREA)
     for a, b in zip(got, ref[2:]):
@@ -285,20 +289,20 @@ def test_dask_grid_equals_memory(chunks, rtd, dask):
 def test_dask_arrays_hold_a_copy_of_the_terrain(rtd, dask):
     t = rt.Terrain()
     before = t.grid(*AREA)
-    arrays = rtd.grid(t, *AREA, chunks=(10, 10))
+    arrays = rtd.grid(t, *AREA, chunks=(10, 10))[2:]
     t.lake_height = 260.0
     t.place(int(AREA[0]), int(AREA[1]), rt.TerrainType.SNOW)
     got = dask.compute(*arrays)
     assert np.array_equal(got[2], before.terrain)
     assert np.array_equal(bits(got[0]), bits(before.height))
     # and a changed terrain makes a different graph
-    assert rtd.grid(t, *AREA, chunks=(10, 10))[0].name != arrays[0].name
+    assert rtd.grid(t, *AREA, chunks=(10, 10)).height.name != arrays[0].name
 
 
 def test_dask_dataset_equals_memory_dataset(rtd, xr):
     t = rt.Terrain(lake_height=230.0)
     lazy = rtd.dataset(t, *AREA, chunks=((7, 30, 4), (11, 1, 41)), dtype="float32")
-    assert lazy.height.chunks == ((7, 30, 4), (11, 1, 41))
+    assert lazy.surface_height.chunks == ((7, 30, 4), (11, 1, 41))
     eager = t.dataset(*AREA, dtype="float32")
     computed = lazy.compute()
     xr.testing.assert_identical(computed, eager)
@@ -346,7 +350,7 @@ def test_local_cluster_with_processes(rtd):
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
-        h, d, tt, f = rtd.grid(t, *AREA, chunks=((7, 30, 4), (11, 1, 41)))
+        h, d, tt, f = rtd.grid(t, *AREA, chunks=((7, 30, 4), (11, 1, 41)))[2:]
         hh = rtd.height_grid(t, *AREA, chunks=(9, 8), dtype="float32")
         census = rtd.star_census(g, *block, chunks=(13, 17, 5))
         got = client.compute([h, d, tt, f, hh, census], sync=True)

@@ -797,11 +797,98 @@ static AW_ATTR void height_row_avx2w(const rt_point_row *r)
         r->out[c] = aw_height_point(r, r->x0 + (double)(r->c0 + c) * r->step);
 }
 
+/* One point of a terra row's profile sums by the seed's arithmetic (as
+ * prof_xy), and its round_js(x). */
+static void aw_prof_point(const rt_point_prof *r, int k, double x)
+{
+    const rt_terrain *t = r->t;
+    const uint32_t mask = t->profile_len - 1;
+    static const int pa[3] = {RT_A1, RT_A2, RT_A3}, pb[3] = {RT_B1, RT_B2, RT_B3};
+    for (int p = 0; p < 3; p++) {
+        int32_t s = 0;
+        for (uint32_t i = 0; i < r->n; i++) {
+            double v = (double)t->vec[pa[p]][i] * x + (double)t->vec[pb[p]][i] * r->y;
+            double q = rt__floor(rt__floor(v) * RT_RECIP128);
+            s += r->profile[rt__low32(q) & mask];
+        }
+        r->a[p][k] = s;
+    }
+    r->xr[k] = (int32_t)rt__round_js(x);
+}
+
+/* The profile sums of a terra row's tile, any step (rt_point_prof): eight
+ * points a step in doubles, the seed's operations in its order.  Two exact
+ * rewritings save work: floor(floor(v) / 128) = floor(v / 128) (for any
+ * real v), and v / 128 = fl(fl(A*x) + fl(B*y)) * 2^-7 = fl(fl((A*2^-7)*x) +
+ * fl(B*y)*2^-7), since scaling by a power of two commutes with rounding
+ * where nothing is subnormal (the caller's rt_point_prof check).  The
+ * profile by a rotated window where eight columns span at most 8 indices,
+ * else by a gather. */
+static AW_ATTR void prof_row_avx2w(const rt_point_prof *r)
+{
+    const rt_terrain *t = r->t;
+    const uint32_t n = r->n, mask = t->profile_len - 1;
+    const int nk = r->nk, n8 = nk & ~7;
+    static const int pa[3] = {RT_A1, RT_A2, RT_A3}, pb[3] = {RT_B1, RT_B2, RT_B3};
+    double ax[3][RT_MAX_DIRECTIONS], by[3][RT_MAX_DIRECTIONS];
+    int use_win[3][RT_MAX_DIRECTIONS], off[3][RT_MAX_DIRECTIONS];
+    for (int p = 0; p < 3; p++)
+        for (uint32_t i = 0; i < n; i++) {
+            const int32_t a = t->vec[pa[p]][i];
+            ax[p][i] = (double)a * RT_RECIP128;
+            by[p][i] = (double)t->vec[pb[p]][i] * r->y * RT_RECIP128;
+            /* 8 columns span |a|*7*step/128 (+ rounding) <= 7 indices */
+            use_win[p][i] = r->win != NULL && fabs((double)a) * r->step <= 100.0;
+            off[p][i] = a < 0 ? 7 : 0;
+        }
+    const __m256d vx0 = _mm256_set1_pd(r->x0), vstep = _mm256_set1_pd(r->step);
+    const __m256d eight = _mm256_set1_pd(8.0);
+    const __m256d half = _mm256_set1_pd(0.5), onepd = _mm256_set1_pd(1.0);
+    const __m256i vmask = _mm256_set1_epi32((int)mask);
+    const uint32_t wm = r->win_mask;
+    const int32_t *P = r->profile;
+    __m256d ci0 = _mm256_setr_pd((double)r->c0, (double)(r->c0 + 1), (double)(r->c0 + 2),
+                                 (double)(r->c0 + 3));
+    __m256d ci1 = _mm256_setr_pd((double)(r->c0 + 4), (double)(r->c0 + 5), (double)(r->c0 + 6),
+                                 (double)(r->c0 + 7));
+    for (int c = 0; c < n8; c += 8) {
+        const __m256d x0 = _mm256_add_pd(vx0, _mm256_mul_pd(ci0, vstep));
+        const __m256d x1 = _mm256_add_pd(vx0, _mm256_mul_pd(ci1, vstep));
+        for (int p = 0; p < 3; p++) {
+            __m256i acc = _mm256_setzero_si256();
+            for (uint32_t i = 0; i < n; i++) {
+                const __m256d a = _mm256_set1_pd(ax[p][i]), bb = _mm256_set1_pd(by[p][i]);
+                const __m128i q0 = _mm256_cvttpd_epi32(_mm256_floor_pd(_mm256_add_pd(_mm256_mul_pd(a, x0), bb)));
+                const __m128i q1 = _mm256_cvttpd_epi32(_mm256_floor_pd(_mm256_add_pd(_mm256_mul_pd(a, x1), bb)));
+                const __m256i q = _mm256_inserti128_si256(_mm256_castsi128_si256(q0), q1, 1);
+                if (use_win[p][i]) {
+                    const uint32_t b =
+                        (uint32_t)(off[p][i] ? _mm_extract_epi32(q1, 3) : _mm_cvtsi128_si32(q0));
+                    const __m256i w = _mm256_load_si256((const __m256i *)(r->win + ((b & wm) << 3)));
+                    acc = _mm256_add_epi32(acc, _mm256_srai_epi32(_mm256_permutevar8x32_epi32(w, q), 16));
+                } else {
+                    acc = _mm256_add_epi32(acc, _mm256_i32gather_epi32(P, _mm256_and_si256(q, vmask), 4));
+                }
+            }
+            _mm256_storeu_si256((__m256i *)(r->a[p] + c), acc);
+        }
+        /* round_js(x): floor, plus one if the fraction is >= 0.5 */
+        const __m256d f0 = _mm256_floor_pd(x0), f1 = _mm256_floor_pd(x1);
+        const __m256d u0 = _mm256_and_pd(_mm256_cmp_pd(_mm256_sub_pd(x0, f0), half, _CMP_GE_OQ), onepd);
+        const __m256d u1 = _mm256_and_pd(_mm256_cmp_pd(_mm256_sub_pd(x1, f1), half, _CMP_GE_OQ), onepd);
+        _mm_storeu_si128((__m128i *)(r->xr + c), _mm256_cvttpd_epi32(_mm256_add_pd(f0, u0)));
+        _mm_storeu_si128((__m128i *)(r->xr + c + 4), _mm256_cvttpd_epi32(_mm256_add_pd(f1, u1)));
+        ci0 = _mm256_add_pd(ci0, eight);
+        ci1 = _mm256_add_pd(ci1, eight);
+    }
+    for (int c = n8; c < nk; c++) aw_prof_point(r, c, r->x0 + (double)(r->c0 + c) * r->step);
+}
+
 static const rt_tile_kernels tile_kernels_avx2w = {
     tile_height_avx2w,       tile_prof_avx2w,         tile_prof_at_avx2w,
     tile_classify_avx2,      tile_store_heights_avx2, tile_finish_avx2w,
     tile_height_store_avx2w, tile_classify_bytes_avx2w, height_row_avx2w,
-    tile_prof16_avx2w};
+    tile_prof16_avx2w,       prof_row_avx2w};
 
 #undef AW_ATTR
 #undef AW_INLINE

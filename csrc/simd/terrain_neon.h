@@ -156,8 +156,115 @@ static void tile_prof_at_neon(const rt_tile_args *ta, const uint32_t *restrict x
     }
 }
 
+/* The point-path rows (any step and origin): the seed's double arithmetic
+ * two points a vector (AArch64 has floor as one instruction, frintm, and no
+ * fused operation here: -ffp-contract=off), the profile read per lane. */
+
+/* A height row, as height_row_avx2w: |j| < 2^30 at every point (checked by
+ * the caller), so floor(j) converts to an integer exactly. */
+static void height_row_neon(const rt_point_row *r)
+{
+    const rt_terrain *t = r->t;
+    const uint32_t n = r->n, mask = t->profile_len - 1;
+    const double *P = t->profile;
+    const int64_t nx = r->nx, n2 = nx & ~(int64_t)1;
+    double ax[RT_MAX_DIRECTIONS], by[RT_MAX_DIRECTIONS];
+    for (uint32_t i = 0; i < n; i++) {
+        ax[i] = (double)t->vec[RT_AH][i];
+        by[i] = (double)t->vec[RT_BH][i] * r->y;
+    }
+    const float64x2_t r128 = vdupq_n_f64(RT_RECIP128), vx0 = vdupq_n_f64(r->x0);
+    const float64x2_t vstep = vdupq_n_f64(r->step), two = vdupq_n_f64(2.0);
+    float64x2_t ci = {(double)r->c0, (double)(r->c0 + 1)};
+    for (int64_t c = 0; c < n2; c += 2) {
+        const float64x2_t x = vaddq_f64(vx0, vmulq_f64(ci, vstep));
+        float64x2_t ht = vdupq_n_f64(0.0);
+        for (uint32_t i = 0; i < n; i++) {
+            const float64x2_t j =
+                vmulq_f64(vaddq_f64(vmulq_f64(vdupq_n_f64(ax[i]), x), vdupq_n_f64(by[i])), r128);
+            const float64x2_t jint = vrndmq_f64(j);
+            const float64x2_t jfrac = vsubq_f64(j, jint);
+            const int64x2_t q = vcvtq_s64_f64(jint);
+            const uint32_t q0 = (uint32_t)vgetq_lane_s64(q, 0), q1 = (uint32_t)vgetq_lane_s64(q, 1);
+            const float64x2_t p0 = {P[q0 & mask], P[q1 & mask]};
+            const float64x2_t p1 = {P[(q0 + 1) & mask], P[(q1 + 1) & mask]};
+            ht = vaddq_f64(ht, vaddq_f64(p0, vmulq_f64(jfrac, vsubq_f64(p1, p0))));
+        }
+        vst1q_f64(r->out + c, ht);
+        ci = vaddq_f64(ci, two);
+    }
+    for (int64_t c = n2; c < nx; c++) { /* the last column, as height_xy */
+        const double x = r->x0 + (double)(r->c0 + c) * r->step;
+        double ht = 0.0;
+        for (uint32_t i = 0; i < n; i++) {
+            double j = (ax[i] * x + by[i]) * RT_RECIP128;
+            double jint = floor(j);
+            double jfrac = j - jint;
+            double p0 = P[rt__low32(jint) & mask];
+            double p1 = P[rt__low32(jint + 1.0) & mask];
+            ht += p0 + jfrac * (p1 - p0);
+        }
+        r->out[c] = ht;
+    }
+}
+
+/* The profile sums and round_js(x) of a terra row's tile (rt_point_prof),
+ * by the rewriting of prof_row_avx2w: floor(fl(fl((A*2^-7)*x) +
+ * fl(B*y)*2^-7)) = floor(floor(A*x + B*y) / 128) where nothing is
+ * subnormal (the caller's check). */
+static void prof_row_neon(const rt_point_prof *r)
+{
+    const rt_terrain *t = r->t;
+    const uint32_t n = r->n, mask = t->profile_len - 1;
+    const int nk = r->nk, n2 = nk & ~1;
+    static const int pa[3] = {RT_A1, RT_A2, RT_A3}, pb[3] = {RT_B1, RT_B2, RT_B3};
+    double ax[3][RT_MAX_DIRECTIONS], by[3][RT_MAX_DIRECTIONS];
+    for (int p = 0; p < 3; p++)
+        for (uint32_t i = 0; i < n; i++) {
+            ax[p][i] = (double)t->vec[pa[p]][i] * RT_RECIP128;
+            by[p][i] = (double)t->vec[pb[p]][i] * r->y * RT_RECIP128;
+        }
+    const int32_t *P = r->profile;
+    const float64x2_t vx0 = vdupq_n_f64(r->x0), vstep = vdupq_n_f64(r->step);
+    const float64x2_t two = vdupq_n_f64(2.0), half = vdupq_n_f64(0.5), one = vdupq_n_f64(1.0);
+    float64x2_t ci = {(double)r->c0, (double)(r->c0 + 1)};
+    for (int c = 0; c < n2; c += 2) {
+        const float64x2_t x = vaddq_f64(vx0, vmulq_f64(ci, vstep));
+        for (int p = 0; p < 3; p++) {
+            int32_t s0 = 0, s1 = 0;
+            for (uint32_t i = 0; i < n; i++) {
+                const float64x2_t v = vaddq_f64(vmulq_f64(vdupq_n_f64(ax[p][i]), x), vdupq_n_f64(by[p][i]));
+                const int64x2_t q = vcvtq_s64_f64(vrndmq_f64(v));
+                s0 += P[(uint32_t)vgetq_lane_s64(q, 0) & mask];
+                s1 += P[(uint32_t)vgetq_lane_s64(q, 1) & mask];
+            }
+            r->a[p][c] = s0;
+            r->a[p][c + 1] = s1;
+        }
+        const float64x2_t f = vrndmq_f64(x);
+        const float64x2_t up = vbslq_f64(vcgeq_f64(vsubq_f64(x, f), half), one, vdupq_n_f64(0.0));
+        const int64x2_t xr = vcvtq_s64_f64(vaddq_f64(f, up));
+        r->xr[c] = (int32_t)vgetq_lane_s64(xr, 0);
+        r->xr[c + 1] = (int32_t)vgetq_lane_s64(xr, 1);
+        ci = vaddq_f64(ci, two);
+    }
+    for (int c = n2; c < nk; c++) { /* the last column, as prof_xy */
+        const double x = r->x0 + (double)(r->c0 + c) * r->step;
+        for (int p = 0; p < 3; p++) {
+            int32_t s = 0;
+            for (uint32_t i = 0; i < n; i++) {
+                double v = (double)t->vec[pa[p]][i] * x + (double)t->vec[pb[p]][i] * r->y;
+                double q = floor(floor(v) * RT_RECIP128);
+                s += P[rt__low32(q) & mask];
+            }
+            r->a[p][c] = s;
+        }
+        r->xr[c] = (int32_t)rt__round_js(x);
+    }
+}
+
 static const rt_tile_kernels tile_kernels_neon = {
     tile_height_neon,       tile_prof_neon,           tile_prof_at_neon,
     tile_classify_scalar,   tile_store_heights_scalar, NULL,
-    NULL,                   NULL,                     NULL,
-    NULL};
+    NULL,                   NULL,                     height_row_neon,
+    NULL,                   prof_row_neon};

@@ -130,7 +130,7 @@ RT_TILE_ATTR static void RT_TILE_FN(tile_store_heights_)(const int32_t *restrict
 #endif
 RT_TILE_TABLE_ATTR static const rt_tile_kernels RT_TILE_FN(tile_kernels_) = {
     RT_TILE_FN(tile_height_), RT_TILE_FN(tile_prof_), RT_TILE_FN(tile_prof_at_),
-    RT_TILE_FN(tile_classify_), RT_TILE_FN(tile_store_heights_), NULL, NULL, NULL, NULL, NULL};
+    RT_TILE_FN(tile_classify_), RT_TILE_FN(tile_store_heights_), NULL, NULL, NULL, NULL, NULL, NULL};
 #ifdef RT_TILE_TABLE_ATTR_LOCAL
 #undef RT_TILE_TABLE_ATTR
 #undef RT_TILE_TABLE_ATTR_LOCAL

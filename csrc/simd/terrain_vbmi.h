@@ -166,7 +166,7 @@ static const rt_tile_kernels tile_kernels_vbmi = {
     tile_height_avx2w,         tile_prof_vbmiw,   tile_prof_at_vbmi,
     tile_classify_avx512,      tile_store_heights_avx512, NULL,
     tile_height_store_avx2w,   tile_classify_bytes_avx2w, height_row_avx2w,
-    tile_prof16_vbmiw};
+    tile_prof16_vbmiw,         prof_row_avx2w};
 
 /* The AVX-512 variant without byte profiles (or without VBMI): the window
  * kernels of terrain_avx2.h (their gather fallbacks are AVX2's), with
@@ -175,4 +175,4 @@ static const rt_tile_kernels tile_kernels_avx512w = {
     tile_height_avx2w,         tile_prof_avx2w,   tile_prof_at_avx2w,
     tile_classify_avx512,      tile_store_heights_avx512, NULL,
     tile_height_store_avx2w,   tile_classify_bytes_avx2w, height_row_avx2w,
-    tile_prof16_avx2w};
+    tile_prof16_avx2w,         prof_row_avx2w};
