@@ -64,7 +64,8 @@ def _module_names(mod: types.ModuleType) -> list[str]:
     for name, obj in vars(mod).items():
         if name.startswith("_") or isinstance(obj, types.ModuleType):
             continue
-        if getattr(obj, "__module__", None) == mod.__name__:
+        if (inspect.isclass(obj) or inspect.isfunction(obj)) and \
+                getattr(obj, "__module__", None) == mod.__name__:
             out.append(name)
     return out
 
