@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 
 # The classic map (SPEC 1): x0, y0, nx, ny of the seed's 800 x 600 window.
+#: The classic 800 x 600 m map area as ``(x0, y0, nx, ny)``.
 CLASSIC_MAP: tuple[int, int, int, int] = (23396, 5318, 800, 600)
 
 

@@ -9,6 +9,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _core
+from ._fields import documented
 
 __all__ = ["Feature", "Sample", "Terra", "TerrainGrid", "TerrainType"]
 
@@ -90,6 +91,11 @@ def _check_against_core() -> None:
 _check_against_core()
 
 
+@documented(
+    x="Metres along x after which heights and terrain kinds repeat.",
+    y="Metres along y after which heights and terrain kinds repeat.",
+    features="None: point features have no period (their rule multiplies x by y).",
+)
 class Period(NamedTuple):
     """The world's periods in metres (:attr:`Terrain.period`).
 
@@ -97,27 +103,36 @@ class Period(NamedTuple):
     metres north; point features do not repeat (``features`` is None).
     """
 
-    #: metres along x after which heights and kinds repeat
     x: int
-    #: metres along y after which heights and kinds repeat
     y: int
-    #: point features have no period (their rule multiplies x by y)
     features: None = None
 
 
+@documented(
+    height='Ground height, or the water surface on a lake (metres).',
+    terrain='The kind of ground, a :class:`TerrainType`.',
+    feature='The point feature, a :class:`Feature` (``Feature.NONE`` for none).',
+    code='Two-letter orienteering code of the feature, or ``""``.',
+    depth='Depth of lake water at the point (0 off lakes), metres.',
+)
 class Terra(NamedTuple):
     """Everything about one ground point, as the seed's ``terra(x, y)``."""
 
     height: float
-    """Ground height, or the water surface on a lake (metres)."""
     terrain: TerrainType
     feature: Feature
     code: str
-    """Two-letter orienteering code of the feature, or ``""``."""
     depth: float
-    """Depth of lake water at the point (0 off lakes)."""
 
 
+@documented(
+    x="The grid's x coordinates, float64 ``(nx,)``: ``x0 + c*step``.",
+    y="The grid's y coordinates, float64 ``(ny,)``: ``y0 + r*step`` (row 0 south).",
+    height='Ground height, metres (the water surface on lakes), float64 ``(ny, nx)``.',
+    depth='Depth of lake water, metres (0 off lakes), float64 ``(ny, nx)``.',
+    terrain='The kinds of ground, uint8 ``(ny, nx)`` codes of :class:`TerrainType`.',
+    feature='The point features, uint8 ``(ny, nx)`` codes of :class:`Feature`.',
+)
 class TerrainGrid(NamedTuple):
     """The result of :meth:`Terrain.grid`: point ``[r, c]`` is ``(x[c], y[r])``."""
 
@@ -139,6 +154,13 @@ class TerrainGrid(NamedTuple):
 GRID_PNG: list[Callable[[TerrainGrid], bytes | None]] = []
 
 
+@documented(
+    height=('Ground height, metres (the water surface on lakes), float64, the shape of the '
+            'broadcast points.'),
+    depth='Depth of lake water, metres (0 off lakes), float64.',
+    terrain='The kinds of ground, uint8 codes of :class:`TerrainType`.',
+    feature='The point features, uint8 codes of :class:`Feature`.',
+)
 class Sample(NamedTuple):
     """The result of :meth:`Terrain.sample` at arbitrary points."""
 

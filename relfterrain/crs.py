@@ -21,6 +21,8 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple
 
+from ._fields import documented
+
 __all__ = ["LOCAL_CRS_NAME", "LOCAL_CRS_WKT", "Placement", "placement"]
 
 #: The name of the default CRS (GDAL keeps it in GeoTIFFs: ``LOCAL_CS["..."]``).
@@ -36,13 +38,19 @@ LOCAL_CRS_WKT = (
 )
 
 
+@documented(
+    crs_wkt="The CRS as WKT (the local engineering CRS in metres when none was given).",
+    origin="Where the terrain's (0, 0) lies in that CRS, ``(easting, northing)``.",
+    is_local="Whether the CRS is the local one (no map projection).",
+    cf="CF grid-mapping attributes of the CRS (beyond ``crs_wkt``).",
+)
 class Placement(NamedTuple):
     """A checked CRS and origin."""
 
     crs_wkt: str
     origin: tuple[float, float]
     is_local: bool
-    cf: dict[str, Any]  # CF grid-mapping attributes of the CRS (beyond crs_wkt)
+    cf: dict[str, Any]
 
 
 def _pyproj() -> Any:

@@ -1,6 +1,6 @@
 """Lazy Dask arrays of terrain grids and star counts (needs ``relfterrain[dask]``).
 
-A grid's blocks are computed by :class:`relfterrain._window.GridWindow`:
+A grid's blocks are computed by ``relfterrain._window.GridWindow``:
 block ``(i, j)`` is one :meth:`Terrain.grid` (or :meth:`Terrain.height_grid`)
 call with ``offset=``, its fields written by the C core straight into the
 arrays the block hands to Dask (no copies), so point ``[r, c]`` is computed

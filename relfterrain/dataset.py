@@ -55,7 +55,7 @@ import numpy as np
 from ._types import Feature, TerrainType
 from .crs import Placement, geotransform, placement
 
-__all__ = ["CF_CONVENTIONS", "MAX_COORD", "VARIABLES", "flag_attrs", "grid_coords",
+__all__ = ["CF_CONVENTIONS", "LAZY_COORDS", "MAX_COORD", "VARIABLES", "flag_attrs", "grid_coords",
            "make_dataset"]
 
 #: The CF version whose attributes the Datasets carry.

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from . import _core, _shared, _validate
+from ._fields import documented
 from ._types import Feature
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -27,7 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["BUILDING_HALF_SIDE", "FeatureTable", "building_grid", "features", "tree_grid"]
 
 #: Half the side of a building's square: the point (x, y) is inside the
-#: building centred on (bx, by) iff |x - bx| <= 6 and |y - by| <= 6.
+#: building centred on (bx, by) iff ``|x - bx| <= 6`` and ``|y - by| <= 6``.
 BUILDING_HALF_SIDE = 6.0
 _SPACING = 16  # building centres are multiples of 16
 _LETTERS = np.array(list("ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
@@ -36,17 +37,19 @@ _CODED = np.array([Feature(k).has_code for k in range(len(Feature))])
 _CHUNK_POINTS = 1 << 22
 
 
+@documented(
+    x='int64 x of each feature.',
+    y='int64 y.',
+    feature='uint8 :class:`~relfterrain.Feature` codes.',
+    code='The two-letter orienteering codes (``"<U2"``; ``""`` for features without one).',
+)
 class FeatureTable(NamedTuple):
     """Point features of an area, one row each, ordered by (y, x)."""
 
     x: np.ndarray
-    """int64 x of each feature."""
     y: np.ndarray
-    """int64 y."""
     feature: np.ndarray
-    """uint8 :class:`~relfterrain.Feature` codes."""
     code: np.ndarray
-    """The two-letter orienteering codes (``"<U2"``; ``""`` for features without one)."""
 
 
 def _integer_area(x0: Any, y0: Any, nx: Any, ny: Any) -> tuple[int, int, int, int]:

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import _core, _validate
+from ._fields import documented
 from ._params import GalaxyParams
 from ._progress import tqdm_class
 from ._stats import chi2_sf, t_two_sided_p
@@ -48,8 +49,16 @@ __all__ = [
 ArrayLike = Any
 
 
+@documented(
+    x0="The block's first x (an integer, light years).",
+    y0="The block's first y.",
+    z0="The block's first z.",
+    nx='Points along x: ``x0 .. x0 + nx - 1``.',
+    ny='Points along y.',
+    nz='Points along z.',
+)
 class Block(NamedTuple):
-    """A block of space: the integer points ``x0 .. x0+nx-1`` etc.
+    """A block of space: the integer points ``x0`` to ``x0 + nx - 1``, and so on in y and z.
 
     A plain tuple, so ``galaxy.stars(*block)`` works.
     """
@@ -67,6 +76,14 @@ class Block(NamedTuple):
         return self.nx * self.ny * self.nz
 
 
+@documented(
+    x='Where the star is: x, an integer (light years).',
+    y='Y, an integer (light years).',
+    z='Z, an integer (light years).',
+    magnitude='``MIN + RANGE * (xyz & 0xff) / 7``: 7 values from MIN + RANGE/7 to MIN + RANGE.',
+    planets='``(xyz & 0xf00) >> 8``: 0 .. 15.',
+    colour='``(xyz & 0xf000) >> 12``: a colour index 0 .. 15.',
+)
 class Star(NamedTuple):
     """One star, as the seed's ``new Star(x, y, z, mag, nPlanets, colour)``."""
 
@@ -74,11 +91,8 @@ class Star(NamedTuple):
     y: int
     z: int
     magnitude: float
-    """``MIN + RANGE * (xyz & 0xff) / 7``: 7 values from MIN + RANGE/7 to MIN + RANGE."""
     planets: int
-    """``(xyz & 0xf00) >> 8``: 0 .. 15."""
     colour: int
-    """``(xyz & 0xf000) >> 12``: a colour index 0 .. 15."""
 
 
 def _star_dtype() -> np.dtype:
@@ -501,31 +515,41 @@ def _galaxy_from_params(params: GalaxyParams) -> Galaxy:
     return Galaxy(params=params)
 
 
+@documented(
+    stars='Stars found in the block.',
+    volume='Integer points probed (cubic light years).',
+    per_cubic_ly='``stars / volume``: stars per cubic light year.',
+)
 class Density(NamedTuple):
     """Exercise 1: stars per cubic light year."""
 
     stars: int
     volume: int
-    """Integer points probed (cubic light years)."""
     per_cubic_ly: float
 
 
+@documented(
+    star='The nearest :class:`Star`.',
+    distance='Euclidean distance, light years.',
+    planets='Its number of planets (``star.planets``).',
+)
 class NearestStar(NamedTuple):
     """Exercise 2: the star nearest an observer."""
 
     star: Star
     distance: float
-    """Euclidean distance, light years."""
     planets: int
 
 
+@documented(
+    planets='0 .. 15.',
+    stars='int64 counts.',
+)
 class PlanetTable(NamedTuple):
     """Exercise 3: the number of stars for each number of planets."""
 
     planets: np.ndarray
-    """0 .. 15."""
     stars: np.ndarray
-    """int64 counts."""
 
     def __str__(self) -> str:
         total = int(self.stars.sum())
@@ -537,6 +561,29 @@ class PlanetTable(NamedTuple):
         return "\n".join(lines)
 
 
+@documented(
+    n="Stars.",
+    pearson_r="Pearson correlation of colour and planets (nan if either is constant).",
+    pearson_p="Two-sided p-value of ``pearson_r`` (t test, n - 2 degrees of freedom).",
+    chi2="Pearson's chi-square of the planets x colour table (no Yates correction).",
+    dof="(rows - 1) * (columns - 1) over the non-empty rows and columns.",
+    p_value="The p-value of the independence test named by ``test``.",
+    cramers_v=("Effect size: sqrt(chi2 / (n * (min(rows, columns) - 1))); biased upward on "
+               "small samples."),
+    min_expected="The smallest expected cell count under independence.",
+    table="The (16, 16) contingency table ``[planets, colour]``.",
+    test=('``"chi-square"`` (the asymptotic distribution of ``chi2``), ``"permutation"`` '
+          "(the Monte Carlo permutation test of ``chi2`` with the margins fixed) or "
+          '``"none"`` (fewer than two non-empty rows or columns: nothing to test).'),
+    valid=('Whether ``p_value`` is valid for this sample: always for ``"permutation"``; '
+           'for ``"chi-square"`` when every expected count is at least 1 and at most 20 % '
+           'of them are below 5 (Cochran\'s rule); never for ``"none"``.'),
+    chi2_p_value=("P(chi-square with ``dof`` degrees >= ``chi2``), whatever ``test`` is: only "
+                  "an approximation when the expected counts are small."),
+    permutations="Random tables drawn by the permutation test (0 for the other tests).",
+    p_value_se='Monte Carlo standard error of ``p_value`` (0.0 unless ``"permutation"``).',
+    cramers_v_corrected="Bergsma's bias-corrected Cramér's V (about 0 under independence, any n).",
+)
 class Independence(NamedTuple):
     """Exercise 4: is the colour independent of the number of planets?
 
@@ -551,40 +598,20 @@ class Independence(NamedTuple):
     """
 
     n: int
-    """Stars."""
     pearson_r: float
-    """Pearson correlation of colour and planets (nan if either is constant)."""
     pearson_p: float
-    """Two-sided p-value of ``pearson_r`` (t test, n - 2 degrees of freedom)."""
     chi2: float
-    """Pearson's chi-square of the planets x colour table (no Yates correction)."""
     dof: int
-    """(rows - 1) * (columns - 1) over the non-empty rows and columns."""
     p_value: float
-    """The p-value of the independence test named by ``test``."""
     cramers_v: float
-    """Effect size: sqrt(chi2 / (n * (min(rows, columns) - 1))); biased upward on small samples."""
     min_expected: float
-    """The smallest expected cell count under independence."""
     table: np.ndarray
-    """The (16, 16) contingency table ``[planets, colour]``."""
     test: str = "chi-square"
-    """``"chi-square"`` (the asymptotic distribution of ``chi2``), ``"permutation"``
-    (the Monte Carlo permutation test of ``chi2`` with the margins fixed) or
-    ``"none"`` (fewer than two non-empty rows or columns: nothing to test)."""
     valid: bool = False
-    """Whether ``p_value`` is valid for this sample: always for ``"permutation"``;
-    for ``"chi-square"`` when every expected count is at least 1 and at most 20 %
-    of them are below 5 (Cochran's rule); never for ``"none"``."""
     chi2_p_value: float = float("nan")
-    """P(chi-square with ``dof`` degrees >= ``chi2``), whatever ``test`` is: only
-    an approximation when the expected counts are small."""
     permutations: int = 0
-    """Random tables drawn by the permutation test (0 for the other tests)."""
     p_value_se: float = 0.0
-    """Monte Carlo standard error of ``p_value`` (0.0 unless ``"permutation"``)."""
     cramers_v_corrected: float = float("nan")
-    """Bergsma's bias-corrected Cramér's V (about 0 under independence, any n)."""
 
 
 #: the tests ``colour_planet_independence`` can use
@@ -703,7 +730,7 @@ def nearest_star(galaxy: Galaxy | None = None, block: BlockLike = INITIAL_VIEW,
 def planet_table(galaxy: Galaxy | None = None, block: BlockLike = INITIAL_VIEW, *,
                  stars: np.ndarray | None = None, threads: int | None = None,
                  progress: bool = False, allow_huge: bool = False) -> PlanetTable:
-    """Exercise 3: the number of stars for each number of planets (0 .. 15).
+    """Exercise 3: the number of stars for each number of planets 0 to 15.
 
     From the catalogue ``stars`` when given (no scan: a catalogue already
     built answers at once), else from a census scan of ``block``.

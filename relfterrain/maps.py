@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from . import _core, _shared, _validate
+from ._fields import documented
 from ._files import atomic_write, target
 from ._types import GRID_PNG, Feature, TerrainGrid, TerrainType
 
@@ -41,7 +42,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from .terrain import Terrain
 
 __all__ = [
+    "NICE_INTERVALS",
     "PALETTES",
+    "PNG_LEVEL",
+    "STAR_COLOURS",
+    "contour_points",
     "Palette",
     "plot_map",
     "png_bytes",
@@ -57,21 +62,27 @@ __all__ = [
 RGB = tuple[int, int, int]
 
 
+@documented(
+    name='The palette\'s name (``"relf"`` or ``"isom"``).',
+    terrain="``(13, 3)`` uint8, row ``k`` the colour of :class:`TerrainType` ``k`` (read-only).",
+    contour='Contour lines.',
+    black='Boulders, mineshafts, man-made objects, road edges.',
+    brown='Knolls.',
+    blue='Water holes, streams, marsh dashes.',
+    green='Rootstocks.',
+    building='Building squares.',
+    building_edge='The edges of building squares.',
+)
 class Palette(NamedTuple):
     """The colours of a map: one per terrain kind and one per line or symbol."""
 
     name: str
     terrain: np.ndarray
-    """``(13, 3)`` uint8, row ``k`` the colour of :class:`TerrainType` ``k`` (read-only)."""
     contour: RGB
     black: RGB
-    """Boulders, mineshafts, man-made objects, road edges."""
     brown: RGB
-    """Knolls."""
     blue: RGB
-    """Water holes, streams, marsh dashes."""
     green: RGB
-    """Rootstocks."""
     building: RGB
     building_edge: RGB
 
@@ -912,6 +923,8 @@ GRID_PNG[:] = [_grid_png]  # TerrainGrid._repr_png_ (relfterrain._types)
 _STAR_ANCHORS = np.array([(155, 176, 255), (202, 215, 255), (248, 247, 255),
                           (255, 244, 234), (255, 210, 161), (255, 167, 90),
                           (255, 110, 64)], dtype=np.float64)
+#: The RGB colour of each star colour index 0 .. 15, from blue-white to red
+#: (``(16, 3)`` uint8, read-only).
 STAR_COLOURS: np.ndarray = _validate.readonly(np.array(
     [np.array([np.interp(i * (len(_STAR_ANCHORS) - 1) / 15.0,
                          np.arange(len(_STAR_ANCHORS)), _STAR_ANCHORS[:, ch])

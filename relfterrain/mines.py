@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from . import _core, _shared, _validate
+from ._fields import documented
 
 if TYPE_CHECKING:  # pragma: no cover
     from .terrain import Terrain
@@ -35,6 +36,18 @@ __all__ = [
 _VARIANTS = {"classic": 0, "sincos": 1}
 
 
+@documented(
+    labels=('int32 ``(levels, ncy, ncx)``: 0 for rock, ``1 .. n_mines`` for the mines, numbered '
+            "in the order of each mine's first cell (level, row, column)."),
+    n_mines='The number of connected mines.',
+    sizes=('int64 ``(n_mines + 1,)``: ``sizes[l]`` cells of mine ``l``; ``sizes[0]`` the closed '
+           'cells.'),
+    shafts='int64 ``(n_mines + 1,)``: ``shafts[l]`` open-above cells (shafts) of mine ``l``.',
+    reachable=('bool ``(n_mines + 1,)``: whether mine ``l`` has a shaft (``reachable[0]`` is '
+               'False).'),
+    open='bool ``(levels, ncy, ncx)``: the open cells.',
+    above='bool ``(ncy, ncx)``: the open-above cells (shafts, level 0).',
+)
 class MineLabels(NamedTuple):
     """The connected mines of a block of cells.
 
@@ -66,19 +79,34 @@ class MineLabels(NamedTuple):
         return int(np.argmax(self.sizes[1:])) + 1
 
 
+@documented(
+    size='Cells per side.',
+    threshold="The open test's threshold of this row.",
+    open_share='Open cells / all cells (level 0 .. all levels)',
+    mines='Connected mines in the block.',
+    largest_share='Cells of the largest mine / open cells.',
+    spans_we='One mine touches the west and east edges.',
+    spans_sn='One mine touches the south and north edges.',
+    reachable_share='Open cells in mines with a shaft / open cells.',
+)
 class PercolationRow(NamedTuple):
     """One block of a percolation scan (:meth:`Mines.percolation`)."""
 
-    size: int                 # cells per side
+    size: int
     threshold: float
-    open_share: float         # open cells / all cells (level 0 .. all levels)
-    mines: int                # connected mines in the block
-    largest_share: float      # cells of the largest mine / open cells
-    spans_we: bool            # one mine touches the west and east edges
-    spans_sn: bool            # one mine touches the south and north edges
-    reachable_share: float    # open cells in mines with a shaft / open cells
+    open_share: float
+    mines: int
+    largest_share: float
+    spans_we: bool
+    spans_sn: bool
+    reachable_share: float
 
 
+@documented(
+    x='int64: x of each cave mouth (a MINE feature on steep ground).',
+    y='int64: y of each cave mouth.',
+    slope='float64: its largest rise to the 8 neighbours per metre (above ``steepness``).',
+)
 class CaveMouths(NamedTuple):
     """MINE features on steep ground: integer ``x``, ``y`` and the ``slope``."""
 

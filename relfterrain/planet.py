@@ -14,8 +14,8 @@ Choices where SPEC leaves them open (documented, fixed):
   direction has the classic terrain's scale in every direction on the ground
   (a small third vector would stretch the terrain into long ridges running
   north-south at the equator). Measured proportions of terrain kinds over the
-  whole sphere are close to the classic map's: see ``README.md``
-  (``benchmarks/bench_space.py --proportions``).
+  whole sphere are close to the classic map's: see the guide's page
+  ``docs/guide/planets-and-space.md`` (``benchmarks/bench_space.py --proportions``).
 * **Terrain kinds**: SPEC 5's order and classic thresholds (lake, mud below
   the lake base 204, TOWN below 120, GRASS/MOOR/THICKET/WOOD by 255, 255, 200)
   with three-vector calcProf at the unrounded point.
@@ -47,10 +47,11 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import _core, _validate
+from ._fields import documented
 from ._seed import CLASSIC_PROFILE, CLASSIC_VECTORS
 from ._types import Feature, TerrainType
 
-__all__ = ["THIRD_VECTORS", "Planet", "PlanetGrid", "PlanetMap", "PlanetSample"]
+__all__ = ["OUTSIDE", "THIRD_VECTORS", "Planet", "PlanetGrid", "PlanetMap", "PlanetSample"]
 
 #: The default third vectors (the project's choice, see the module docstring);
 #: the C core's RT_PLANET_*_DEFAULT carry the same numbers.
@@ -65,6 +66,15 @@ _NAMES = ("ah", "bh", "ch", "a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"
 OUTSIDE = _core.MAP_OUTSIDE
 
 
+@documented(
+    height=('Ground height, metres (the water surface on lakes), float64 (a float for scalar '
+            'input).'),
+    depth='Depth of lake water, metres (0 off lakes).',
+    terrain=('The kinds of ground: uint8 :class:`TerrainType` codes (a :class:`TerrainType` for '
+             'scalar input).'),
+    feature=('The point features: uint8 :class:`Feature` codes (a :class:`Feature` for scalar '
+             'input).'),
+)
 class PlanetSample(NamedTuple):
     """terra at points of a planet (arrays of the broadcast shape)."""
 
@@ -74,6 +84,14 @@ class PlanetSample(NamedTuple):
     feature: Any
 
 
+@documented(
+    lat='Latitudes of the rows, degrees, float64 ``(nlat,)``.',
+    lon='Longitudes of the columns, degrees, float64 ``(nlon,)``.',
+    height='Ground height, metres (the water surface on lakes), float64 ``(nlat, nlon)``.',
+    depth='Depth of lake water, metres, float64 ``(nlat, nlon)``.',
+    terrain='uint8 ``(nlat, nlon)`` :class:`TerrainType` codes.',
+    feature='uint8 ``(nlat, nlon)`` :class:`Feature` codes.',
+)
 class PlanetGrid(NamedTuple):
     """terra on a latitude/longitude grid: ``[r, c]`` at ``(lat[r], lon[c])``."""
 
@@ -85,15 +103,23 @@ class PlanetGrid(NamedTuple):
     feature: np.ndarray
 
 
+@documented(
+    height='float64, NaN outside the disc.',
+    depth='float64, NaN outside the disc.',
+    terrain='uint8, :data:`OUTSIDE` (255) outside the disc.',
+    feature='uint8.',
+    visible='bool, True on the planet.',
+    step='Metres per pixel on the tangent plane.',
+)
 class PlanetMap(NamedTuple):
     """An orthographic map (row 0 south, plot with ``origin="lower"``)."""
 
-    height: np.ndarray    #: float64, NaN outside the disc
-    depth: np.ndarray     #: float64, NaN outside the disc
-    terrain: np.ndarray   #: uint8, :data:`OUTSIDE` (255) outside the disc
-    feature: np.ndarray   #: uint8
-    visible: np.ndarray   #: bool, True on the planet
-    step: float           #: metres per pixel on the tangent plane
+    height: np.ndarray
+    depth: np.ndarray
+    terrain: np.ndarray
+    feature: np.ndarray
+    visible: np.ndarray
+    step: float
 
 
 def _latlon(lat: Any, lon: Any) -> tuple[np.ndarray, np.ndarray, tuple]:

@@ -60,8 +60,8 @@ __all__ = [
     "terrain",
 ]
 
-# Matplotlib marker, size (points) and palette colour of each feature drawn on
-# a map: the symbols of relfterrain.maps (SPEC 15).
+#: Matplotlib marker, size (points) and palette colour of each feature drawn on
+#: a map: the symbols of relfterrain.maps (SPEC 15).
 FEATURE_STYLES: dict[Feature, tuple[str, float, str]] = {
     Feature.BOULDER: ("o", 4.0, "black"),
     Feature.KNOLL: ("o", 5.0, "brown"),

@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import _core, _shared, _validate
+from ._fields import documented
 from ._params import TerrainParams
 from .random_profile import make_profile
 
@@ -32,22 +33,27 @@ __all__ = ["FOREST_2026_PROFILE", "PRESETS", "Islands", "PresetInfo", "info", "i
            "pieces_of_eight_vectors", "preset_params"]
 
 
+@documented(
+    name="The preset's name, as :meth:`Terrain.preset` takes it.",
+    source='Where in the seed / SPEC the values come from.',
+    mines_variant=('The mines\' open test (SPEC 8): "classic" (``PI10000*x*y``) or "sincos" (My '
+                   "Terrain's ``PI10000*sin(x)*cos(y)``)"),
+    mines_threshold='A mine cell is open where the fractional part of u exceeds this.',
+    stream_max_length=("The streams' length cap as the variant traces them (SPEC 7: 300 m; the "
+                       "2026 game: None, uncapped), for ``trace_stream(..., max_length=...)``."),
+)
 class PresetInfo(NamedTuple):
     """What a preset is, where it comes from, and metadata for other generators."""
 
     name: str
-    #: where in the seed / SPEC the values come from
     source: str
-    #: the mines' open test (SPEC 8): "classic" (``PI10000*x*y``) or "sincos"
-    #: (My Terrain's ``PI10000*sin(x)*cos(y)``)
     mines_variant: str
-    #: a mine cell is open where the fractional part of u exceeds this
     mines_threshold: float
-    #: the streams' length cap as the variant traces them (SPEC 7: 300 m; the
-    #: 2026 game: None, uncapped), for ``trace_stream(..., max_length=...)``
     stream_max_length: float | None = 300.0
 
 
+#: The presets by name: ``"forest"``, ``"my_terrain"``, ``"pieces_of_eight"``,
+#: ``"skylands"``, each a :class:`PresetInfo` citing its source in the seed.
 PRESETS: dict[str, PresetInfo] = {
     "forest": PresetInfo(
         "forest",
@@ -214,17 +220,19 @@ def preset_params(name: str, rng: Any = None, *, uniforms: Any = None) -> Terrai
 # Islands (Skylands: "countless islands in a limitless sea"; the sea is sky)
 # ---------------------------------------------------------------------------
 
+@documented(
+    labels=('int32 (ny, nx): 0 on the sea (sky), 1 .. n_islands on land, numbered in the order '
+            "of each island's first point (row 0 first, west to east)"),
+    areas=("float64 (n_islands + 1,): ``areas[k]`` is island k's area in square metres (points "
+           "times step**2); ``areas[0]`` is the sea's, so ``areas[labels]`` is every point's "
+           'island area.'),
+    n_islands='The number of islands.',
+)
 class Islands(NamedTuple):
     """Connected land of a block, labelled."""
 
-    #: int32 (ny, nx): 0 on the sea (sky), 1 .. n_islands on land, numbered in
-    #: the order of each island's first point (row 0 first, west to east)
     labels: np.ndarray
-    #: float64 (n_islands + 1,): ``areas[k]`` is island k's area in square metres
-    #: (points times step**2); ``areas[0]`` is the sea's, so ``areas[labels]``
-    #: is every point's island area
     areas: np.ndarray
-    #: the number of islands
     n_islands: int
 
 

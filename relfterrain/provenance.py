@@ -42,6 +42,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ._fields import documented
+
 __all__ = ["WORLD_LIMIT", "Window", "from_provenance", "placed_fingerprint", "provenance"]
 
 #: The largest world document (bytes of JSON) embedded in ``relfterrain_world``.
@@ -50,6 +52,13 @@ WORLD_LIMIT = 1 << 20
 _PREFIX = "relfterrain_"
 
 
+@documented(
+    x0="West edge, metres.",
+    y0="South edge, metres.",
+    nx="Columns.",
+    ny="Rows.",
+    step="Grid spacing, metres.",
+)
 class Window(NamedTuple):
     """A grid window: ``t.dataset(*window)``, ``t.grid(*window)``."""
 

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import _core, _validate
+from ._fields import documented
 from ._progress import tqdm_class
 
 __all__ = ["RandomProfile", "make_profile"]
@@ -30,14 +31,16 @@ SNOW_FACTOR = 2.4
 TWO_PI = 2.0 * math.pi
 
 
+@documented(
+    profile='float64 (length,), values multiples of 1/8 (integers with ``round_first``)',
+    lake_height='The sea level of Pieces of Eight: 34.',
+    snow_height='``max(0, max(profile)) * 2.4``',
+)
 class RandomProfile(NamedTuple):
     """A random profile with the author's suggested levels."""
 
-    #: float64 (length,), values multiples of 1/8 (integers with ``round_first``)
     profile: np.ndarray
-    #: the sea level of Pieces of Eight: 34
     lake_height: float
-    #: ``max(0, max(profile)) * 2.4``
     snow_height: float
 
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from . import _core, _shared, _validate
+from ._fields import documented
 from ._files import atomic_write, target
 from ._params import TerrainParams
 from ._types import Feature, TerrainType
@@ -59,12 +60,16 @@ _DOMAIN = int(_core.TERRAIN_DOMAIN)
 _OFF = 1 << 27
 
 
+@documented(
+    points='int64 ``(n, 2)``, read-only: the integer points ``(x, y)``, n >= 2.',
+    half_width=('Half the width: the paved square around each point is ``2*half_width + 1`` '
+                "metres wide (the author's road: 2)."),
+)
 class Road(NamedTuple):
     """One road: its polyline and half width (the paved square around each
     interpolated point is ``2*half_width + 1`` wide)."""
 
     points: np.ndarray
-    """int64 ``(n, 2)``, read-only: the integer points ``(x, y)``, n >= 2."""
     half_width: int
 
 

@@ -62,6 +62,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from . import _core, _shared, _validate
+from ._fields import documented
 
 if TYPE_CHECKING:
     from .terrain import Terrain
@@ -112,23 +113,35 @@ class SiteReason(IntEnum):
     SPIRAL = 2
 
 
+@documented(
+    x=('X of the site; on failure the last dry-land point, or the first candidate meeting the '
+       'most criteria.'),
+    y='Y of the site (see ``x``).',
+    ok='True when (x, y) meets every criterion (after painting, if altered).',
+    altered='True when a disc was painted into the placed table to make it good.',
+    reason='"" when ok; else says which loop overran, with the numbers.',
+    tries='Spiral candidates examined (0 when the dry-land search gave up).',
+)
 class Site(NamedTuple):
     """The result of :func:`find_good_site`."""
 
-    #: The site; on failure the last dry-land point, or the first candidate
-    #: meeting the most criteria.
     x: int
     y: int
-    #: True when (x, y) meets every criterion (after painting, if altered).
     ok: bool
-    #: True when a disc was painted into the placed table to make it good.
     altered: bool
-    #: "" when ok; else says which loop overran, with the numbers.
     reason: str
-    #: Spiral candidates examined (0 when the dry-land search gave up).
     tries: int
 
 
+@documented(
+    min_height='Metres above the lake that the ground must reach (criterion (a)).',
+    mine_distance='No MINE closer than this, metres (criterion (d)).',
+    building_distance='No building square closer than this, metres (criterion (e)).',
+    clearance='Open ground all round within this radius, metres (criterion (f)).',
+    max_loops='The most dry-land jumps, and the most spiral candidates.',
+    may_alter='Whether a failed search paints a disc of open ground to make a site.',
+    patch_radius="The painted disc's radius is ``max(patch_radius, clearance)``, metres.",
+)
 class SiteOptions(NamedTuple):
     """The options of a search (defaults: SPEC 12)."""
 
@@ -141,20 +154,79 @@ class SiteOptions(NamedTuple):
     patch_radius: float = 20.0
 
 
+@documented(
+    x="int64: x of each start's site (see :attr:`Site.x`).",
+    y="int64: y of each start's site.",
+    ok='bool: whether the site meets every criterion.',
+    altered='bool: whether a disc was painted to make it good.',
+    tries='int64: spiral candidates examined.',
+    reason=('uint8: why the search ended, a :class:`SiteReason` code (0 ``NONE``: found; 1 '
+            '``DRY``: the dry-land search ran out of jumps; 2 ``SPIRAL``: no candidate met every '
+            'criterion). :meth:`reason_text` says it in words.'),
+    criteria=('uint8 bitmask: bit ``i`` set when criterion ``i`` of :data:`CRITERIA` holds at '
+              '``(x, y)``: 1 (a) dry and high, 2 (b) open ground, 4 (c) no feature, 8 (d) no '
+              'mine near, 16 (e) no building near, 32 (f) open all round; 63 when all hold.'),
+    jumps='int64: dry-land jumps of (-100, +100) made before the spiral.',
+    centre_x="int64: x of the spiral's centre (the start after the jumps).",
+    centre_y="int64: y of the spiral's centre.",
+    options='The :class:`SiteOptions` of the search.',
+)
 class Sites(NamedTuple):
-    """The results of :func:`find_good_sites`, one element per start."""
+    """The results of :meth:`Terrain.find_good_sites`: arrays with one element per start.
 
-    x: np.ndarray         #: int64
-    y: np.ndarray         #: int64
-    ok: np.ndarray        #: bool
-    altered: np.ndarray   #: bool
-    tries: np.ndarray     #: int64, spiral candidates examined
-    reason: np.ndarray    #: uint8, a :class:`SiteReason` code
-    criteria: np.ndarray  #: uint8, bit i: criterion i of :data:`CRITERIA` holds at (x, y)
-    jumps: np.ndarray     #: int64, dry-land jumps made
-    centre_x: np.ndarray  #: int64, the spiral's centre (s after the jumps)
-    centre_y: np.ndarray  #: int64
-    options: SiteOptions  #: the options of the search
+    Element ``i`` holds what :meth:`Terrain.find_good_site` returns for start
+    ``i`` (:meth:`site` gives it as a :class:`Site`), and more: how many
+    dry-land jumps were made, where the spiral was centred, and which of the
+    six criteria of SPEC 12 hold at the site.
+
+    ``reason`` codes (:class:`SiteReason`):
+
+    * 0, ``SiteReason.NONE``: a good site was found (or painted: ``altered``);
+    * 1, ``SiteReason.DRY``: the dry-land search made ``max_loops`` jumps of
+      (-100, +100) without reaching ground ``min_height`` above the lake;
+    * 2, ``SiteReason.SPIRAL``: no spiral candidate met every criterion;
+      ``(x, y)`` is the first candidate meeting the most.
+
+    ``criteria`` is a bitmask over :data:`CRITERIA`, bit ``i`` set when
+    criterion ``i`` holds at ``(x, y)``:
+
+    ===  =====  =========================================================
+    bit  value  criterion
+    ===  =====  =========================================================
+    0    1      ``(a)`` dry and high: ground ``min_height`` above the lake
+    1    2      ``(b)`` open ground: GRASS, MOOR or WOOD
+    2    4      ``(c)`` no feature at the point
+    3    8      ``(d)`` no MINE closer than ``mine_distance``
+    4    16     (e) no building square closer than ``building_distance``
+    5    32     (f) open ground all round within ``clearance``
+    ===  =====  =========================================================
+
+    So ``criteria == 63`` wherever ``ok``. :meth:`reason_text` says it in
+    words, as :attr:`Site.reason` does.
+
+    Examples
+    --------
+    >>> import relfterrain as rt
+    >>> s = rt.Terrain().find_good_sites([23400, 23450], [5320, 5450])
+    >>> s.ok.tolist(), s.reason.tolist(), s.criteria.tolist(), s.jumps.tolist()
+    ([True, True], [0, 0], [63, 63], [0, 6])
+    >>> s.site(1)
+    Site(x=22867, y=6033, ok=True, altered=False, reason='', tries=35)
+    >>> [rt.sites.CRITERIA[i] for i in range(6) if 0b011101 >> i & 1]
+    ['(a) dry and high', '(c) no feature', '(d) no mine near', '(e) no building near']
+    """
+
+    x: np.ndarray
+    y: np.ndarray
+    ok: np.ndarray
+    altered: np.ndarray
+    tries: np.ndarray
+    reason: np.ndarray
+    criteria: np.ndarray
+    jumps: np.ndarray
+    centre_x: np.ndarray
+    centre_y: np.ndarray
+    options: SiteOptions
 
     def _at(self, i: Any) -> tuple[int, ...]:
         shape = self.x.shape

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from . import _core, _shared, _validate
+from ._fields import documented
 from ._types import TerrainType
 
 if TYPE_CHECKING:
@@ -47,31 +48,35 @@ MAX_POINTS = 100_000
 _COORD_LIMIT = 2**50
 
 
+@documented(
+    source='Where it starts: the pond, ``(x, y)``.',
+    route='The points, ``(n, 2)`` int64, ``route[0] == source``.',
+    length="The sum of the steps' Euclidean lengths, metres.",
+    end='``"lake"``, ``"hollow"`` or ``"limit"``.',
+    marsh=("Whether a marsh forms at its end: a stream (more than 10 points, SPEC 7) "
+           "ending in a hollow not in a town or on a road."),
+)
 class Stream(NamedTuple):
     """One route from a pond (or any start point) downhill."""
 
     source: tuple[int, int]
-    """Where it starts: the pond, ``(x, y)``."""
     route: np.ndarray
-    """The points, ``(n, 2)`` int64, ``route[0] == source``."""
     length: float
-    """The sum of the steps' Euclidean lengths, metres."""
     end: str
-    """``"lake"``, ``"hollow"`` or ``"limit"``."""
     marsh: bool
-    """Whether a marsh forms at its end: a stream (more than 10 points, SPEC 7) ending
-    in a hollow not in a town or on a road."""
 
 
+@documented(
+    streams='The streams marked, in order.',
+    added='STREAM and MARSH entries placed (counting those placed again after a restart).',
+    restarts='How often the 300,000-entry rule cleared every stream and marsh and began again.',
+)
 class MarkResult(NamedTuple):
     """What :meth:`Terrain.mark_streams` did."""
 
     streams: list[Stream]
-    """The streams marked, in order."""
     added: int
-    """STREAM and MARSH entries placed (counting those placed again after a restart)."""
     restarts: int
-    """How often the 300,000-entry rule cleared every stream and marsh and began again."""
 
 
 def _options(neighbourhood: Any, max_length: Any) -> dict[str, Any]:

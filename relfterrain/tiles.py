@@ -36,6 +36,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ._fields import documented
+
 __all__ = [
     "LAYERS",
     "STAR_LAYERS",
@@ -89,19 +91,21 @@ class TileError(ValueError):
     """A tile request outside the tile matrix set (bad zoom, tile or layer)."""
 
 
+@documented(
+    west="World x of the tile's western edge (metres).",
+    south="World y of the tile's southern edge (metres).",
+    east="World x of the tile's eastern edge (metres).",
+    north="World y of the tile's northern edge (metres).",
+    metres_per_pixel="Size of a pixel, ``2**-z`` metres.",
+)
 class TileBounds(NamedTuple):
     """A tile's extent in world metres and its pixel size."""
 
     west: float
-    """World x of the tile's western edge (metres)."""
     south: float
-    """World y of the tile's southern edge (metres)."""
     east: float
-    """World x of the tile's eastern edge (metres)."""
     north: float
-    """World y of the tile's northern edge (metres)."""
     metres_per_pixel: float
-    """Size of a pixel, ``2**-z`` metres."""
 
 
 def _as_int(value: Any, name: str) -> int:
@@ -301,7 +305,7 @@ def _features(terrain: Any, b: TileBounds) -> np.ndarray:
 
 def render_stars_tile(galaxy: Any, z: Any, x: Any, y: Any) -> np.ndarray:
     """The ``"stars"`` tile ``(z, x, y)`` of ``galaxy``: RGB uint8, north up, one map
-    unit a light year; the slab ``z = 1 .. 300`` (that of
+    unit a light year; the slab ``1 <= z <= 300`` (that of
     :data:`~relfterrain.INITIAL_VIEW`) projected along z by
     :func:`relfterrain.maps.star_field`. Tiles exist at zoom
     :data:`STAR_MIN_ZOOM` .. :data:`MAX_ZOOM` inside the galaxy's domain.

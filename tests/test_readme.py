@@ -19,8 +19,50 @@ def _blocks():
     return re.findall(r"```python\n(.*?)```", text, flags=re.S)
 
 
-def test_the_readme_has_python_blocks():
-    assert len(_blocks()) >= 10
+def _text():
+    with open(README, encoding="utf-8") as fh:
+        return fh.read()
+
+
+def test_the_readme_is_a_front_door():
+    # at most 200 lines, a tour of at most 20 lines of code; the rest lives in docs/
+    text = _text()
+    assert len(text.splitlines()) <= 200
+    assert len(_blocks()) >= 1
+    tour = [line for line in _blocks()[0].splitlines() if line.strip()]
+    assert 10 <= len(tour) <= 20
+    assert "docs/classic_map.png" in text
+
+
+def test_the_readme_names_every_subcommand():
+    from relfterrain import cli
+
+    line = " ".join(_text().split())  # the command-line sentence may wrap
+    for name in cli.COMMANDS:
+        assert re.search(rf"`relfterrain (\w+ \| )*{name}[` ]", line), name
+
+
+def test_ci_runs_what_the_readme_says():
+    # .ci/run installs exactly as the README says and runs its test and docs commands
+    text = _text()
+    with open(os.path.join(os.path.dirname(README), ".ci", "run"), encoding="utf-8") as fh:
+        ci = fh.read()
+    shells = re.findall(r"```bash\n(.*?)```", text, flags=re.S)
+    commands = [c.strip() for block in shells for line in block.splitlines()
+                for c in line.split("&&")]
+    for command in commands:
+        if command in ("relfterrain",) or command.startswith("pip install ."):
+            continue  # the main job; CI installs the test extras, which include it
+        assert command.replace("pip install", "python -m pip install") in ci or command in ci, \
+            command
+    assert 'pip install ".[test]"' in text and "pytest" in text
+
+
+def test_the_readme_links_exist():
+    root = os.path.dirname(README)
+    for target in re.findall(r"\]\(([^)#]+)\)", _text()):
+        if "://" not in target:
+            assert os.path.exists(os.path.join(root, target)), target
 
 
 def test_every_readme_python_block_runs(tmp_path, monkeypatch):
