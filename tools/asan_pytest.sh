@@ -24,6 +24,7 @@ san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-poin
 mkdir -p "$work/pkg/relfterrain"
 cp "$root"/relfterrain/*.py "$root"/relfterrain/py.typed "$root"/relfterrain/*.pyi \
     "$work/pkg/relfterrain/"
+cp -r "$root"/relfterrain/_static "$work/pkg/relfterrain/"  # the map page (relfterrain.serve)
 cp "$work"/lib/relfterrain/_core*.so "$work/pkg/relfterrain/"
 asan=$(gcc -print-file-name=libasan.so)
 ubsan=$(gcc -print-file-name=libubsan.so)
