@@ -17,14 +17,13 @@ import argparse
 import datetime
 import os
 import socket
-import statistics
 import subprocess
 import sys
 import threading
 import time
 
 import numpy as np
-from _common import cpu_model
+from _common import cpu_model, timeit
 
 import relfterrain as rt
 from relfterrain import tiles
@@ -33,13 +32,7 @@ TARGET_MS = {"map": 5.0, "height": 1.0}
 
 
 def _median_ms(fn, repeat: int) -> float:
-    fn()
-    ts = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t0)
-    return 1e3 * statistics.median(ts)
+    return 1e3 * timeit(fn, repeat)[0]
 
 
 def render_table(repeat: int) -> None:
