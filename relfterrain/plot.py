@@ -132,6 +132,8 @@ def _field(data: Any, var: str, x: Any = None, y: Any = None) -> _Field:
     """
     labels = _METRES
     if hasattr(data, "data_vars"):  # xarray Dataset
+        if var == "height" and var not in data.data_vars and "surface_height" in data.data_vars:
+            var = "surface_height"  # Terrain.dataset's name (ground_height: the lake beds)
         if var not in data.data_vars:
             raise ValueError(f"data: the Dataset has no variable {var!r}")
         data = data[var]
@@ -190,7 +192,7 @@ def height(data: Any, ax: Any = None, *, x: Any = None, y: Any = None, cmap: str
            units: str = "m", title: str | None = None) -> Any:
     """The height field with a colourbar in metres; returns the axes.
 
-    ``data``: a TerrainGrid, an xarray Dataset (its ``height``) or
+    ``data``: a TerrainGrid, an xarray Dataset (its ``surface_height``) or
     DataArray, a PlanetGrid, or a 2-D array (south first, SPEC 1; ``x`` and
     ``y`` its coordinates). North is up whichever way the rows run.
 

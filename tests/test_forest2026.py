@@ -511,9 +511,10 @@ def test_out_offsets_and_dask_give_the_same_bits(name):
     da = pytest.importorskip("dask.array")
     from relfterrain import dask as rdask
 
-    lazy = rdask.grid(t, x0, y0, nx, ny, step, chunks=(32, 48))
-    got = da.compute(*lazy)
-    for a, field in zip(got, ("height", "depth", "terrain", "feature")):
+    lazy = rdask.grid(t, x0, y0, nx, ny, step, chunks=(32, 48))  # a TerrainGrid of dask arrays
+    fields = ("height", "depth", "terrain", "feature")
+    got = da.compute(*(getattr(lazy, f) for f in fields))
+    for a, field in zip(got, fields):
         assert _same(a, getattr(whole, field)), field
 
 

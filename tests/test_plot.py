@@ -186,7 +186,7 @@ def test_terrain_dataset_and_accessor(terrain):
     ax2 = ds.terrain.rt.plot()
     assert _legend_texts(ax2.get_legend()) == want
     np.testing.assert_array_equal(ax.images[0].get_array(), ax2.images[0].get_array())
-    ax3 = ds.height.rt.plot()
+    ax3 = ds.surface_height.rt.plot()
     assert _colourbar_labels(ax3.figure, ax3) == ["height (m)"]
     ax4 = ds.rt.plot_features(background=None)
     assert ax4.get_legend().get_title().get_text() == "features"

@@ -29,7 +29,9 @@ from hypothesis import strategies as st
 import relfterrain as rt
 
 VARIANTS = rt.simd_variants()
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# the folder holding the relfterrain under test (installed, or built in place);
+# never the checkout as such, whose relfterrain/ may have no built _core
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(rt.__file__)))
 
 
 def _check_grid(t, params, x0, y0, nx, ny, step, threads=1):
