@@ -161,7 +161,7 @@ def _handler_name(env_value):
         env.pop("RELFTERRAIN_OUTPUT_CACHE_MB", None)
     else:
         env["RELFTERRAIN_OUTPUT_CACHE_MB"] = env_value
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, cwd=ROOT,
                          text=True, check=True)
     return out.stdout.split()
 
@@ -241,7 +241,7 @@ def test_import_loads_nothing_heavy():
             "from relfterrain import Terrain\n"
             "print(Terrain().height(0, 0))\n")
     env = dict(os.environ, PYTHONPATH=ROOT)
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, cwd=ROOT,
                          text=True, check=True).stdout.split()
     assert out[0] == "none"
     assert float(out[1]) == R.height(R.CLASSIC, 0.0, 0.0)
@@ -258,6 +258,7 @@ def test_cli_help_needs_no_numpy():
             "print('numpy' in sys.modules, 'relfterrain._core' in sys.modules, file=sys.stderr)\n")
     env = dict(os.environ, PYTHONPATH=ROOT)
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                       cwd=ROOT,
                        check=True)
     assert "usage: relfterrain" in r.stdout and "X0 Y0 NX NY" in r.stdout
     assert r.stderr.split() == ["False", "False"]
