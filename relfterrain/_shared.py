@@ -19,6 +19,7 @@ relfterrain.roads`` or any other submodule) imports it first.
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 _TERRAIN: Any = None
@@ -31,9 +32,16 @@ def register_terrain(cls: type) -> None:
 
 
 def terrain_class() -> Any:
-    """The ``Terrain`` class (registered by ``relfterrain.terrain``)."""
-    if _TERRAIN is None:  # pragma: no cover - import relfterrain always registers it
-        raise RuntimeError("relfterrain.terrain is not imported: import relfterrain first")
+    """The ``Terrain`` class (registered by ``relfterrain.terrain`` when it is imported).
+
+    ``import relfterrain`` loads its modules on first use, so ``rt.load`` can
+    run before anything imported ``relfterrain.terrain``: import it then (by
+    name, at run time: the module graph keeps no edge back to ``terrain``).
+    """
+    if _TERRAIN is None:
+        importlib.import_module("relfterrain.terrain")  # registers the class
+    if _TERRAIN is None:  # pragma: no cover - the import above registers it
+        raise RuntimeError("relfterrain.terrain did not register the Terrain class")
     return _TERRAIN
 
 
