@@ -748,18 +748,24 @@ static PyObject *TerrainCore_placed_count(TerrainCore *self, PyObject *unused)
 static PyObject *TerrainCore_placed_items(TerrainCore *self, PyObject *unused)
 {
     (void)unused;
-    npy_intp n = (npy_intp)rt_placed_count(self->placed->table);
+    /* the count and the items from one table: the allocations below may run
+     * Python code (a collection, a finaliser) that lets another thread change
+     * the terrain's table; ours is held, so it stays as it was counted */
+    rtpy_placed_box *box = rtpy_box_acquire(self->placed);
+    npy_intp n = (npy_intp)rt_placed_count(box->table);
     PyArrayObject *xs = (PyArrayObject *)PyArray_EMPTY(1, &n, NPY_INT64, 0);
     PyArrayObject *ys = (PyArrayObject *)PyArray_EMPTY(1, &n, NPY_INT64, 0);
     PyArrayObject *vs = (PyArrayObject *)PyArray_EMPTY(1, &n, NPY_UINT8, 0);
     if (!xs || !ys || !vs) {
+        rtpy_box_release(box);
         Py_XDECREF(xs);
         Py_XDECREF(ys);
         Py_XDECREF(vs);
         return NULL;
     }
-    rt_placed_items(self->placed->table, PyArray_DATA(xs), PyArray_DATA(ys), PyArray_DATA(vs),
+    rt_placed_items(box->table, PyArray_DATA(xs), PyArray_DATA(ys), PyArray_DATA(vs),
                     (int64_t)n);
+    rtpy_box_release(box);
     return Py_BuildValue("(NNN)", xs, ys, vs);
 }
 

@@ -197,6 +197,43 @@ def test_terrain_stress_8_threads_against_a_sequential_model():
     assert violations == [], violations[:5]
 
 
+def test_a_read_racing_the_first_road_loses_no_road(monkeypatch):
+    """The first ``t.roads`` and the first ``add_road`` both find no road state.
+
+    Readers take no lock, so before the fix the reader could store its own
+    empty road state over the one the first road had just been appended to:
+    the road was lost while its cells stayed paved (the stress test above
+    failed so about once in a dozen runs under load; 7 of 3000 tries of one
+    read racing one road). Here the reader is held inside the making of its
+    state until the road is paved, which loses the road every time without
+    the fix.
+    """
+    from relfterrain import roads as roads_module
+
+    inside, paved = threading.Event(), threading.Event()
+    make = roads_module._RoadState.__init__
+
+    def slow_make(self: object) -> None:
+        make(self)
+        if threading.current_thread().name == "reader":
+            inside.set()
+            paved.wait(10)
+
+    monkeypatch.setattr(roads_module._RoadState, "__init__", slow_make)
+    t = rt.Terrain()
+    seen: list = []
+    reader = threading.Thread(target=lambda: seen.append(t.roads), name="reader")
+    reader.start()
+    assert inside.wait(10)
+    t.add_road([(23000, 5590), (23012, 5650)], half_width=2, max_bridge=None)
+    paved.set()
+    reader.join()
+    assert len(seen) == 1  # the reader finished (it reads after the road: one road)
+    assert len(t.roads) == 1
+    t.remove_road(0)
+    assert len(t.placed) == 0
+
+
 def test_two_threads_removing_road_0_leave_no_paved_cells():
     """40 roads, then 2 threads each remove_road(0) 20 times: nothing stays paved."""
     t = rt.Terrain()
