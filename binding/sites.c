@@ -85,6 +85,12 @@ static int paint_all(rtpy_terrain *self, const rt_site *res, int64_t n,
             rtpy_raise(s, "may_alter");
             return -1;
         }
+        /* Ctrl-C between discs (the GIL is held): the copy is dropped, the
+         * terrain's table stays as it was */
+        if ((k & 255) == 255 && PyErr_CheckSignals() < 0) {
+            rt_placed_free(copy);
+            return -1;
+        }
     }
     /* the box is ours alone (rtpy_box_writable made sure), so swap tables */
     rt_placed_free(self->placed->table);
@@ -209,13 +215,14 @@ static PyObject *sites_find_good_sites(PyObject *module, PyObject *args, PyObjec
         rtpy_raise(s, s == RT_ERR_COORD ? "x, y" : s == RT_ERR_PARAM ? "rng" : "terrain");
         goto fail;
     }
-    if (may_alter && paint_all(self, res, (int64_t)n, &o) < 0) goto fail;
     int64_t *ox = PyArray_DATA(outs[OUT_X]), *oy = PyArray_DATA(outs[OUT_Y]);
     npy_bool *ok = PyArray_DATA(outs[OUT_OK]), *alt = PyArray_DATA(outs[OUT_ALTERED]);
     int64_t *tries = PyArray_DATA(outs[OUT_TRIES]), *jumps = PyArray_DATA(outs[OUT_JUMPS]);
     uint8_t *reason = PyArray_DATA(outs[OUT_REASON]), *crit = PyArray_DATA(outs[OUT_CRITERIA]);
     int64_t *cx = PyArray_DATA(outs[OUT_CX]), *cy = PyArray_DATA(outs[OUT_CY]);
     for (npy_intp k = 0; k < n; k++) {
+        /* Ctrl-C between blocks of the copying out (nothing painted yet) */
+        if ((k & 0xffff) == 0xffff && PyErr_CheckSignals() < 0) goto fail;
         ox[k] = res[k].x;
         oy[k] = res[k].y;
         ok[k] = res[k].ok;
@@ -227,6 +234,8 @@ static PyObject *sites_find_good_sites(PyObject *module, PyObject *args, PyObjec
         cx[k] = res[k].centre_x;
         cy[k] = res[k].centre_y;
     }
+    /* painted last, all or nothing, after every other phase */
+    if (may_alter && paint_all(self, res, (int64_t)n, &o) < 0) goto fail;
     PyMem_RawFree(res);
     Py_DECREF(x);
     Py_DECREF(y);

@@ -761,13 +761,17 @@ rt_status rt_find_good_sites(const rt_terrain *t, const double *x, const double 
     if (n < 0) return RT_ERR_SIZE;
     if (n == 0) return RT_OK;
     if (!x || !y || !out) return RT_ERR_NULL;
-    for (int64_t k = 0; k < n; k++) {
-        s = check_start(x[k], y[k], a0 ? a0[k] : 0.0);
-        if (s != RT_OK) return s;
-    }
     if ((uint64_t)n > SIZE_MAX / sizeof(rt_site)) return RT_ERR_NOMEM;
     rt__watch w;
     if (rt__watch_start(&w, poll)) return RT_ERR_INTERRUPTED;
+    /* every pass over the starts charges the watch (issue 19: Ctrl-C
+     * whatever the number and order of the starts) */
+    int64_t pending = 0;
+    for (int64_t k = 0; k < n; k++) {
+        s = check_start(x[k], y[k], a0 ? a0[k] : 0.0);
+        if (s != RT_OK) return s;
+        if (rt__watch_charge(&w, &pending, 4)) return RT_ERR_INTERRUPTED;
+    }
     plan p;
     s = plan_make(o, &p);
     if (s != RT_OK) return s;
@@ -790,6 +794,12 @@ rt_status rt_find_good_sites(const rt_terrain *t, const double *x, const double 
                                        STRIP_SHIFT);
             order[k].x = x[k];
             order[k].k = k;
+            if (rt__watch_charge(&w, &pending, 8)) break;
+        }
+        if (rt__watch_stopped(&w)) {
+            free(order);
+            s = RT_ERR_INTERRUPTED;
+            goto out;
         }
         int sorted = rt__sort_starts(order, n, &w);
         if (sorted != 0) {

@@ -114,9 +114,32 @@ def real_array(value: Any, name: str, what: str = "a number or an array-like of 
                ) -> np.ndarray:
     """A float64 array of real numbers: strings, bools, complex and other
     objects are refused (TypeError naming ``name``), never converted; values
-    beyond float64 (huge Python ints) are a ValueError."""
+    beyond float64 (huge Python ints) are a ValueError.
+
+    A long flat list or tuple is converted :data:`LIST_BLOCK` items at a time
+    (the same rules and values), so Ctrl-C stops the conversion of millions
+    of items (NumPy's conversion of one sequence does not poll).
+    """
+    if isinstance(value, (list, tuple)) and len(value) > LIST_BLOCK and \
+            not isinstance(value[0], (list, tuple, np.ndarray)):
+        parts = []
+        for i in range(0, len(value), LIST_BLOCK):
+            part = _real_array(value[i:i + LIST_BLOCK], value, name, what)
+            if part.ndim != 1:  # nested further down: convert it whole
+                return _real_array(value, value, name, what)
+            parts.append(part)
+        return np.concatenate(parts)
+    return _real_array(value, value, name, what)
+
+
+#: Items of a list converted at once by :func:`real_array` (a few ms).
+LIST_BLOCK = 1 << 16
+
+
+def _real_array(part: Any, value: Any, name: str, what: str) -> np.ndarray:
+    """:func:`real_array` of ``part`` (all or a block of ``value``, named in messages)."""
     try:
-        raw = np.asarray(value)
+        raw = np.asarray(part)
     except (TypeError, ValueError, OverflowError):
         raise TypeError(f"{name}: must be {what}, got {value!r:.80}") from None
     if raw.dtype.kind == "O" and raw.size and all(
@@ -128,6 +151,12 @@ def real_array(value: Any, name: str, what: str = "a number or an array-like of 
             raise ValueError(f"{name}: values must fit in a float64, got {value!r:.80}") from None
     if raw.dtype.kind not in "iuf":
         raise TypeError(f"{name}: must be {what} (real), got dtype {raw.dtype} ({value!r:.80})")
+    if isinstance(part, (list, tuple)) and raw.size:
+        # NumPy makes [1.0, True] a float array: a bool among numbers is
+        # refused as a bool alone is, never converted
+        items = part if raw.ndim == 1 else np.asarray(part, dtype=object).flat
+        if any(isinstance(e, (bool, np.bool_)) for e in items):
+            raise TypeError(f"{name}: must be {what} (real, not bool), got {value!r:.80}")
     return np.asarray(raw, dtype=np.float64)
 
 

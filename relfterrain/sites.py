@@ -448,20 +448,66 @@ def find_good_sites(terrain: Terrain, x: Any, y: Any, *, min_height: float = 10,
     _core.check_alloc(xb.size * _BYTES_PER_START, "x, y", f"{xb.size} starts")
     _validate.work(xb.size * o.max_loops, MAX_SITE_TRIES, "MAX_SITE_TRIES", "x, y, max_loops",
                    "the candidates a call may examine, starts * max_loops,", allow_huge)
-    xf = np.ascontiguousarray(xb.ravel())
-    yf = np.ascontiguousarray(yb.ravel())
-    a0 = None
-    if rng is not None:
-        a0 = 2.0 * math.pi * _generator(rng).random(xf.size)
-    with _writing(terrain, o.may_alter):
-        out = _core.find_good_sites(_shared.core(terrain), xf, yf, a0, min_height=o.min_height,
-                                    mine_distance=o.mine_distance,
-                                    building_distance=o.building_distance,
-                                    clearance=o.clearance, max_loops=o.max_loops,
-                                    may_alter=o.may_alter, patch_radius=o.patch_radius,
-                                    threads=nthreads)
+    gen = None if rng is None else _generator(rng)
+    kw = dict(min_height=o.min_height, mine_distance=o.mine_distance,
+              building_distance=o.building_distance, clearance=o.clearance,
+              max_loops=o.max_loops, may_alter=o.may_alter, patch_radius=o.patch_radius,
+              threads=nthreads)
+    n = xb.size
+    if o.may_alter:
+        # in order, each search seeing the discs of the earlier ones, painted
+        # all or nothing at the end: one call
+        xf, yf = _flat(xb, 0, n), _flat(yb, 0, n)
+        a0 = None if gen is None else _angles(gen, n)
+        with _writing(terrain, True):
+            out = _core.find_good_sites(_shared.core(terrain), xf, yf, a0, **kw)
+    else:
+        # Independent starts: blocks of _BLOCK_STARTS, each one C call (its
+        # own sort of the starts, so neighbours share tiles), copied into the
+        # results; every phase (the starts' copies, their angles, the C
+        # call's checks, sort and searches, the copying out) is a block at a
+        # time, so Ctrl-C stops the call within one block's pass whatever
+        # the number and order of the starts (issue 19). The results do not
+        # depend on the blocks: each start's search is its own.
+        out = tuple(np.empty(n, dtype=dt) for dt in _RESULT_DTYPES)
+        for i in range(0, n, _BLOCK_STARTS):
+            j = min(n, i + _BLOCK_STARTS)
+            a0 = None if gen is None else _angles(gen, j - i)
+            part = _core.find_good_sites(_shared.core(terrain), _flat(xb, i, j), _flat(yb, i, j),
+                                         a0, **kw)
+            for whole, piece in zip(out, part):
+                whole[i:j] = piece
     ax, ay, ok, altered, tries, reason, crit, jumps, cx, cy = (a.reshape(shape) for a in out)
     return Sites(ax, ay, ok, altered, tries, reason, crit, jumps, cx, cy, o)
+
+
+#: Starts a C call of find_good_sites takes at once (independent starts):
+#: about 10-20 ms of each pass over them (copies, checks, the sort's runs).
+_BLOCK_STARTS = 1 << 18
+
+#: The dtypes of the core's 10 result arrays (x, y, ok, altered, tries,
+#: reason, criteria, jumps, centre_x, centre_y).
+_RESULT_DTYPES = (np.int64, np.int64, np.bool_, np.bool_, np.int64, np.uint8, np.uint8,
+                  np.int64, np.int64, np.int64)
+
+
+def _flat(a: np.ndarray, i: int, j: int) -> np.ndarray:
+    """Elements i .. j-1 of ``a`` in C order, contiguous float64 (a block of a
+    broadcast array copies only that block)."""
+    if a.flags.c_contiguous:
+        return np.ascontiguousarray(a.reshape(-1)[i:j])
+    return np.ascontiguousarray(a.flat[i:j])
+
+
+def _angles(gen: np.random.Generator, n: int) -> np.ndarray:
+    """``2*pi*gen.random(n)``, drawn in blocks (the same numbers: a float64
+    draw takes one 64-bit output, so blocks follow one stream), so Ctrl-C
+    stops a large draw."""
+    out = np.empty(n, dtype=np.float64)
+    for i in range(0, n, _BLOCK_STARTS):
+        j = min(n, i + _BLOCK_STARTS)
+        out[i:j] = 2.0 * math.pi * gen.random(j - i)
+    return out
 
 
 #: Bytes a start of find_good_sites needs: 10 result arrays (67 bytes), the
@@ -477,8 +523,11 @@ def _writing(terrain: Terrain, may_alter: bool) -> contextlib.AbstractContextMan
 
 def _coordinates(value: Any, name: str) -> np.ndarray:
     a = _validate.real_array(value, name, "a number or an array-like of numbers")
-    bad = ~(np.abs(a) <= _MAX_COORD)
-    if np.any(bad):
-        v = a[bad].ravel()[0]
-        raise ValueError(f"{name}: every value must be finite and within +-2**50, got {v!r}")
+    flat = a.reshape(-1)
+    for i in range(0, flat.size, _BLOCK_STARTS):  # a block at a time: Ctrl-C between
+        part = flat[i:i + _BLOCK_STARTS]
+        bad = ~(np.abs(part) <= _MAX_COORD)
+        if np.any(bad):
+            v = part[bad][0]
+            raise ValueError(f"{name}: every value must be finite and within +-2**50, got {v!r}")
     return a

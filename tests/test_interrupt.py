@@ -555,3 +555,66 @@ def test_cli_grid_zarr_interrupted_leaves_no_part_folder(tmp_path, capsys, run):
         delay=0.5 + 0.3 * run) == 1
     assert status == [130]
     assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------------------
+# find_good_sites: every phase a block at a time (issue 19)
+# ---------------------------------------------------------------------------
+
+def test_find_good_sites_blocks_give_the_same_results(monkeypatch):
+    """Blocks of starts (each its own C call and sort) change no result, and
+    the angles drawn in blocks are the stream's numbers."""
+    from relfterrain import sites as sites_module
+
+    rng = np.random.default_rng(3)
+    x0, y0, nx, ny = rt.CLASSIC_MAP
+    x = x0 + rng.random((5, 41)) * nx
+    y = y0 + rng.random(41) * ny          # broadcast against x
+    whole = T.find_good_sites(x, y, rng=9, threads=2)
+    monkeypatch.setattr(sites_module, "_BLOCK_STARTS", 7)
+    blocked = T.find_good_sites(x, y, rng=9, threads=2)
+    for a, b in zip(whole[:10], blocked[:10]):
+        assert a.shape == (5, 41) and np.array_equal(a, b)
+    # element i is find_good_site from start i with a0 = 2 pi u[i]
+    u = np.random.default_rng(9).random(x.size)
+    xb, yb = np.broadcast_arrays(x, y)
+    for i in (0, 6, 7, 100, 204):
+        r = rt._core.find_good_site(T._core, float(xb.flat[i]), float(yb.flat[i]),
+                                    2.0 * np.pi * u[i])
+        assert (blocked.x.flat[i], blocked.y.flat[i], blocked.tries.flat[i]) == \
+            (r[0], r[1], r[5])
+
+
+def test_real_array_in_blocks_keeps_the_rules(monkeypatch):
+    from relfterrain import _validate
+
+    monkeypatch.setattr(_validate, "LIST_BLOCK", 4)
+    values = [1, 2.5, 2**60 + 1, np.float32(0.25), 7, -3, 2**70, 0.1, 5]
+    assert np.array_equal(_validate.real_array(values, "x"),
+                          np.array([float(v) for v in values]))
+    for bad in ([1.0] * 6 + ["2"], [1.0] * 6 + [True], [1.0] * 6 + [1j], [1.0] * 6 + [None]):
+        with pytest.raises(TypeError, match="^x: "):
+            _validate.real_array(bad, "x")
+    with pytest.raises(TypeError, match="^x: "):   # ragged further down
+        _validate.real_array([1.0] * 5 + [[1.0, 2.0]] * 5, "x")
+
+
+@pytest.mark.parametrize("order", ["unsorted", "sorted", "list"])
+def test_find_good_sites_many_starts_answer_ctrl_c(order):
+    """2**21 starts (the 6,000,000 of the issue: tests/test_issue19_reproducers.py)
+    stopped in their preparation: a KeyboardInterrupt, the terrain unchanged."""
+    t = rt.Terrain()
+    t.place(1, 2, rt.Feature.BOULDER)
+    rng = np.random.default_rng(19)
+    x0, y0, nx, ny = rt.CLASSIC_MAP
+    n = 2**21
+    x, y = x0 + rng.random(n) * nx, y0 + rng.random(n) * ny
+    if order == "sorted":
+        k = np.argsort(y)
+        x, y = x[k], y[k]
+    if order == "list":
+        x, y = x.tolist(), y.tolist()
+    for delay in (0.05, 0.15, 0.3):
+        assert interrupted_after(lambda: t.find_good_sites(x, y, threads=2, rng=1),
+                                 delay=delay) == 1
+    assert dict(t.placed.items()) == {(1, 2): rt.Feature.BOULDER} and t.roads == ()
