@@ -476,8 +476,13 @@ static rt_status check_start(double x, double y, double a0)
 }
 
 /* One search; RT_ERR_INTERRUPTED (nothing written) when the watch says stop. */
+/* `pending` is the work not yet charged to w, kept by the caller's loop
+ * across its searches: a search's own work is often far below
+ * RT_WATCH_STEP, and a count local to the search (as before) was dropped
+ * at its end, so millions of short searches never reached a poll (issue 19:
+ * 6,000,000 starts answered Ctrl-C after seconds). */
 static rt_status search(const rt_terrain *t, const plan *p, pool *pl, double x, double y,
-                        double a0, rt_site *out, rt__watch *w)
+                        double a0, rt_site *out, rt__watch *w, int64_t *pending)
 {
     const rt_site_options *o = p->o;
     rt_site res;
@@ -485,12 +490,13 @@ static rt_status search(const rt_terrain *t, const plan *p, pool *pl, double x, 
     int64_t sx = (int64_t)rt__round_js(x), sy = (int64_t)rt__round_js(y);
     /* a candidate reads at most its discs (from the cache) */
     const int64_t per_try = 64 + p->nf + p->nd;
-    int64_t pending = 0;
+    /* the start's height point and the cache's directory */
+    if (rt__watch_charge(w, pending, 2 * RT_WORK_POINT)) return RT_ERR_INTERRUPTED;
 
     /* 1. dry land by big jumps (ground height, not terra) */
     int64_t jumps = 0;
     while (rt__height_point(t, (double)sx, (double)sy) - t->lake_height < o->min_height) {
-        if (rt__watch_charge(w, &pending, RT_WORK_POINT)) return RT_ERR_INTERRUPTED;
+        if (rt__watch_charge(w, pending, RT_WORK_POINT)) return RT_ERR_INTERRUPTED;
         if (jumps >= o->max_loops) {
             res.x = sx;
             res.y = sy;
@@ -519,7 +525,7 @@ static rt_status search(const rt_terrain *t, const plan *p, pool *pl, double x, 
     int64_t tries = 0, ax = 0, ay = 0;
     int have_a = 0;
     for (; tries < o->max_loops; tries++) {
-        if (rt__watch_charge(w, &pending, per_try)) goto stopped;
+        if (rt__watch_charge(w, pending, per_try)) goto stopped;
         int64_t cx, cy;
         spiral_next(&sp, &cx, &cy);
         int m = criteria(&c, p, cx, cy, CRIT_COUNT - 1);
@@ -563,7 +569,7 @@ static rt_status search(const rt_terrain *t, const plan *p, pool *pl, double x, 
         int best = -1;
         spiral_start(&sp, sx, sy, a0);
         for (int64_t i = 0; i < o->max_loops; i++) {
-            if (rt__watch_charge(w, &pending, per_try)) goto stopped;
+            if (rt__watch_charge(w, pending, per_try)) goto stopped;
             int64_t cx, cy;
             spiral_next(&sp, &cx, &cy);
             int m = criteria(&c, p, cx, cy, best);
@@ -605,7 +611,8 @@ rt_status rt_find_good_site(const rt_terrain *t, double x, double y, double a0,
     if (s != RT_OK) return s;
     pool pl;
     pool_init(&pl, t, 0);
-    s = search(t, &p, &pl, x, y, a0, out, &w);
+    int64_t pending = 0;
+    s = search(t, &p, &pl, x, y, a0, out, &w, &pending);
     pool_clear(&pl);
     plan_free(&p);
     return s;
@@ -736,13 +743,14 @@ static void batch_worker(void *ctx, int64_t begin, int64_t end)
     for (int64_t w = begin; w < end; w++) {
         pool pl;
         pool_init(&pl, b->t, b->n > 1);
+        int64_t pending = 0; /* charged across this worker's searches */
         while (!rt__watch_stopped(b->w)) {
             long long r0 = atomic_fetch_add(&b->next, (long long)b->run);
             if (r0 >= b->n) break;
             for (long long r = r0; r < r0 + b->run && r < b->n; r++) {
                 int64_t k = b->order[r].k;
                 rt_status s = search(b->t, b->p, &pl, b->x[k], b->y[k], b->a0 ? b->a0[k] : 0.0,
-                                     &b->res[k], b->w);
+                                     &b->res[k], b->w, &pending);
                 if (s == RT_ERR_INTERRUPTED) break;
                 b->failed[k] = s != RT_OK;
             }
@@ -827,8 +835,10 @@ rt_status rt_find_good_sites(const rt_terrain *t, const double *x, const double 
         rt_placed *own = NULL;
         pool pl;
         pool_init(&pl, &local, n > 1);
+        int64_t search_pending = 0;
         for (int64_t k = 0; k < n && s == RT_OK; k++) {
-            s = search(&local, &p, &pl, x[k], y[k], a0 ? a0[k] : 0.0, &res[k], &w);
+            s = search(&local, &p, &pl, x[k], y[k], a0 ? a0[k] : 0.0, &res[k], &w,
+                       &search_pending);
             if (s != RT_OK || !res[k].altered) continue;
             pool_clear(&pl); /* the disc changes terra */
             if (!own) {
