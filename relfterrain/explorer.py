@@ -19,6 +19,7 @@ import threading
 import time
 from typing import Any
 
+from . import _validate
 from . import tiles as _tiles
 
 __all__ = ["TileServer", "explore", "tile_server"]
@@ -104,6 +105,8 @@ def explore(world: Any = None, *, x: float = 23400, y: float = 5320, zoom: int =
     widgets = _need("ipywidgets")
     if layer not in _tiles.LAYERS:
         raise ValueError(f"layer: must be one of {sorted(_tiles.LAYERS)}, got {layer!r}")
+    x = _validate.real(x, "x")
+    y = _validate.real(y, "y")
     if isinstance(zoom, bool) or not isinstance(zoom, int) or not (
             _tiles.MIN_ZOOM <= zoom <= _tiles.MAX_ZOOM + 2):
         raise ValueError(f"zoom: must be an integer in {_tiles.MIN_ZOOM}.."

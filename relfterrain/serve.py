@@ -183,11 +183,11 @@ def create_app(world: Any = None, *, cache_bytes: int = 64 * 2**20) -> Any:
         layer, ys = p["layer"], p["y"]
         if layer not in layers:
             raise unknown_layer(layer)
-        _tiles.tile_bounds(p["z"], p["x"], ys)  # a TileError (ValueError) answers 400
-        if int(p["z"]) < minzoom:
+        # a TileError (ValueError) answers 400
+        z, x, y = _tiles.tile_from_text(p["z"], p["x"], ys)
+        if z < minzoom:
             raise _tiles.TileError(f"z: the {layer} layer has zoom {minzoom}.."
-                                   f"{_tiles.MAX_ZOOM}, got {int(p['z'])}")
-        z, x, y = int(p["z"]), int(p["x"]), int(ys)
+                                   f"{_tiles.MAX_ZOOM}, got {z}")
         tag = etag(layer, z, x, y)
         headers = {"ETag": tag, "Cache-Control": _CACHE_CONTROL}
         if tag in [t.strip() for t in request.headers.get("if-none-match", "").split(",")]:

@@ -36,6 +36,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from . import _validate
 from ._fields import documented
 
 __all__ = [
@@ -109,15 +110,32 @@ class TileBounds(NamedTuple):
 
 
 def _as_int(value: Any, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        try:
-            text = str(value)
-            if not text.lstrip("-").isdigit() or len(text) > 12:
-                raise ValueError
-            return int(text)
-        except ValueError:
-            raise TileError(f"{name}: must be an integer, got {str(value)[:40]!r}") from None
+    """A tile coordinate given in Python: an int (NumPy's too); str, bool,
+    float and anything else refused (TypeError naming it), never converted."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name}: must be an int, got {type(value).__name__} {str(value)[:40]!r}")
     return int(value)
+
+
+def _text_int(text: str, name: str) -> int:
+    """A tile coordinate from a URL path: optional minus and at most 12 digits."""
+    if not text.lstrip("-").isdigit() or len(text) > 12 or text.count("-") > 1 or \
+            text.rfind("-") > 0:
+        raise TileError(f"{name}: must be an integer, got {text[:40]!r}")
+    return int(text)
+
+
+def tile_from_text(z: str, x: str, y: str) -> tuple[int, int, int]:
+    """The tile ``(z, x, y)`` of a URL's path parts, checked by
+    :func:`tile_bounds`; :class:`TileError` (a ValueError) when they are not a
+    tile (the server answers 400).
+
+    >>> tile_from_text("-6", "0", "-1")
+    (-6, 0, -1)
+    """
+    zi, xi, yi = _text_int(str(z), "z"), _text_int(str(x), "x"), _text_int(str(y), "y")
+    tile_bounds(zi, xi, yi)
+    return zi, xi, yi
 
 
 def tile_bounds(z: Any, x: Any, y: Any) -> TileBounds:
@@ -265,7 +283,9 @@ def map_options(metres_per_pixel: float) -> dict[str, Any]:
     """
     from .maps import auto_interval
 
-    m = float(metres_per_pixel)
+    m = _validate.real(metres_per_pixel, "metres_per_pixel")
+    if m <= 0:
+        raise ValueError(f"metres_per_pixel: must be > 0, got {m!r}")
     detail = m <= 2.0
     return {"interval": auto_interval(m), "north_lines": 300.0 if m <= 4.0 else None,
             "features": detail, "buildings": detail}
@@ -388,7 +408,7 @@ class TileCache:
     """
 
     def __init__(self, max_bytes: int = 64 * 2**20) -> None:
-        self.max_bytes = int(max_bytes)
+        self.max_bytes = _validate.integer(max_bytes, "cache_bytes", 0)
         self._data: OrderedDict[Any, bytes] = OrderedDict()
         self._size = 0
         self._lock = threading.Lock()

@@ -1,6 +1,8 @@
 """Bad input over the newer surface (issue 19), in the style of
 tests/test_bad_input.py: streams, sites, roads, save/load, maps, planets,
-nebulae, random profiles and the feature grids.
+nebulae, random profiles, the feature grids, GIS (GeoTIFF, GeoJSON, vectors),
+dask, tiles, the tile server, the explorer and the command line (whose
+refusals are exit status 2 with ``error: NAME: ...``).
 
 Each case is ``(name, build, exception, names)``: the call must raise that
 exception with a message starting with the argument's name, and must leave
@@ -11,13 +13,18 @@ ints, paths are ``str``/``os.PathLike``; none is ever converted.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import math
+import os
+import tempfile
 
 import numpy as np
 import pytest
 
 import relfterrain as rt
-from relfterrain import _core, maps
+from relfterrain import _core, cli, explorer, gis, maps, serve, tiles
+from relfterrain import dask as rtd
 from relfterrain.random_profile import make_profile
 
 PHYS = _core.physical_memory()
@@ -262,6 +269,199 @@ for method, side in (("building_grid", SIDE_U8), ("tree_grid", SIDE_U8),
     for label, bad, exc in NOT_REAL:
         case(f"{method}-step-{label}", exc, "step",
              lambda method=method, bad=bad: call(getattr(T, method), 0, 0, 4, 4, bad))
+
+
+# -- GIS: GeoTIFF, GeoJSON, vectors -------------------------------------------------------------
+OUT_DIR = tempfile.mkdtemp(prefix="rt-bad-input-")
+TIF = os.path.join(OUT_DIR, "g.tif")
+BAD_PATH = [("None", None, TE), ("empty", "", V), ("bytes", b"g.tif", TE), ("nul", "g\0.tif", V),
+            ("int", 5, TE), ("list", ["g.tif"], TE)]
+NOT_COUNT = [l for l in NOT_INT if l[0] != "None"] + [("negative", -4, V), ("zero", 0, V)]
+for arg, pos in (("nx", 2), ("ny", 3)):
+    for label, bad, exc in NOT_COUNT:
+        def build_v(pos=pos, bad=bad):
+            a = list(AREA)
+            a[pos] = bad
+            return call(gis.vectors, T, *a)
+        case(f"vectors-{arg}-{label}", exc, arg, build_v)
+
+        def build_g(pos=pos, bad=bad):
+            a = list(AREA)
+            a[pos] = bad
+            return call(gis.write_geotiff, T, TIF, *a)
+        case(f"write_geotiff-{arg}-{label}", exc, arg, build_g)
+for arg, pos in (("x0", 0), ("y0", 1)):
+    for label, bad, exc in [l for l in NOT_REAL if l[0] != "huge"]:
+        def build_x(pos=pos, bad=bad):
+            a = list(AREA)
+            a[pos] = bad
+            return call(gis.write_geotiff, T, TIF, *a)
+        case(f"write_geotiff-{arg}-{label}", exc, arg, build_x)
+for label, bad, exc in [l for l in NOT_REAL if l[0] != "huge"]:
+    case(f"write_geotiff-step-{label}", exc, "step",
+         lambda bad=bad: call(gis.write_geotiff, T, TIF, *AREA, bad))
+for label, bad, exc in BAD_PATH:
+    case(f"write_geotiff-path-{label}", exc, "path",
+         lambda bad=bad: call(gis.write_geotiff, T, bad, *AREA))
+    case(f"write_geojson-path-{label}", exc, "path",
+         lambda bad=bad: call(gis.write_geojson, {"type": "FeatureCollection", "features": []},
+                              bad))
+for label, bad, exc in [("bogus", "no_such_variable", V), ("int", 3, V)]:  # one of the names
+    case(f"write_geotiff-variable-{label}", exc, "variable",
+         lambda bad=bad: call(gis.write_geotiff, T, TIF, *AREA, variable=bad))
+case("write_geotiff-suffix", V, "path",
+     lambda: call(gis.write_geotiff, T, os.path.join(OUT_DIR, "g.png"), *AREA))
+case("write_geojson-suffix", V, "path",
+     lambda: call(gis.write_geojson, {"type": "FeatureCollection", "features": []},
+                  os.path.join(OUT_DIR, "g.tif")))
+
+# -- dask: lazy grids ----------------------------------------------------------------------------
+for arg, pos in (("nx", 3), ("ny", 4)):
+    for label, bad, exc in NOT_COUNT:
+        def build_d(pos=pos, bad=bad):
+            a = [T, 0, 0, 64, 64]
+            a[pos] = bad
+            return call(rtd.height_grid, *a)
+        case(f"dask.height_grid-{arg}-{label}", exc, arg, build_d)
+for label, bad, exc in NOT_REAL:
+    case(f"dask.height_grid-step-{label}", exc, "step",
+         lambda bad=bad: call(rtd.height_grid, T, 0, 0, 64, 64, bad))
+    case(f"dask.height_grid-x0-{label}", exc, "x0",
+         lambda bad=bad: call(rtd.height_grid, T, bad, 0, 64, 64))
+case("dask.height_grid-chunks-zero", V, "chunks",
+     lambda: call(rtd.height_grid, T, 0, 0, 64, 64, chunks=(0, 0)))
+
+# -- tiles, the tile server, the explorer --------------------------------------------------------
+for arg, pos in (("z", 0), ("x", 1), ("y", 2)):
+    for label, bad, exc in NOT_INT + [("digits", "1", TE)]:
+        def build_t(pos=pos, bad=bad):
+            a = [1, 0, 0]
+            a[pos] = bad
+            return call(tiles.tile_bounds, *a)
+        case(f"tile_bounds-{arg}-{label}", exc, arg, build_t)
+
+        def build_r(pos=pos, bad=bad):
+            a = [1, 0, 0]
+            a[pos] = bad
+            return call(tiles.render_tile, T, "height", *a)
+        case(f"render_tile-{arg}-{label}", exc, arg, build_r)
+    case(f"tile_bounds-{arg}-outside", V, arg,
+         lambda pos=pos: call(tiles.tile_bounds, *[[99, 0, 0], [1, 2**40, 0], [1, 0, 2**40]][pos]))
+for label, bad, exc in [("text", "1x", V), ("plus", "+1", V), ("long", "1" * 13, V),
+                        ("inner-minus", "1-2", V)]:
+    case(f"tile_from_text-z-{label}", exc, "z", lambda bad=bad: call(tiles.tile_from_text, bad,
+                                                                      "0", "0"))
+for label, bad, exc in NOT_REAL + [("zero", 0.0, V), ("negative", -1.0, V)]:
+    case(f"map_options-metres_per_pixel-{label}", exc, "metres_per_pixel",
+         lambda bad=bad: call(tiles.map_options, bad))
+for label, bad, exc in NOT_INT + [("negative", -1, V)]:
+    case(f"create_app-cache_bytes-{label}", exc, "cache_bytes",
+         lambda bad=bad: call(serve.create_app, T, cache_bytes=bad))
+for label, bad, exc in [("int", 5, TE), ("bytes", b"classic", TE), ("bogus", "no-such-world", V)]:
+    case(f"load_world-world-{label}", exc, "world", lambda bad=bad: call(serve.load_world, bad))
+for arg in ("x", "y"):
+    for label, bad, exc in NOT_REAL:
+        case(f"explore-{arg}-{label}", exc, arg,
+             lambda arg=arg, bad=bad: call(explorer.explore, T, **{arg: bad}))
+for label, bad, exc in NOT_INT + [("outside", 99, V)]:
+    exc = V if label in ("str", "bool", "float", "whole-float", "complex", "None", "list",
+                         "outside") else exc
+    case(f"explore-zoom-{label}", exc, "zoom", lambda bad=bad: call(explorer.explore, T, zoom=bad))
+
+
+# -- the command line: exit status 2 and a message naming the argument --------------------------
+class CliRefused(Exception):
+    """The CLI's refusal (exit status 2), its message after ``error: ``."""
+
+
+def run_cli(*argv: str) -> None:
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        try:
+            code = cli.main(list(argv))
+        except SystemExit as e:   # argparse's own refusals
+            code = e.code
+    text = err.getvalue()
+    if code == 2:
+        msg = text.split("error: ", 1)[1]
+        raise CliRefused(_cli_name(msg.removeprefix("argument ")))
+    raise AssertionError(f"exit status {code}, not 2: {text}")
+
+
+def _cli_name(text: str) -> str:
+    """A CLI argument's name as the API spells it (``--max-length``, ``NX``:
+    ``max_length``, ``nx``): a refusal may name either."""
+    head, sep, rest = text.partition(":")
+    return head.lower().lstrip("-").replace("-", "_") + sep + rest
+
+
+def cli_case(label: str, names: str, *argv: str) -> None:
+    case(f"cli-{label}", CliRefused, _cli_name(names), lambda: call(run_cli, *argv))
+
+
+NUM_BAD = [("text", "x"), ("nan", "nan"), ("inf", "inf")]
+INT_BAD = NUM_BAD + [("fraction", "1.5")]
+for cmd, out in (("grid", "g.npz"), ("features", "f.csv")):
+    o = os.path.join(OUT_DIR, out)
+    for arg, pos in (("NX", 2), ("NY", 3)):
+        for label, bad in INT_BAD + [("negative", "-5")]:
+            a = ["0", "0", "10", "10"]
+            a[pos] = bad
+            cli_case(f"{cmd}-{arg}-{label}", arg, cmd, *a, "-o", o)
+    for arg, pos in (("X0", 0), ("Y0", 1)):   # real numbers (1.5 is a valid X0)
+        for label, bad in NUM_BAD:
+            a = ["0", "0", "10", "10"]
+            a[pos] = bad
+            cli_case(f"{cmd}-{arg}-{label}", arg, cmd, *a, "-o", o)
+    for label, bad in INT_BAD + [("zero", "0")]:
+        cli_case(f"{cmd}-threads-{label}", "--threads", cmd, "0", "0", "10", "10",
+                 "--threads", bad, "-o", o)
+    for label, bad in NUM_BAD:
+        cli_case(f"{cmd}-lake-height-{label}", "--lake-height", cmd, "0", "0", "10", "10",
+                 "--lake-height", bad, "-o", o)
+G = os.path.join(OUT_DIR, "g.npz")
+for label, bad in NUM_BAD + [("zero", "0"), ("negative", "-1")]:
+    cli_case(f"grid-step-{label}", "--step", "grid", "0", "0", "10", "10", "--step", bad, "-o", G)
+cli_case("grid-dtype-bogus", "--dtype", "grid", "0", "0", "10", "10", "--dtype", "int3", "-o", G)
+cli_case("grid-suffix", "-o", "grid", "0", "0", "10", "10", "-o", os.path.join(OUT_DIR, "g.xyz"))
+M = os.path.join(OUT_DIR, "m.png")
+for arg, pos in (("X0", 0), ("Y0", 1), ("NX", 2), ("NY", 3)):
+    for label, bad in NUM_BAD:
+        a = ["23396", "5318", "50", "50"]
+        a[pos] = bad
+        # argparse names the area (one argument of 4 numbers) when it is no number
+        name = "X0 Y0 NX NY" if label == "text" else arg
+        cli_case(f"map-{arg}-{label}", name, "map", *a, "-o", M)
+        cli_case(f"streams-{arg}-{label}", name, "streams", *a, "-o",
+                 os.path.join(OUT_DIR, "s.geojson"))
+for opt in ("--step", "--interval"):
+    for label, bad in NUM_BAD + [("zero", "0")]:
+        cli_case(f"map-{opt[2:]}-{label}", opt, "map", "23396", "5318", "50", "50", opt, bad,
+                 "-o", M)
+for label, bad in NUM_BAD:   # 0 or less: no cap (documented)
+    cli_case(f"streams-max-length-{label}", "--max-length", "streams", "23396", "5318", "50",
+             "50", "--max-length", bad, "-o", os.path.join(OUT_DIR, "s.geojson"))
+for label, bad in INT_BAD + [("negative", "-1")]:
+    cli_case(f"streams-margin-{label}", "--margin", "streams", "23396", "5318", "50", "50",
+             "--margin", bad, "-o", os.path.join(OUT_DIR, "s.geojson"))
+for arg, pos in (("X", 0), ("Y", 1)):
+    for label, bad in NUM_BAD:
+        a = ["23400", "5320"]
+        a[pos] = bad
+        cli_case(f"site-{arg}-{label}", arg, "site", *a)
+for opt in ("--min-height", "--clearance"):
+    for label, bad in NUM_BAD:
+        cli_case(f"site-{opt[2:]}-{label}", opt, "site", "23400", "5320", opt, bad)
+for label, bad in INT_BAD + [("negative", "-1")]:
+    cli_case(f"site-max-loops-{label}", "--max-loops", "site", "23400", "5320", "--max-loops", bad)
+for label, bad in INT_BAD + [("negative", "-1"), ("huge", "70000")]:
+    cli_case(f"serve-port-{label}", "--port", "serve", "classic", "--port", bad)
+S3 = os.path.join(OUT_DIR, "s.npz")
+for arg, pos in (("NX", 3), ("NY", 4), ("NZ", 5)):
+    for label, bad in INT_BAD + [("negative", "-5")]:
+        a = ["0", "0", "0", "10", "10", "10"]
+        a[pos] = bad
+        cli_case(f"stars-{arg}-{label}", arg, "stars", *a, "-o", S3)
 
 
 def _arrays(obj, found):

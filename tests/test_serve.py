@@ -258,10 +258,18 @@ def test_load_world_rules(tmp_path: object) -> None:
 
 def test_tile_bounds_rules() -> None:
     assert tiles.tile_bounds(0, 91, -21) == (23296.0, 5120.0, 23552.0, 5376.0, 1.0)
-    for args, words in [((True, 0, 0), "z: must be an integer"), ((0.5, 0, 0), "z: must be"),
-                        ((0, "x", 0), "x: must be an integer")]:
-        with pytest.raises(tiles.TileError, match=words):
+    # in Python, ints only (issue 19: no str, bool or float converted)
+    for args, words in [((True, 0, 0), "z: must be an int"), ((0.5, 0, 0), "z: must be"),
+                        ((0, "x", 0), "x: must be an int"), ((0, "1", 0), "x: must be an int")]:
+        with pytest.raises(TypeError, match=words):
             tiles.tile_bounds(*args)
+    # the text of a URL's path: TileError (the server's 400)
+    assert tiles.tile_from_text("0", "91", "-21") == (0, 91, -21)
+    for args, words in [(("x", "0", "0"), "z: must be an integer"),
+                        (("0", "1.5", "0"), "x: must be an integer"),
+                        (("99", "0", "0"), "z: must be in")]:
+        with pytest.raises(tiles.TileError, match=words):
+            tiles.tile_from_text(*args)
     with pytest.raises(tiles.TileError, match="layer: must be one of"):
         tiles.render_tile(rt.Terrain(), "bogus", 0, 0, 0)
 
