@@ -25,7 +25,7 @@ import statistics
 import sys
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

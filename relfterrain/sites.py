@@ -449,10 +449,10 @@ def find_good_sites(terrain: Terrain, x: Any, y: Any, *, min_height: float = 10,
     _validate.work(xb.size * o.max_loops, MAX_SITE_TRIES, "MAX_SITE_TRIES", "x, y, max_loops",
                    "the candidates a call may examine, starts * max_loops,", allow_huge)
     gen = None if rng is None else _generator(rng)
-    kw = dict(min_height=o.min_height, mine_distance=o.mine_distance,
-              building_distance=o.building_distance, clearance=o.clearance,
-              max_loops=o.max_loops, may_alter=o.may_alter, patch_radius=o.patch_radius,
-              threads=nthreads)
+    kw: dict[str, Any] = {"min_height": o.min_height, "mine_distance": o.mine_distance,
+          "building_distance": o.building_distance, "clearance": o.clearance,
+          "max_loops": o.max_loops, "may_alter": o.may_alter, "patch_radius": o.patch_radius,
+          "threads": nthreads}
     n = xb.size
     if o.may_alter:
         # in order, each search seeing the discs of the earlier ones, painted

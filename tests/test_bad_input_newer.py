@@ -276,7 +276,7 @@ OUT_DIR = tempfile.mkdtemp(prefix="rt-bad-input-")
 TIF = os.path.join(OUT_DIR, "g.tif")
 BAD_PATH = [("None", None, TE), ("empty", "", V), ("bytes", b"g.tif", TE), ("nul", "g\0.tif", V),
             ("int", 5, TE), ("list", ["g.tif"], TE)]
-NOT_COUNT = [l for l in NOT_INT if l[0] != "None"] + [("negative", -4, V), ("zero", 0, V)]
+NOT_COUNT = [b for b in NOT_INT if b[0] != "None"] + [("negative", -4, V), ("zero", 0, V)]
 for arg, pos in (("nx", 2), ("ny", 3)):
     for label, bad, exc in NOT_COUNT:
         def build_v(pos=pos, bad=bad):
@@ -291,13 +291,13 @@ for arg, pos in (("nx", 2), ("ny", 3)):
             return call(gis.write_geotiff, T, TIF, *a)
         case(f"write_geotiff-{arg}-{label}", exc, arg, build_g)
 for arg, pos in (("x0", 0), ("y0", 1)):
-    for label, bad, exc in [l for l in NOT_REAL if l[0] != "huge"]:
+    for label, bad, exc in [b for b in NOT_REAL if b[0] != "huge"]:
         def build_x(pos=pos, bad=bad):
             a = list(AREA)
             a[pos] = bad
             return call(gis.write_geotiff, T, TIF, *a)
         case(f"write_geotiff-{arg}-{label}", exc, arg, build_x)
-for label, bad, exc in [l for l in NOT_REAL if l[0] != "huge"]:
+for label, bad, exc in [b for b in NOT_REAL if b[0] != "huge"]:
     case(f"write_geotiff-step-{label}", exc, "step",
          lambda bad=bad: call(gis.write_geotiff, T, TIF, *AREA, bad))
 for label, bad, exc in BAD_PATH:
