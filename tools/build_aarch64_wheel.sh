@@ -113,7 +113,7 @@ if readelf -d "$so" | grep NEEDED | grep -qv -e 'libc\.so' -e 'libm\.so' -e 'lib
 fi
 
 # --- run it: Debian's aarch64 Python under qemu-user ------------------------
-python -m pip install --quiet --target "$work/testdeps" "${plat[@]}" "pytest>=7" "hypothesis>=6.50"
+python -m pip install --quiet --target "$work/testdeps" "${plat[@]}" "pytest>=7" "hypothesis>=6.50" "tqdm>=4.60"  # tqdm: the progress-bar test
 run_aarch64() {  # PYTHONPATH ARGS...: the aarch64 Python from the sysroot
     local path=$1; shift
     # -P: cwd (the unpacked sdist, with relfterrain/ sources) stays off sys.path.
