@@ -470,6 +470,9 @@ def _grid_arguments(p: argparse.ArgumentParser) -> None:
 @command("grid", "a grid's height, depth, terrain and feature to .npz, .nc, .zarr or .tif",
          _grid_arguments)
 def _grid(args: argparse.Namespace) -> int:
+    from ._netcdf import available as netcdf_available
+    from ._netcdf import write as write_netcdf
+
     x0, y0, nx, ny, step = _check_grid(args)
     if args.chunk < 1:
         raise CommandError(f"--chunk: must be >= 1, got {args.chunk}")
@@ -518,6 +521,17 @@ def _grid(args: argparse.Namespace) -> int:
                     _write_dataset(ds, out, engine, show, args.variable)
             finally:
                 _shutdown(pool)
+        elif out.ext == ".nc" and netcdf_available():
+            # in memory, written by h5netcdf alone: xarray, pandas and Dask
+            # are not imported (most of the time of a 4096 x 4096 grid)
+            from .dataset import dataset_parts, terrain_fields
+
+            fields, (x0, y0, nx, ny, step) = terrain_fields(t, x0, y0, nx, ny, step,
+                                                            dtype=args.dtype,
+                                                            threads=args.threads)
+            data_vars, coords, attrs, _ = dataset_parts(fields, t, step=step,
+                                                        window=(x0, y0, nx, ny))
+            write_netcdf(out.tmp, data_vars, coords, attrs)
         else:
             ds = t.dataset(x0, y0, nx, ny, step, dtype=args.dtype, threads=args.threads)
             _write_dataset(ds, out, engine, show, args.variable)
