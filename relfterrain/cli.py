@@ -524,14 +524,13 @@ def _grid(args: argparse.Namespace) -> int:
         elif out.ext == ".nc" and netcdf_available():
             # in memory, written by h5netcdf alone: xarray, pandas and Dask
             # are not imported (most of the time of a 4096 x 4096 grid)
-            from .dataset import dataset_parts, terrain_fields
+            from ._window import FIELDS
+            from .dataset import dataset_parts, terrain_window
 
-            fields, (x0, y0, nx, ny, step) = terrain_fields(t, x0, y0, nx, ny, step,
-                                                            dtype=args.dtype,
-                                                            threads=args.threads)
-            data_vars, coords, attrs, _ = dataset_parts(fields, t, step=step,
-                                                        window=(x0, y0, nx, ny))
-            write_netcdf(out.tmp, data_vars, coords, attrs)
+            w = terrain_window(t, x0, y0, nx, ny, step, dtype=args.dtype, threads=args.threads)
+            data_vars, coords, attrs, _ = dataset_parts(dict.fromkeys(FIELDS), t, step=w.step,
+                                                        window=(w.x0, w.y0, w.nx, w.ny))
+            write_netcdf(out.tmp, data_vars, coords, attrs, window=w)
         else:
             ds = t.dataset(x0, y0, nx, ny, step, dtype=args.dtype, threads=args.threads)
             _write_dataset(ds, out, engine, show, args.variable)

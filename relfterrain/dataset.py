@@ -56,7 +56,7 @@ from ._types import Feature, TerrainType
 from .crs import Placement, geotransform, placement
 
 __all__ = ["CF_CONVENTIONS", "LAZY_COORDS", "MAX_COORD", "VARIABLES", "dataset_parts",
-           "flag_attrs", "grid_coords", "make_dataset", "terrain_fields"]
+           "flag_attrs", "grid_coords", "make_dataset", "terrain_window"]
 
 #: The CF version whose attributes the Datasets carry.
 CF_CONVENTIONS = "CF-1.8"
@@ -248,21 +248,20 @@ def make_dataset(fields: dict[str, Any], terrain: Any, *, step: float,
     return ds
 
 
-def terrain_fields(terrain: Any, x0: Any, y0: Any, nx: Any, ny: Any, step: Any = 1.0, *,
-                   dtype: Any = None, threads: int | None = None
-                   ) -> tuple[dict[str, np.ndarray], tuple[float, float, int, int, float]]:
-    """The in-memory Dataset's arrays, rows north to south, and the checked
-    window ``(x0, y0, nx, ny, step)``: :meth:`Terrain.dataset` without xarray."""
+def terrain_window(terrain: Any, x0: Any, y0: Any, nx: Any, ny: Any, step: Any = 1.0, *,
+                   dtype: Any = None, threads: int | None = None) -> Any:
+    """The in-memory Dataset's window, checked, nothing computed yet: a
+    :class:`relfterrain._window.GridWindow` with the rows north to south
+    (``select`` computes what it is asked for)."""
     from . import _precision, _validate
     from ._validate import grid_args
-    from ._window import FIELDS, GridWindow
+    from ._window import GridWindow
 
     x0, y0, nx, ny, step, _, _ = grid_args(x0, y0, nx, ny, step)
     check_window(x0, y0, nx, ny, step)
     dt = _precision.height_dtype(dtype)
-    w = GridWindow(terrain, x0, y0, nx, ny, step, dt, north_up=True,
-                   threads=_validate.threads(threads))
-    return w.select((slice(None), slice(None)), FIELDS), (x0, y0, nx, ny, step)
+    return GridWindow(terrain, x0, y0, nx, ny, step, dt, north_up=True,
+                      threads=_validate.threads(threads))
 
 
 def terrain_dataset(terrain: Any, x0: Any, y0: Any, nx: Any, ny: Any, step: Any = 1.0, *,
@@ -274,6 +273,9 @@ def terrain_dataset(terrain: Any, x0: Any, y0: Any, nx: Any, ny: Any, step: Any 
     xarray_module()  # fail before computing
     check_window(*grid_args(x0, y0, nx, ny, step)[:5])  # the window's errors first
     place = placement(crs, origin)
-    fields, (x0, y0, nx, ny, step) = terrain_fields(terrain, x0, y0, nx, ny, step,
-                                                     dtype=dtype, threads=threads)
-    return make_dataset(fields, terrain, step=step, window=(x0, y0, nx, ny), place=place)
+    w = terrain_window(terrain, x0, y0, nx, ny, step, dtype=dtype, threads=threads)
+    from ._window import FIELDS
+
+    fields = w.select((slice(None), slice(None)), FIELDS)
+    return make_dataset(fields, terrain, step=w.step, window=(w.x0, w.y0, w.nx, w.ny),
+                        place=place)
