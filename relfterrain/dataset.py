@@ -179,7 +179,7 @@ def dataset_parts(fields: dict[str, Any], terrain: Any, *, step: float,
 
     ``lazy`` lists ``(name, first, step, n, attrs)`` for each axis longer than
     :data:`LAZY_COORDS` (its coordinate is not in ``coords``). The command
-    line writes NetCDF from these parts (:mod:`relfterrain._netcdf`) without
+    line writes NetCDF from these parts (``relfterrain._netcdf``) without
     importing xarray; :func:`make_dataset` makes the Dataset of them.
     """
     from ._version import __version__
@@ -251,7 +251,7 @@ def make_dataset(fields: dict[str, Any], terrain: Any, *, step: float,
 def terrain_window(terrain: Any, x0: Any, y0: Any, nx: Any, ny: Any, step: Any = 1.0, *,
                    dtype: Any = None, threads: int | None = None) -> Any:
     """The in-memory Dataset's window, checked, nothing computed yet: a
-    :class:`relfterrain._window.GridWindow` with the rows north to south
+    ``relfterrain._window.GridWindow`` with the rows north to south
     (``select`` computes what it is asked for)."""
     from . import _precision, _validate
     from ._validate import grid_args
