@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import io
+import os
 import sys
 
 import numpy as np
@@ -336,3 +337,23 @@ def test_map_png_decodes_to_the_map(terrain):
     back = Image.open(io.BytesIO(data))
     assert back.text == {"Source": "relfterrain", "Comment": "Wald – é"}
     np.testing.assert_array_equal(np.asarray(back.convert("RGB")), img)
+
+
+def test_every_dataset_has_the_rt_accessor_without_importing_plot():
+    # a fresh process: Terrain.dataset registers ``rt``; matplotlib is not imported
+    # until a plot is drawn, and then ds.terrain.rt.plot() is categorical
+    import subprocess
+
+    pytest.importorskip("xarray")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(rt.__file__)))
+    code = (
+        "import sys, relfterrain as rt\n"
+        "ds = rt.Terrain().dataset(23396, 5318, 80, 60)\n"
+        "assert 'relfterrain.plot' in sys.modules and 'matplotlib' not in sys.modules\n"
+        "ax = ds.terrain.rt.plot()\n"
+        "print([t.get_text() for t in ax.get_legend().get_texts()])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=root, env={**os.environ, "PYTHONPATH": root})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "['Lake', 'Grass', 'Moor', 'Wood', 'Thicket']"
