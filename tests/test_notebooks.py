@@ -117,9 +117,9 @@ def test_a_planted_number_is_caught(tmp_path_factory):
 
 @pytest.mark.parametrize("name, cell_has, true, planted", [
     # the preset's snow line (printed by the first code cell), changed
-    ("forest_2026.ipynb", "snow-capped", "above 680 m is snow", "above 693 m is snow"),
+    ("forest_2026.ipynb", "whose top above", "above 680 m is snow", "above 693 m is snow"),
     # the quarry's depth (printed by the cell after the prose), changed
-    ("forest_2026.ipynb", "snow-capped", "dug 40 m into", "dug 47 m into"),
+    ("forest_2026.ipynb", "whose top above", "dug 40 m into", "dug 47 m into"),
     # a south-up Dataset's aspect error (printed by the next cell), changed
     ("terrain_analysis.ipynb", "south-up", "a median of 92 degrees", "a median of 37 degrees"),
     # the size of the lazy world (printed before), changed
