@@ -76,6 +76,16 @@ def main() -> None:
     plot.stars(rt.Galaxy(), ax=b)
     save(fig, "plotting-planet-stars.png")
 
+    # the classic map with its streams marked (relfterrain map --streams), as
+    # The Forest shows it: in metres, with its legend and a scale bar
+    marked = rt.Terrain()
+    x0, y0, nx, ny = rt.CLASSIC_MAP
+    marked.mark_streams(x0, y0, nx, ny)  # and a 300 m margin, as the CLI
+    fig, ax = plt.subplots(figsize=(12, 6.4), layout="constrained")
+    plot.map(marked, x0, y0, nx, ny, pixels_per_metre=1, ax=ax,
+             title="the classic map, its streams marked (1 px per metre)")
+    save(fig, "classic-map.png")
+
     ds = t.dataset(*rt.CLASSIC_MAP)
     fig, ax = plt.subplots(figsize=(8, 5))
     ds.terrain.rt.plot(ax)
