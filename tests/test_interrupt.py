@@ -145,6 +145,37 @@ def test_galaxy_pieces_give_the_same_result(monkeypatch, block, limit):
     assert len(whole_stars) > 0 or block[3] * block[4] * block[5] < 100
 
 
+def test_galaxy_piece_budget_never_passes_its_cap(monkeypatch):
+    # A slow piece halves the budget (13 -> 6), fast ones double it again:
+    # 6 -> 12 -> 24 passed the cap of 13 (seen on a loaded machine).  The
+    # clock is scripted: the first piece takes 1 s, every later one 0 s.
+    block = (-3, 4, -20, 4, 7, 40)
+    g = rt.Galaxy(f_mask=0x3, f_value=1)
+    whole = g._core.stars(*block, threads=1)
+    monkeypatch.setattr(galaxy_module, "_FIRST_CALL_POINTS", 13)
+    monkeypatch.setattr(galaxy_module, "_MAX_CALL_POINTS", 13)
+    ticks = iter([0.0, 1.0] + [2.0] * 100_000)
+
+    class Clock:
+        @staticmethod
+        def perf_counter():
+            return next(ticks)
+
+    monkeypatch.setattr(galaxy_module, "time", Clock)
+    seen = []
+    real = galaxy_module._pieces
+
+    def spy(*a):
+        for piece, done in real(*a):
+            seen.append(piece)
+            yield piece, done
+
+    monkeypatch.setattr(galaxy_module, "_pieces", spy)
+    assert g.stars(*block).tobytes() == whole.tobytes()
+    sizes = [p[3] * p[4] * p[5] for p in seen]
+    assert sizes[0] == 13 and 6 in sizes and max(sizes) == 13, sizes
+
+
 def test_grid_rows_give_the_same_bits():
     # rows of a grid (offset=) give the bits of the whole grid
     t = rt.Terrain()
