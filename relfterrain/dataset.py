@@ -20,6 +20,18 @@ Conventions (those xarray-spatial, rioxarray, rasterio/GDAL and QGIS assume):
   :meth:`Terrain.height_grid`: the lake bed on lakes), ``depth`` (lake water
   depth, 0 off lakes), ``terrain`` and ``feature`` (uint8 codes, CF
   ``flag_values`` / ``flag_meanings``).
+* **Plotting categories.** xarray's own ``ds.terrain.plot()`` cannot show
+  them: xarray's plotting reads only ``long_name``/``standard_name`` and
+  ``units`` from the attributes (checked on xarray 2026.9), so it draws the
+  codes as numbers on a continuous colourbar, and nothing short of
+  replacing xarray's plot function changes that. The documented way is the
+  ``rt`` accessor, registered on every Dataset made here:
+  ``ds.terrain.rt.plot()`` (the map's colours, a legend of the kinds
+  present), ``ds.feature.rt.plot()`` (the map's symbols),
+  ``ds.surface_height.rt.plot()`` (a colourbar in metres), and
+  ``ds.rt.plot_terrain()``, ``ds.rt.plot_height()``,
+  ``ds.rt.plot_hillshade()``, ``ds.rt.plot_features()``
+  (:mod:`relfterrain.plot`, needs ``relfterrain[plot]``).
 * provenance attributes (:mod:`relfterrain.provenance`).
 
 Changed in 0.1 (issue 20): the Dataset's ``height`` is now
@@ -245,6 +257,9 @@ def make_dataset(fields: dict[str, Any], terrain: Any, *, step: float,
     ds = xr.Dataset(data_vars, coords=coords, attrs=attrs)
     for name, first, axis_step, n, axis_attrs in lazy:
         ds = ds.assign_coords(_axis_coord(xr, name, first, axis_step, n, axis_attrs))
+    # registers the ``rt`` accessor (ds.terrain.rt.plot(): categories with a
+    # legend); matplotlib itself is imported only when a plot is drawn
+    from . import plot  # noqa: F401
     return ds
 
 
