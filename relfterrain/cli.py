@@ -1047,7 +1047,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CommandError as e:
         print(f"{prog}: error: {e}", file=sys.stderr)
         return 2
-    except (OSError, MemoryError) as e:
+    except MemoryError as e:
+        # a request past memory, refused before any work (the message names
+        # the sizes): a refusal of the arguments, status 2 (found by
+        # fuzz_cli: `map 99999999999 2 99999999999 99999999999` exited 1)
+        print(f"{prog}: error: {str(e) or type(e).__name__}", file=sys.stderr)
+        return 2
+    except OSError as e:
         text = e.strerror if isinstance(e, OSError) and e.strerror else str(e) or type(e).__name__
         where = f" ({e.filename})" if isinstance(e, OSError) and e.filename else ""
         print(f"{prog}: error: {text}{where}", file=sys.stderr)

@@ -293,3 +293,10 @@ def test_cli_nan_exits_2_without_a_traceback(tmp_path, capsys, argv):
     out = str(tmp_path / ("m.png" if argv[0] == "map" else "s.geojson"))
     assert cli.main([*argv, "-o", out]) == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_cli_map_past_memory_exits_2(capsys):
+    """Found by fuzz/fuzz_cli.py: a map past memory exited 1, not 2."""
+    from relfterrain import cli
+    assert cli.main(["map", "99999999999", "2", "99999999999", "99999999999"]) == 2
+    assert "nx, ny" in capsys.readouterr().err
