@@ -79,6 +79,7 @@ def workloads(n_starts: int) -> dict[str, Callable[[], object]]:
     # unsorted: uniform over the classic map, in random order
     ux = x0 + rng.random(n_starts) * nx
     uy = y0 + rng.random(n_starts) * ny
+    lx, ly = ux.tolist(), uy.tolist()   # made once: the call converts them
     # starts whose searches end at once (a good site, tries 1): the call is
     # then mostly its input and output phases
     good = t.find_good_sites([23400.0], [5320.0])
@@ -88,8 +89,7 @@ def workloads(n_starts: int) -> dict[str, Callable[[], object]]:
     return {
         "find_good_sites_unsorted": lambda: t.find_good_sites(ux, uy, threads=2),
         "find_good_sites_unsorted_rng": lambda: t.find_good_sites(ux, uy, threads=2, rng=1),
-        "find_good_sites_unsorted_lists": lambda: t.find_good_sites(ux.tolist(), uy.tolist(),
-                                                                    threads=2),
+        "find_good_sites_unsorted_lists": lambda: t.find_good_sites(lx, ly, threads=2),
         "find_good_sites_at_once": lambda: t.find_good_sites(gx, gy, threads=2),
         "find_good_sites_altering": lambda: t.copy().find_good_sites(ux[:200_000], uy[:200_000],
                                                                      may_alter=True),

@@ -78,8 +78,9 @@ def one(data: bytes) -> None:
     if "--ny" not in argv and not any(a.startswith("--ny=") for a in argv):
         argv += ["--ny", "3"]
     for i, a in enumerate(argv[:-1]):
-        if a in ("--nx", "--ny") and argv[i + 1].lstrip("-").isdigit() and \
-                abs(int(argv[i + 1])) > 64:
+        # ASCII digits only: str.isdigit also takes digits int() refuses ('\u277a')
+        if a in ("--nx", "--ny") and argv[i + 1].lstrip("-").isascii() and \
+                argv[i + 1].lstrip("-").isdigit() and abs(int(argv[i + 1])) > 64:
             argv[i + 1] = "64"
     _run(argv)
 
