@@ -436,6 +436,7 @@ typedef struct grid_scratch {
     uint8_t win8[RT_WIN8_ROWS * 16];
     int32_t iprof[INT_PROFILE_MAX];
     uint8_t bytes[256];
+    double dwin[RT_DWIN_ROWS * 8]; /* 64-byte aligned: the size above is */
 } grid_scratch;
 
 typedef struct block_job {
@@ -464,6 +465,9 @@ typedef struct block_job {
      * (prof_row), or NULL; point_tiles: terra rows take those passes */
     const int32_t *piprof;
     int point_tiles;
+    /* the point path's height rows: double windows (rt__point_dwin), or NULL */
+    const double *dwin;
+    uint32_t dwin_mask;
 } block_job;
 
 /* After a classify pass of the classic rules (no placed entry near the
@@ -798,7 +802,8 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
                 out[c] = height_at(t, &p, MODE_BLOCK, 0, n);
             }
         } else if (j->kern->height_row && point_row_ok(t, b, p.y)) {
-            rt_point_row pr = {t, j->win, j->win_mask, b->x0, b->step, p.y, b->c0, b->nx, n, out};
+            rt_point_row pr = {t,     j->win, j->win_mask, b->x0,  b->step,     p.y,
+                               b->c0, b->nx,  n,           out,    j->dwin, j->dwin_mask};
             j->kern->height_row(&pr);
             if (t->mountains)
                 for (int64_t c = 0; c < b->nx; c++) out[c] = mountain(t, out[c]);
@@ -889,7 +894,8 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
             }
             continue;
         }
-        rt_point_row pr = {t, j->win, j->win_mask, b->x0, b->step, y, b->c0 + c, nk, n, tb->ht};
+        rt_point_row pr = {t,  j->win, j->win_mask, b->x0,  b->step,     y,
+                           b->c0 + c, nk, n, tb->ht, j->dwin, j->dwin_mask};
         j->kern->height_row(&pr);
         if (t->mountains)
             for (int q = 0; q < nk; q++) tb->ht[q] = mountain(t, tb->ht[q]);
@@ -1283,6 +1289,13 @@ static void grid_plan(block_job *j, grid_scratch *g)
     }
     j->kern = rt__tile_kernels(j->t->simd, j->bytes != NULL);
     prepare_windows(j, g->iprof, g->win, g->win8);
+    if (!j->fast && j->kern->height_row) {
+        const int dm = rt__point_dwin(j->t->profile, j->t->profile_len, g->dwin);
+        if (dm > 0) {
+            j->dwin = g->dwin;
+            j->dwin_mask = (uint32_t)dm;
+        }
+    }
 }
 
 rt_status rt_height_grid(const rt_terrain *t, const rt_block *b, double *out, int threads)
