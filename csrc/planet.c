@@ -444,6 +444,29 @@ static int map_simd_ok(const rt_planet *p)
 #define PLANET_SIMD 0
 #endif
 
+/* One point of a map by the seed's arithmetic: the scalar rows, and the
+ * columns the SIMD rows leave (the same code, so the same bits). */
+static void map_point(const planet_job *j, int64_t r, int64_t c, double w, double R2, double hc)
+{
+    const int64_t k = r * j->cols + c;
+    const double u = ((double)c - hc) * j->step;
+    const double rr = R2 - u * u - w * w;
+    if (!(rr >= 0.0)) {
+        store(j->out, k, NAN, NAN, RT_MAP_OUTSIDE, RT_NONE);
+        if (j->visible) j->visible[k] = 0;
+        return;
+    }
+    const double d = sqrt(rr);
+    const double x = u * j->ex + w * j->nx + d * j->cx;
+    const double y = u * j->ey + w * j->ny + d * j->cy;
+    const double z = w * j->nz + d * j->cz;
+    double h, dp;
+    uint8_t t, f;
+    terra_xyz(j->p, x, y, z, &h, &dp, &t, &f);
+    store(j->out, k, h, dp, t, f);
+    if (j->visible) j->visible[k] = 1;
+}
+
 static void map_rows(void *ctx, int64_t begin, int64_t end)
 {
     const planet_job *j = ctx;
@@ -476,25 +499,8 @@ static void map_rows(void *ctx, int64_t begin, int64_t end)
                     if (j->visible) j->visible[k] = 1;
                 }
             }
-            for (int64_t c = n4; c < j->cols; c++) { /* the last columns: as below */
-                int64_t k = r * j->cols + c;
-                double u = ((double)c - hc) * j->step;
-                double rr = R2 - u * u - w * w;
-                if (!(rr >= 0.0)) {
-                    store(j->out, k, NAN, NAN, RT_MAP_OUTSIDE, RT_NONE);
-                    if (j->visible) j->visible[k] = 0;
-                    continue;
-                }
-                double d = sqrt(rr);
-                double x = u * j->ex + w * j->nx + d * j->cx;
-                double y = u * j->ey + w * j->ny + d * j->cy;
-                double z = w * j->nz + d * j->cz;
-                double h, dp;
-                uint8_t t, f;
-                terra_xyz(p, x, y, z, &h, &dp, &t, &f);
-                store(j->out, k, h, dp, t, f);
-                if (j->visible) j->visible[k] = 1;
-            }
+            for (int64_t c = n4; c < j->cols; c++) /* the last columns */
+                map_point(j, r, c, w, R2, hc);
         }
         return;
     }
@@ -505,23 +511,7 @@ static void map_rows(void *ctx, int64_t begin, int64_t end)
             /* terra on the sphere: about four profile sums a point */
             if (c % 256 == 0 && rt__watch_charge(j->w, &pending, 256 * 4 * RT_WORK_POINT))
                 return;
-            int64_t k = r * j->cols + c;
-            double u = ((double)c - hc) * j->step;
-            double rr = R2 - u * u - w * w;
-            if (!(rr >= 0.0)) {
-                store(j->out, k, NAN, NAN, RT_MAP_OUTSIDE, RT_NONE);
-                if (j->visible) j->visible[k] = 0;
-                continue;
-            }
-            double d = sqrt(rr);
-            double x = u * j->ex + w * j->nx + d * j->cx;
-            double y = u * j->ey + w * j->ny + d * j->cy;
-            double z = w * j->nz + d * j->cz;
-            double h, dp;
-            uint8_t t, f;
-            terra_xyz(p, x, y, z, &h, &dp, &t, &f);
-            store(j->out, k, h, dp, t, f);
-            if (j->visible) j->visible[k] = 1;
+            map_point(j, r, c, w, R2, hc);
         }
     }
 }

@@ -855,6 +855,21 @@ static int point_prof_ok(const rt_terrain *t, const rt_block *b, double y)
     return 1;
 }
 
+/* The classify pass's codes into the byte outputs: terrain = code & 0xff,
+ * feature NONE; nonzero when some column is a feature candidate.  (restrict:
+ * byte stores could alias the codes, which kept the loop scalar.) */
+static int split_codes(const int32_t *restrict code, int nk, uint8_t *restrict ot,
+                       uint8_t *restrict of)
+{
+    int32_t any = 0;
+    for (int q = 0; q < nk; q++) {
+        ot[q] = (uint8_t)(code[q] & 0xff);
+        any |= code[q] >> 8;
+    }
+    if (nk > 0) memset(of, RT_NONE, (size_t)nk);
+    return any != 0;
+}
+
 /* A terra row of any step (the point path) by tiles: the profile sums and
  * rounded x by prof_row, the heights by height_row, the feature sums by
  * prof_at, decided by the classify pass: the seed's double arithmetic
@@ -930,13 +945,7 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
         ca.thicket_lt = veg_lt[3];
         ca.town_abs = t->town_abs != 0;
         j->kern->classify(&ca);
-        int any = 0;
-        for (int q = 0; q < nk; q++) {
-            int32_t cd = tb->code[q];
-            ot[q] = (uint8_t)(cd & 0xff);
-            of[q] = RT_NONE;
-            any |= cd >> 8;
-        }
+        const int any = split_codes(tb->code, nk, ot, of);
         for (int q = 0; any && q < nk; q++) /* rare: feature candidates, exactly */
             if (tb->code[q] >> 8)
                 of[q] = feature_of(t, (double)tb->fa[q], (double)tb->xr[q] * yr);
