@@ -13,6 +13,7 @@ non-dimension coordinates; ``xarray.open_dataset`` reads both the same
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -26,7 +27,8 @@ def available() -> bool:
 
 
 def write(path: str, data_vars: dict[str, Any], coords: dict[str, Any],
-          attrs: dict[str, Any], *, window: Any = None, band_points: int = 1 << 20) -> None:
+          attrs: dict[str, Any], *, window: Any = None, band_points: int = 1 << 20,
+          on_band: Callable[[int], Any] | None = None) -> None:
     """Write ``{name: (dims, values, attrs)}`` variables and global ``attrs``.
 
     Dimensions are the coordinates named as their dimension (``x``, ``y``);
@@ -37,6 +39,7 @@ def write(path: str, data_vars: dict[str, Any], coords: dict[str, Any],
     :class:`relfterrain._window.GridWindow` of dims ``(y, x)``), computed and
     written in bands of about ``band_points`` points: the whole grid is
     never in memory, and each band is written while it is still in the cache.
+    ``on_band(rows)`` is called after each band (a progress bar's update).
     """
     import h5netcdf
 
@@ -73,3 +76,5 @@ def write(path: str, data_vars: dict[str, Any], coords: dict[str, Any],
                 band = window.select((slice(r0, r1), slice(None)), tuple(later))
                 for name in later:
                     f.variables[name][r0:r1, :] = band[name]
+                if on_band is not None:
+                    on_band(r1 - r0)

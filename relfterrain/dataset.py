@@ -20,6 +20,18 @@ Conventions (those xarray-spatial, rioxarray, rasterio/GDAL and QGIS assume):
   :meth:`Terrain.height_grid`: the lake bed on lakes), ``depth`` (lake water
   depth, 0 off lakes), ``terrain`` and ``feature`` (uint8 codes, CF
   ``flag_values`` / ``flag_meanings``).
+* **Plotting categories.** xarray's own ``ds.terrain.plot()`` cannot show
+  them: xarray's plotting reads only ``long_name``/``standard_name`` and
+  ``units`` from the attributes (checked on xarray 2026.9), so it draws the
+  codes as numbers on a continuous colourbar, and nothing short of
+  replacing xarray's plot function changes that. The documented way is the
+  ``rt`` accessor, registered on every Dataset made here:
+  ``ds.terrain.rt.plot()`` (the map's colours, a legend of the kinds
+  present), ``ds.feature.rt.plot()`` (the map's symbols),
+  ``ds.surface_height.rt.plot()`` (a colourbar in metres), and
+  ``ds.rt.plot_terrain()``, ``ds.rt.plot_height()``,
+  ``ds.rt.plot_hillshade()``, ``ds.rt.plot_features()``
+  (:mod:`relfterrain.plot`, needs ``relfterrain[plot]``).
 * provenance attributes (:mod:`relfterrain.provenance`).
 
 Changed in 0.1 (issue 20): the Dataset's ``height`` is now
@@ -179,7 +191,7 @@ def dataset_parts(fields: dict[str, Any], terrain: Any, *, step: float,
 
     ``lazy`` lists ``(name, first, step, n, attrs)`` for each axis longer than
     :data:`LAZY_COORDS` (its coordinate is not in ``coords``). The command
-    line writes NetCDF from these parts (:mod:`relfterrain._netcdf`) without
+    line writes NetCDF from these parts (``relfterrain._netcdf``) without
     importing xarray; :func:`make_dataset` makes the Dataset of them.
     """
     from ._version import __version__
@@ -245,13 +257,16 @@ def make_dataset(fields: dict[str, Any], terrain: Any, *, step: float,
     ds = xr.Dataset(data_vars, coords=coords, attrs=attrs)
     for name, first, axis_step, n, axis_attrs in lazy:
         ds = ds.assign_coords(_axis_coord(xr, name, first, axis_step, n, axis_attrs))
+    # registers the ``rt`` accessor (ds.terrain.rt.plot(): categories with a
+    # legend); matplotlib itself is imported only when a plot is drawn
+    from . import plot  # noqa: F401
     return ds
 
 
 def terrain_window(terrain: Any, x0: Any, y0: Any, nx: Any, ny: Any, step: Any = 1.0, *,
                    dtype: Any = None, threads: int | None = None) -> Any:
     """The in-memory Dataset's window, checked, nothing computed yet: a
-    :class:`relfterrain._window.GridWindow` with the rows north to south
+    ``relfterrain._window.GridWindow`` with the rows north to south
     (``select`` computes what it is asked for)."""
     from . import _precision, _validate
     from ._validate import grid_args

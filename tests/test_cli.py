@@ -463,9 +463,11 @@ def test_progress_bars(tmp_path, capsys):
     pytest.importorskip("tqdm")
     for argv in (["grid", *AREA, "-o", str(tmp_path / "g.npz")],
                  ["features", *AREA, "-o", str(tmp_path / "f.csv")],
-                 ["stars", *map(str, rt.INITIAL_VIEW), "-o", str(tmp_path / "s.csv")]):
+                 ["stars", *map(str, rt.INITIAL_VIEW), "-o", str(tmp_path / "s.csv")],
+                 ["grid", *AREA, "-o", str(tmp_path / "g.nc")]):
         rc, _, err = _run([*argv, "--progress"], capsys)
         assert rc == 0, err
+        assert "%|" in err, (argv, err)  # a bar was drawn
     with np.load(tmp_path / "g.npz") as z:
         assert np.array_equal(z["terrain"], rt.Terrain().grid(24090, 5360, 50, 40).terrain)
 
