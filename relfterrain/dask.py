@@ -331,7 +331,8 @@ def compute(obj: Any, *, scheduler: Any = None, num_workers: int | None = None) 
     was sliced, combined or rechunked) is stored block by block into its
     preallocated result (``dask.array.store``: one copy, no assembly). With a
     scheduler that does not share this process's memory (processes,
-    ``distributed``), every array takes that second way.
+    ``distributed``), this is ``dask.compute`` (the workers cannot write
+    into this process's arrays).
 
     Parameters
     ----------
@@ -391,10 +392,11 @@ def compute(obj: Any, *, scheduler: Any = None, num_workers: int | None = None) 
             t = fields[field]
             results[k] = t[::-1] if w.north_up else t
             continue
-        target = np.empty(a.shape, a.dtype)
         sources.append(a)
-        targets.append(target)
-        results[k] = target
+        where.append(k)
+        if direct:
+            targets.append(np.empty(a.shape, a.dtype))
+            results[k] = targets[-1]
     tasks = []
     workers = num_workers or dask.config.get("num_workers", None) or _validate.default_threads()
     for w, fields in groups.values():
@@ -404,8 +406,11 @@ def compute(obj: Any, *, scheduler: Any = None, num_workers: int | None = None) 
         names = tuple(fields)
         tasks += [dask.delayed(_fill, pure=False)(w, names, fields, a, min(a + side, w.ny))
                   for a in range(0, w.ny, side)]
-    if sources:
+    if sources and direct:
         tasks.append(da.store(sources, targets, lock=False, compute=False))
+    elif sources:  # the workers cannot write into this process's arrays
+        for k, v in zip(where, dask.compute(*sources, **kw)):
+            results[k] = v
     if tasks:
         dask.compute(*tasks, **kw)
     return results
