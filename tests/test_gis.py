@@ -483,6 +483,48 @@ def test_vectors_geojson_and_geodataframe(tmp_path):
     assert utm.geometry.iloc[0].coords[0][0] == 4e5 + streams[0].route[0, 0]
 
 
+def test_geojson_states_its_crs_and_geopandas_reads_it(tmp_path):
+    """RFC 7946: WGS 84 lon/lat for a world placed on Earth; the local CRS said
+    so in the file (a crs member GDAL reads), never passed off as WGS 84."""
+    gpd = pytest.importorskip("geopandas")
+    pyproj = pytest.importorskip("pyproj")
+    t = _world()
+    area = (23396, 5318, 800, 600)
+    local = rt.gis.vectors(t, *area)
+    rt.gis.write_geojson(local, tmp_path / "local.geojson")
+    text = json.loads((tmp_path / "local.geojson").read_text())
+    assert text["crs"]["properties"]["name"] == rt.crs.LOCAL_CRS_WKT
+    assert "NOT WGS 84" in text["relfterrain"]["geojson_coordinates"]
+    back = gpd.read_file(tmp_path / "local.geojson")
+    assert back.crs is not None and back.crs.is_engineering and back.crs.to_epsg() != 4326
+    assert rt.crs.LOCAL_CRS_NAME in back.crs.to_wkt()
+    mem = rt.gis.to_geodataframe(local)
+    assert len(back) == len(mem)
+    for a, b in zip(back.geometry, mem.geometry):  # the rasters' metres, unchanged
+        assert a.equals_exact(b, 0.0)
+    # placed on Earth: the rasters' CRS in memory, WGS 84 in the file
+    placed = rt.gis.vectors(t, *area, crs="EPSG:32630", origin=(4e5, 5.6e6))
+    ds = t.dataset(23396, 5318, 8, 6, crs="EPSG:32630", origin=(4e5, 5.6e6))
+    mem = rt.gis.to_geodataframe(placed)
+    assert mem.crs == pyproj.CRS.from_wkt(ds.spatial_ref.attrs["crs_wkt"])
+    assert mem.geometry.iloc[0].coords[0][0] == 4e5 + t.streams(*area)[0].route[0, 0]
+    rt.gis.write_geojson(placed, tmp_path / "utm.geojson")
+    text = json.loads((tmp_path / "utm.geojson").read_text())
+    assert "crs" not in text and "RFC 7946" in text["relfterrain"]["geojson_coordinates"]
+    lon, lat = text["features"][0]["geometry"]["coordinates"][0]
+    assert -6.5 < lon < 0.5 and 50 < lat < 51.5      # UTM 30N, 5600 km north: England
+    back = gpd.read_file(tmp_path / "utm.geojson")
+    assert back.crs.to_epsg() == 4326
+    again = back.to_crs(mem.crs)
+    assert len(again) == len(mem)
+    for a, b in zip(again.geometry, mem.geometry):
+        assert a.geom_type == b.geom_type
+        assert np.allclose(np.asarray(a.exterior.coords if a.geom_type == "Polygon"
+                                      else a.coords),
+                           np.asarray(b.exterior.coords if b.geom_type == "Polygon"
+                                      else b.coords), rtol=0, atol=1e-6)
+
+
 # -- bad input ----------------------------------------------------------------------------
 
 
