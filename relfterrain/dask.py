@@ -403,8 +403,8 @@ def compute(obj: Any, *, scheduler: Any = None, num_workers: int | None = None) 
         # bands of full rows: enough for every worker, at least 2**20 points each
         bands = max(1, min(w.ny, 4 * workers, -(-(w.ny * w.nx) // (1 << 20))))
         side = -(-w.ny // bands)
-        names = tuple(fields)
-        tasks += [dask.delayed(_fill, pure=False)(w, names, fields, a, min(a + side, w.ny))
+        wanted = tuple(fields)
+        tasks += [dask.delayed(_fill, pure=False)(w, wanted, fields, a, min(a + side, w.ny))
                   for a in range(0, w.ny, side)]
     if sources and direct:
         tasks.append(da.store(sources, targets, lock=False, compute=False))

@@ -101,7 +101,7 @@ class _KeepDask(_Variable):  # type: ignore[misc,valid-type]
     def data(self, data: Any) -> None:
         inner = _dask_inside(data)
         if inner is not None and inner is self._data:
-            self.__class__ = _Variable  # xarray's protection of a backend's variables
+            self.__class__ = _Variable  # type: ignore[assignment]  # xarray's protection
             return
         _Variable.data.fset(self, data)  # type: ignore[attr-defined]
 
