@@ -385,23 +385,11 @@ def _write_npz(path: str, compress: bool, arrays: dict[str, np.ndarray]) -> None
 
 
 def _zarr_encoding(ds: Any) -> dict[str, dict[str, Any]]:
-    """Blosc LZ4 with bit shuffle, level 5, for every variable of a zarr store.
+    """The project's zarr codec (:func:`relfterrain._codec.zarr_compressor`)
+    for every variable of a dataset."""
+    from ._codec import zarr_compressor
 
-    Chosen by measurement (docs/performance/speed.md): on a 4096 x 4096
-    grid it wrote in 2.0 s where zarr's default zstd took 5.8 s, and it
-    compressed better (9.7 to 1 against 7.5); Blosc with zstd compressed more
-    (10 to 11.7) at 1.5 to 4.5 times the time."""
-    import zarr
-
-    if int(zarr.__version__.split(".")[0]) >= 3:
-        from zarr.codecs import BloscCodec
-
-        codec: Any = BloscCodec(cname="lz4", clevel=5, shuffle="bitshuffle")
-        return {str(v): {"compressors": (codec,)} for v in ds.data_vars}
-    from numcodecs import Blosc  # zarr 2
-
-    return {str(v): {"compressor": Blosc(cname="lz4", clevel=5, shuffle=Blosc.BITSHUFFLE)}
-            for v in ds.data_vars}
+    return {str(v): zarr_compressor() for v in ds.data_vars}
 
 
 def _store_bytes(path: str) -> int:
@@ -482,6 +470,9 @@ def _grid_arguments(p: argparse.ArgumentParser) -> None:
 @command("grid", "a grid's height, depth, terrain and feature to .npz, .nc, .zarr or .tif",
          _grid_arguments)
 def _grid(args: argparse.Namespace) -> int:
+    from ._netcdf import available as netcdf_available
+    from ._netcdf import write as write_netcdf
+
     x0, y0, nx, ny, step = _check_grid(args)
     if args.chunk < 1:
         raise CommandError(f"--chunk: must be >= 1, got {args.chunk}")
@@ -530,6 +521,17 @@ def _grid(args: argparse.Namespace) -> int:
                     _write_dataset(ds, out, engine, show, args.variable)
             finally:
                 _shutdown(pool)
+        elif out.ext == ".nc" and netcdf_available():
+            # in memory, written by h5netcdf alone: xarray, pandas and Dask
+            # are not imported (most of the time of a 4096 x 4096 grid)
+            from .dataset import dataset_parts, terrain_fields
+
+            fields, (x0, y0, nx, ny, step) = terrain_fields(t, x0, y0, nx, ny, step,
+                                                            dtype=args.dtype,
+                                                            threads=args.threads)
+            data_vars, coords, attrs, _ = dataset_parts(fields, t, step=step,
+                                                        window=(x0, y0, nx, ny))
+            write_netcdf(out.tmp, data_vars, coords, attrs)
         else:
             ds = t.dataset(x0, y0, nx, ny, step, dtype=args.dtype, threads=args.threads)
             _write_dataset(ds, out, engine, show, args.variable)

@@ -57,7 +57,7 @@ from .galaxy import Galaxy
 from .terrain import Terrain
 
 __all__ = ["DEFAULT_CHUNKS", "MAX_BLOCKS", "compute", "dataset", "grid", "height_grid",
-           "star_census", "star_count"]
+           "star_census", "star_count", "zarr_encoding"]
 
 #: Default block shape of the grids, ``(rows, columns)``: 2048 x 2048
 #: (32 MiB of float64 heights a block), grown (squares of a power of two)
@@ -464,3 +464,41 @@ def star_count(galaxy: Galaxy, x0: int, y0: int, z0: int, nx: int, ny: int, nz: 
     """
     return star_census(galaxy, x0, y0, z0, nx, ny, nz, chunks=chunks,
                        threads=threads).sum(dtype=np.int64)
+
+
+def zarr_encoding(ds: Any = None) -> dict[str, Any]:
+    """The codec the command line writes zarr with, for your own writes.
+
+    Blosc LZ4 with bit shuffle at level 5: chosen by measurement, it keeps up
+    with the disk and compresses the terrain's arrays 9 to 10 times
+    (zarr's default zstd took 2 to 3 times as long and compressed less;
+    :doc:`/performance/speed`).
+
+    Parameters
+    ----------
+    ds : xarray.Dataset, optional
+        Without it: keyword arguments for an array's write,
+        ``lazy.to_zarr(path, **zarr_encoding())``. With it: the ``encoding``
+        of every data variable, ``ds.to_zarr(path, encoding=zarr_encoding(ds))``.
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> import os, tempfile, numpy as np, zarr
+    >>> import relfterrain as rt, relfterrain.dask as rtd
+    >>> t = rt.Terrain()
+    >>> h = rtd.height_grid(t, 0, 0, 300, 200, chunks=(128, 128))
+    >>> path = os.path.join(tempfile.mkdtemp(), "height.zarr")
+    >>> h.to_zarr(path, **rtd.zarr_encoding())
+    >>> np.array_equal(zarr.open_array(path, mode="r")[:], t.height_grid(0, 0, 300, 200))
+    True
+    """
+    from ._codec import zarr_compressor
+
+    if ds is None:
+        return zarr_compressor()
+    return {str(v): zarr_compressor() for v in ds.data_vars}
+

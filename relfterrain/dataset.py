@@ -55,8 +55,8 @@ import numpy as np
 from ._types import Feature, TerrainType
 from .crs import Placement, geotransform, placement
 
-__all__ = ["CF_CONVENTIONS", "LAZY_COORDS", "MAX_COORD", "VARIABLES", "flag_attrs", "grid_coords",
-           "make_dataset"]
+__all__ = ["CF_CONVENTIONS", "LAZY_COORDS", "MAX_COORD", "VARIABLES", "dataset_parts",
+           "flag_attrs", "grid_coords", "make_dataset", "terrain_fields"]
 
 #: The CF version whose attributes the Datasets carry.
 CF_CONVENTIONS = "CF-1.8"
@@ -171,18 +171,17 @@ def _axis_coord(xr: Any, name: str, first: float, step: float, n: int,
     return coords
 
 
-def make_dataset(fields: dict[str, Any], terrain: Any, *, step: float,
-                 window: tuple[float, float, int, int], place: Placement | None = None) -> Any:
-    """An ``xarray.Dataset`` of one window's arrays (NumPy or Dask), dims ``(y, x)``.
+def dataset_parts(fields: dict[str, Any], terrain: Any, *, step: float,
+                  window: tuple[float, float, int, int], place: Placement | None = None
+                  ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], list]:
+    """What :func:`make_dataset` wraps, without xarray: ``(data_vars, coords,
+    attrs, lazy)``, the first two as ``{name: (dims, values, attrs)}``.
 
-    ``fields`` maps names of :data:`VARIABLES` to arrays with the rows north
-    to south; ``window`` is ``(x0, y0, nx, ny)`` (SPEC 1: ``x0, y0`` the
-    south-west sample point). The coordinates are the cell centres
-    ``x0 + c*step`` and, descending, ``y0 + r*step`` (plus the origin),
-    exactly the grid's doubles (lazy ``top - r*step`` beyond
-    :data:`LAZY_COORDS` points an axis).
+    ``lazy`` lists ``(name, first, step, n, attrs)`` for each axis longer than
+    :data:`LAZY_COORDS` (its coordinate is not in ``coords``). The command
+    line writes NetCDF from these parts (:mod:`relfterrain._netcdf`) without
+    importing xarray; :func:`make_dataset` makes the Dataset of them.
     """
-    xr = xarray_module()
     from ._version import __version__
     from .provenance import provenance
 
@@ -194,17 +193,17 @@ def make_dataset(fields: dict[str, Any], terrain: Any, *, step: float,
     yattrs = {"units": "m", "long_name": "y (north) of the cell centre",
               "standard_name": "projection_y_coordinate", "axis": "Y"}
     top = y0 + float(ny - 1) * step
-    coords: Any = {}
-    extra = []
+    coords: dict[str, Any] = {}
+    lazy: list = []
     if nx > LAZY_COORDS:
-        extra.append(_axis_coord(xr, "x", x0 + ox, step, nx, xattrs))
+        lazy.append(("x", x0 + ox, step, nx, xattrs))
         corner_x = np.array([x0 + ox])
     else:
         x, _ = grid_coords(x0, y0, nx, 1, step)
         coords["x"] = ("x", x + ox, xattrs)
         corner_x = x + ox
     if ny > LAZY_COORDS:
-        extra.append(_axis_coord(xr, "y", top + oy, -step, ny, yattrs))
+        lazy.append(("y", top + oy, -step, ny, yattrs))
         corner_y = np.array([top + oy])
     else:
         _, y = grid_coords(x0, y0, 1, ny, step)
@@ -226,26 +225,55 @@ def make_dataset(fields: dict[str, Any], terrain: Any, *, step: float,
         "relfterrain_origin": json.dumps(list(place.origin)),
         "relfterrain_rows": "north to south (y descending); cell-centre coordinates",
     }
+    return data_vars, coords, attrs, lazy
+
+
+def make_dataset(fields: dict[str, Any], terrain: Any, *, step: float,
+                 window: tuple[float, float, int, int], place: Placement | None = None) -> Any:
+    """An ``xarray.Dataset`` of one window's arrays (NumPy or Dask), dims ``(y, x)``.
+
+    ``fields`` maps names of :data:`VARIABLES` to arrays with the rows north
+    to south; ``window`` is ``(x0, y0, nx, ny)`` (SPEC 1: ``x0, y0`` the
+    south-west sample point). The coordinates are the cell centres
+    ``x0 + c*step`` and, descending, ``y0 + r*step`` (plus the origin),
+    exactly the grid's doubles (lazy ``top - r*step`` beyond
+    :data:`LAZY_COORDS` points an axis).
+    """
+    xr = xarray_module()
+    data_vars, coords, attrs, lazy = dataset_parts(fields, terrain, step=step, window=window,
+                                                   place=place)
     ds = xr.Dataset(data_vars, coords=coords, attrs=attrs)
-    for c in extra:
-        ds = ds.assign_coords(c)
+    for name, first, axis_step, n, axis_attrs in lazy:
+        ds = ds.assign_coords(_axis_coord(xr, name, first, axis_step, n, axis_attrs))
     return ds
+
+
+def terrain_fields(terrain: Any, x0: Any, y0: Any, nx: Any, ny: Any, step: Any = 1.0, *,
+                   dtype: Any = None, threads: int | None = None
+                   ) -> tuple[dict[str, np.ndarray], tuple[float, float, int, int, float]]:
+    """The in-memory Dataset's arrays, rows north to south, and the checked
+    window ``(x0, y0, nx, ny, step)``: :meth:`Terrain.dataset` without xarray."""
+    from . import _precision, _validate
+    from ._validate import grid_args
+    from ._window import FIELDS, GridWindow
+
+    x0, y0, nx, ny, step, _, _ = grid_args(x0, y0, nx, ny, step)
+    check_window(x0, y0, nx, ny, step)
+    dt = _precision.height_dtype(dtype)
+    w = GridWindow(terrain, x0, y0, nx, ny, step, dt, north_up=True,
+                   threads=_validate.threads(threads))
+    return w.select((slice(None), slice(None)), FIELDS), (x0, y0, nx, ny, step)
 
 
 def terrain_dataset(terrain: Any, x0: Any, y0: Any, nx: Any, ny: Any, step: Any = 1.0, *,
                     dtype: Any = None, threads: int | None = None, crs: Any = None,
                     origin: Any = None) -> Any:
     """:meth:`relfterrain.Terrain.dataset` (see there)."""
-    from . import _precision, _validate
     from ._validate import grid_args
-    from ._window import FIELDS, GridWindow
 
     xarray_module()  # fail before computing
-    x0, y0, nx, ny, step, _, _ = grid_args(x0, y0, nx, ny, step)
-    check_window(x0, y0, nx, ny, step)
+    check_window(*grid_args(x0, y0, nx, ny, step)[:5])  # the window's errors first
     place = placement(crs, origin)
-    dt = _precision.height_dtype(dtype)
-    w = GridWindow(terrain, x0, y0, nx, ny, step, dt, north_up=True,
-                   threads=_validate.threads(threads))
-    fields = w.select((slice(None), slice(None)), FIELDS)
+    fields, (x0, y0, nx, ny, step) = terrain_fields(terrain, x0, y0, nx, ny, step,
+                                                     dtype=dtype, threads=threads)
     return make_dataset(fields, terrain, step=step, window=(x0, y0, nx, ny), place=place)

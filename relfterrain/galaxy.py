@@ -395,8 +395,10 @@ class Galaxy:
                 part = call(*piece, threads=nthreads)
                 elapsed = time.perf_counter() - start
                 # aim at _SECONDS_PER_CALL per piece, whatever the coordinates' cost
+                # (never past _MAX_CALL_POINTS: after a halving, doubling
+                # from an odd budget could overshoot it)
                 if elapsed < _SECONDS_PER_CALL / 2 and budget[0] < _MAX_CALL_POINTS:
-                    budget[0] *= 2
+                    budget[0] = min(2 * budget[0], _MAX_CALL_POINTS)
                 elif elapsed > _SECONDS_PER_CALL * 2 and budget[0] > 1:
                     budget[0] //= 2
                 if method == "stars" and len(part):

@@ -202,6 +202,41 @@ def test_grid_netcdf_round_trip(tmp_path, capsys):
     assert _listing(tmp_path) == ["g.nc"]
 
 
+def test_grid_netcdf_is_the_file_xarray_writes_without_importing_it(tmp_path):
+    # The CLI writes an in-memory grid with h5netcdf alone (start-up: no
+    # xarray, pandas or Dask); the file reads back identical to the one
+    # xarray's h5netcdf engine writes from Terrain.dataset, down to the HDF5
+    # attributes, fill values and storage of every variable.
+    xr = pytest.importorskip("xarray")
+    h5py = pytest.importorskip("h5py")
+    pytest.importorskip("h5netcdf")
+    out = tmp_path / "g.nc"
+    code = ("import sys; from relfterrain.cli import main; "
+            "rc = main(sys.argv[1:]); "
+            "print(sorted(m for m in ('xarray', 'pandas', 'dask') if m in sys.modules)); "
+            "sys.exit(rc)")
+    r = subprocess.run([sys.executable, "-c", code, "grid", *AREA, "--step", "0.5",
+                        "--lake-height", "230", "-o", str(out)],
+                       capture_output=True, text=True, check=False, env=_env(), cwd=str(tmp_path),
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "[]", r.stdout
+    t = rt.Terrain(lake_height=230.0)
+    ref = tmp_path / "ref.nc"
+    t.dataset(24090, 5360, 50, 40, 0.5).to_netcdf(ref, engine="h5netcdf")
+    with xr.open_dataset(out) as a, xr.open_dataset(ref) as b:
+        xr.testing.assert_identical(a.load(), b.load())
+    with h5py.File(out, "r") as fa, h5py.File(ref, "r") as fb:
+        assert sorted(fa) == sorted(fb) and sorted(fa.attrs) == sorted(fb.attrs)
+        for name in fb:
+            a, b = fa[name], fb[name]
+            assert sorted(a.attrs) == sorted(b.attrs), name
+            assert (a.dtype, a.shape, a.chunks, a.compression) == \
+                (b.dtype, b.shape, b.chunks, b.compression), name
+            assert np.array_equal(a.fillvalue, b.fillvalue, equal_nan=True), name
+            assert np.array_equal(a[()], b[()], equal_nan=True), name
+
+
 def test_grid_zarr_round_trip_and_replace(tmp_path, capsys):
     xr = pytest.importorskip("xarray")
     pytest.importorskip("zarr")

@@ -117,14 +117,9 @@ def test_galaxy_huge_refused_at_once():
     assert rt.MAX_BLOCK_POINTS == 2**44
 
 
-@pytest.mark.parametrize("block", [(-7, -5, 1, 9, 11, 13), (1, 1, 1, 1, 1, 50),
-                                   (-3, 4, -20, 4, 7, 40)])
-@pytest.mark.parametrize("limit", [1, 5, 13, 100, 10**6])
-def test_galaxy_pieces_give_the_same_result(monkeypatch, block, limit):
-    g = rt.Galaxy(f_mask=0x3, f_value=1)
-    whole_stars = g._core.stars(*block, threads=1)
-    whole_census = g._core.census(*block, threads=1)
-    # pieces of at most `limit` points: whole planes, rows or z runs
+def _watch_pieces(monkeypatch, limit):
+    """Galaxy scans in pieces of at most ``limit`` points; the list returned
+    fills with the pieces as the scans ask for them."""
     monkeypatch.setattr(galaxy_module, "_FIRST_CALL_POINTS", limit)
     monkeypatch.setattr(galaxy_module, "_MAX_CALL_POINTS", limit)
     seen = []
@@ -136,6 +131,18 @@ def test_galaxy_pieces_give_the_same_result(monkeypatch, block, limit):
             yield piece, done
 
     monkeypatch.setattr(galaxy_module, "_pieces", spy)
+    return seen
+
+
+@pytest.mark.parametrize("block", [(-7, -5, 1, 9, 11, 13), (1, 1, 1, 1, 1, 50),
+                                   (-3, 4, -20, 4, 7, 40)])
+@pytest.mark.parametrize("limit", [1, 5, 13, 100, 10**6])
+def test_galaxy_pieces_give_the_same_result(monkeypatch, block, limit):
+    g = rt.Galaxy(f_mask=0x3, f_value=1)
+    whole_stars = g._core.stars(*block, threads=1)
+    whole_census = g._core.census(*block, threads=1)
+    # pieces of at most `limit` points: whole planes, rows or z runs
+    seen = _watch_pieces(monkeypatch, limit)
     assert g.stars(*block).tobytes() == whole_stars.tobytes()
     assert np.array_equal(g.census(*block), whole_census)
     # the pieces tile the block exactly, each within the limit (or one z run)
@@ -143,6 +150,27 @@ def test_galaxy_pieces_give_the_same_result(monkeypatch, block, limit):
     assert pts == block[3] * block[4] * block[5]
     assert all(p[3] * p[4] * p[5] <= max(limit, 1) for p in seen)
     assert len(whole_stars) > 0 or block[3] * block[4] * block[5] < 100
+
+
+def test_galaxy_piece_budget_never_passes_its_cap(monkeypatch):
+    # A slow piece halves the budget (13 -> 6), fast ones double it again:
+    # 6 -> 12 -> 24 passed the cap of 13 (seen on a loaded machine).  The
+    # clock is scripted: the first piece takes 1 s, every later one 0 s.
+    block = (-3, 4, -20, 4, 7, 40)
+    g = rt.Galaxy(f_mask=0x3, f_value=1)
+    whole = g._core.stars(*block, threads=1)
+    ticks = iter([0.0, 1.0] + [2.0] * 100_000)
+
+    class Clock:
+        @staticmethod
+        def perf_counter():
+            return next(ticks)
+
+    monkeypatch.setattr(galaxy_module, "time", Clock)
+    seen = _watch_pieces(monkeypatch, 13)
+    assert g.stars(*block).tobytes() == whole.tobytes()
+    sizes = [p[3] * p[4] * p[5] for p in seen]
+    assert sizes[0] == 13 and 6 in sizes and max(sizes) == 13, sizes
 
 
 def test_grid_rows_give_the_same_bits():

@@ -337,6 +337,26 @@ def test_dask_bad_arguments_name_them(rtd, xr):
         rtd.star_count(rt.Galaxy(), 0, 0, 0, 2, 2, 0)
 
 
+def test_zarr_encoding_writes_blosc_lz4_and_the_same_bits(rtd, tmp_path):
+    zarr = pytest.importorskip("zarr")
+    t = _placed_terrain()
+    h = rtd.height_grid(t, *AREA, chunks=(16, 20))
+    h.to_zarr(str(tmp_path / "h.zarr"), **rtd.zarr_encoding())
+    back = zarr.open_array(str(tmp_path / "h.zarr"), mode="r")
+    assert np.array_equal(back[:].view("u8"), t.height_grid(*AREA).view("u8"))
+    meta = json.dumps(back.metadata.to_dict() if hasattr(back, "metadata") else back.info)
+    assert "blosc" in meta.lower() and "lz4" in meta.lower(), meta
+    ds = rtd.dataset(t, *AREA, chunks=(16, 20))
+    enc = rtd.zarr_encoding(ds)
+    assert set(enc) == set(ds.data_vars)
+    ds.to_zarr(str(tmp_path / "d.zarr"), encoding=enc, consolidated=False)
+    xr = pytest.importorskip("xarray")
+    got = xr.open_zarr(str(tmp_path / "d.zarr"), consolidated=False).load()
+    mem = t.dataset(*AREA)
+    for v in mem.data_vars:
+        assert np.array_equal(got[v].values, mem[v].values), v
+
+
 def test_dask_doctests(rtd):
     result = doctest.testmod(rtd)
     assert result.attempted > 0 and result.failed == 0

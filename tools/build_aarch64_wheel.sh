@@ -113,7 +113,7 @@ if readelf -d "$so" | grep NEEDED | grep -qv -e 'libc\.so' -e 'libm\.so' -e 'lib
 fi
 
 # --- run it: Debian's aarch64 Python under qemu-user ------------------------
-python -m pip install --quiet --target "$work/testdeps" "${plat[@]}" "pytest>=7" "hypothesis>=6.50"
+python -m pip install --quiet --target "$work/testdeps" "${plat[@]}" "pytest>=7" "hypothesis>=6.50" "tqdm>=4.60"  # tqdm: the progress-bar test
 run_aarch64() {  # PYTHONPATH ARGS...: the aarch64 Python from the sysroot
     local path=$1; shift
     # -P: cwd (the unpacked sdist, with relfterrain/ sources) stays off sys.path.
@@ -123,8 +123,15 @@ run_aarch64() {  # PYTHONPATH ARGS...: the aarch64 Python from the sysroot
         -E LD_LIBRARY_PATH="$sysroot/usr/lib/$TRIPLET/blas:$sysroot/usr/lib/$TRIPLET/lapack" \
         "$sysroot/usr/bin/python$PYVER" -P "$@")
 }
-tests=(tests/test_exact.py tests/test_api.py tests/test_simd.py tests/test_galaxy.py)
+# NumPy 2 (the aarch64 wheel from PyPI): the exactness suites; Debian's NumPy
+# 1.24 (the oldest the dependency allows is 1.23): the API suite, which shows
+# the extension built against NumPy 2 runs on NumPy 1.x (qemu is slow).
 for numpy_path in "$work/numpy2" ""; do
+    if [ -n "$numpy_path" ]; then
+        tests=(tests/test_exact.py tests/test_api.py tests/test_simd.py tests/test_galaxy.py)
+    else
+        tests=(tests/test_api.py)
+    fi
     path=$work/pkg:$work/testdeps${numpy_path:+:$numpy_path}
     run_aarch64 "$path" -c '
 import platform, sys, numpy, relfterrain, relfterrain._core as c
