@@ -133,9 +133,9 @@ def write_geotiff(source: Any, path: str | os.PathLike, x0: Any = None, y0: Any 
     >>> t.to_geotiff(path, 23396, 5318, 64, 48)
     >>> with rasterio.open(path) as f:
     ...     band = f.read(1)
-    ...     print(f.crs.to_wkt()[:41], [float(v) for v in f.xy(0, 0)])
+    ...     print(f.crs.to_wkt()[:40], [float(v) for v in f.xy(0, 0)])
     ...     print(f.tags()["relfterrain_window"])
-    LOCAL_CS["relfterrain local grid (metres" [23396.0, 5365.0]
+    LOCAL_CS["relfterrain local grid (metres [23396.0, 5365.0]
     [23396.0, 5318.0, 64, 48]
     >>> bool((band == t.height_grid(23396, 5318, 64, 48)[::-1]).all())
     True
