@@ -179,7 +179,7 @@ def dataset_parts(fields: dict[str, Any], terrain: Any, *, step: float,
 
     ``lazy`` lists ``(name, first, step, n, attrs)`` for each axis longer than
     :data:`LAZY_COORDS` (its coordinate is not in ``coords``). The command
-    line writes NetCDF from these parts (:mod:`relfterrain._netcdf`) without
+    line writes NetCDF from these parts (``relfterrain._netcdf``) without
     importing xarray; :func:`make_dataset` makes the Dataset of them.
     """
     from ._version import __version__
