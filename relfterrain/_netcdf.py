@@ -13,6 +13,7 @@ non-dimension coordinates; ``xarray.open_dataset`` reads both the same
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -26,30 +27,54 @@ def available() -> bool:
 
 
 def write(path: str, data_vars: dict[str, Any], coords: dict[str, Any],
-          attrs: dict[str, Any]) -> None:
+          attrs: dict[str, Any], *, window: Any = None, band_points: int = 1 << 20,
+          on_band: Callable[[int], Any] | None = None) -> None:
     """Write ``{name: (dims, values, attrs)}`` variables and global ``attrs``.
 
     Dimensions are the coordinates named as their dimension (``x``, ``y``);
     every other coordinate (``spatial_ref``) is listed in the data variables'
     ``coordinates`` attribute, as CF and xarray have it.
+
+    A data variable whose values are None comes from ``window`` (a
+    :class:`relfterrain._window.GridWindow` of dims ``(y, x)``), computed and
+    written in bands of about ``band_points`` points: the whole grid is
+    never in memory, and each band is written while it is still in the cache.
+    ``on_band(rows)`` is called after each band (a progress bar's update).
     """
     import h5netcdf
 
     dims: dict[str, int] = {}
     for d, v, _ in list(coords.values()) + list(data_vars.values()):
-        for name, n in zip((d,) if isinstance(d, str) else d, np.shape(v)):
+        shape = window.shape if v is None else np.shape(v)
+        for name, n in zip((d,) if isinstance(d, str) else d, shape):
             dims.setdefault(name, int(n))
     other = " ".join(k for k, (d, _, _) in coords.items() if (d,) != (k,) and d != k)
+    later = [k for k, (_, v, _) in data_vars.items() if v is None]
     with h5netcdf.File(path, "w") as f:
         f.dimensions = dims
         for name, (d, values, vattrs) in list(coords.items()) + list(data_vars.items()):
             d = (d,) if isinstance(d, str) else tuple(d)
-            arr = np.asarray(values)
-            fill = {"fillvalue": arr.dtype.type(np.nan)} if arr.dtype.kind == "f" else {}
-            var = f.create_variable(name, d, arr.dtype, data=arr, **fill)
+            if values is None:
+                dtype = window.field_dtype(name)
+                fill = {"fillvalue": dtype.type(np.nan)} if dtype.kind == "f" else {}
+                var = f.create_variable(name, d, dtype, **fill)
+            else:
+                arr = np.asarray(values)
+                fill = {"fillvalue": arr.dtype.type(np.nan)} if arr.dtype.kind == "f" else {}
+                var = f.create_variable(name, d, arr.dtype, data=arr, **fill)
             for k, v in vattrs.items():
                 var.attrs[k] = v
             if name in data_vars and other:
                 var.attrs["coordinates"] = other
         for k, v in attrs.items():
             f.attrs[k] = v
+        if later:
+            ny, nx = window.shape
+            rows = max(1, band_points // max(nx, 1))
+            for r0 in range(0, ny, rows):
+                r1 = min(ny, r0 + rows)
+                band = window.select((slice(r0, r1), slice(None)), tuple(later))
+                for name in later:
+                    f.variables[name][r0:r1, :] = band[name]
+                if on_band is not None:
+                    on_band(r1 - r0)

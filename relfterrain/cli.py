@@ -456,8 +456,9 @@ def _grid_arguments(p: argparse.ArgumentParser) -> None:
     _lake_arg(p)
     _threads_arg(p)
     p.add_argument("--chunk", type=int, default=2048,
-                   help="block side for .nc/.zarr, computed and written block by block "
-                        "with dask when installed (default 2048)")
+                   help="block side for .zarr and .tif, computed and written block by "
+                        "block with dask when installed (default 2048; .nc is written in "
+                        "bands of rows)")
     p.add_argument("--compress", action="store_true", help=".npz: compress (slower)")
     p.add_argument("--variable", default="ground_height",
                    choices=("surface_height", "ground_height", "depth", "terrain", "feature"),
@@ -480,7 +481,8 @@ def _grid(args: argparse.Namespace) -> int:
     show = _progress(args)
     ext = os.path.splitext(args.output)[1].lower()
     per_point = 2 * np.dtype(args.dtype).itemsize + 2  # height, depth, terrain, feature
-    if ext == ".npz" or importlib.util.find_spec("dask") is None:
+    banded = ext == ".nc" and netcdf_available()  # bounded memory at any size
+    if ext == ".npz" or (importlib.util.find_spec("dask") is None and not banded):
         _check_memory(nx * ny * per_point, "NX, NY", f"a {ny} x {nx} grid ({args.dtype})")
     _check_space(args.output, nx * ny * per_point + 8 * (nx + ny),
                  ext == ".zarr" or (ext == ".npz" and args.compress),
@@ -502,6 +504,19 @@ def _grid(args: argparse.Namespace) -> int:
                                                args.threads, show)
             _write_npz(out.tmp, args.compress, {"x": x, "y": y, "height": h, "depth": d,
                                                 "terrain": tt, "feature": f})
+        elif banded:
+            # computed and written in bands by h5netcdf alone: bounded memory
+            # at any size, and xarray, pandas and Dask are not imported (their
+            # import was most of the time of a 4096 x 4096 grid)
+            from ._window import FIELDS
+            from .dataset import dataset_parts, terrain_window
+
+            w = terrain_window(t, x0, y0, nx, ny, step, dtype=args.dtype, threads=args.threads)
+            data_vars, coords, attrs, _ = dataset_parts(dict.fromkeys(FIELDS), t, step=w.step,
+                                                        window=(w.x0, w.y0, w.nx, w.ny))
+            with _bar(show, ny, "row", "grid") as bar:
+                write_netcdf(out.tmp, data_vars, coords, attrs, window=w,
+                             on_band=bar.update if bar is not None else None)
         elif importlib.util.find_spec("dask") is not None and not (
                 out.ext == ".nc" and _in_memory(nx, ny, args.dtype)):
             from concurrent.futures import ThreadPoolExecutor
@@ -521,17 +536,6 @@ def _grid(args: argparse.Namespace) -> int:
                     _write_dataset(ds, out, engine, show, args.variable)
             finally:
                 _shutdown(pool)
-        elif out.ext == ".nc" and netcdf_available():
-            # in memory, written by h5netcdf alone: xarray, pandas and Dask
-            # are not imported (most of the time of a 4096 x 4096 grid)
-            from .dataset import dataset_parts, terrain_fields
-
-            fields, (x0, y0, nx, ny, step) = terrain_fields(t, x0, y0, nx, ny, step,
-                                                            dtype=args.dtype,
-                                                            threads=args.threads)
-            data_vars, coords, attrs, _ = dataset_parts(fields, t, step=step,
-                                                        window=(x0, y0, nx, ny))
-            write_netcdf(out.tmp, data_vars, coords, attrs)
         else:
             ds = t.dataset(x0, y0, nx, ny, step, dtype=args.dtype, threads=args.threads)
             _write_dataset(ds, out, engine, show, args.variable)

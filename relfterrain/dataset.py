@@ -20,6 +20,18 @@ Conventions (those xarray-spatial, rioxarray, rasterio/GDAL and QGIS assume):
   :meth:`Terrain.height_grid`: the lake bed on lakes), ``depth`` (lake water
   depth, 0 off lakes), ``terrain`` and ``feature`` (uint8 codes, CF
   ``flag_values`` / ``flag_meanings``).
+* **Plotting categories.** xarray's own ``ds.terrain.plot()`` cannot show
+  them: xarray's plotting reads only ``long_name``/``standard_name`` and
+  ``units`` from the attributes (checked on xarray 2026.9), so it draws the
+  codes as numbers on a continuous colourbar, and nothing short of
+  replacing xarray's plot function changes that. The documented way is the
+  ``rt`` accessor, registered on every Dataset made here:
+  ``ds.terrain.rt.plot()`` (the map's colours, a legend of the kinds
+  present), ``ds.feature.rt.plot()`` (the map's symbols),
+  ``ds.surface_height.rt.plot()`` (a colourbar in metres), and
+  ``ds.rt.plot_terrain()``, ``ds.rt.plot_height()``,
+  ``ds.rt.plot_hillshade()``, ``ds.rt.plot_features()``
+  (:mod:`relfterrain.plot`, needs ``relfterrain[plot]``).
 * provenance attributes (:mod:`relfterrain.provenance`).
 
 Changed in 0.1 (issue 20): the Dataset's ``height`` is now
@@ -56,7 +68,7 @@ from ._types import Feature, TerrainType
 from .crs import Placement, geotransform, placement
 
 __all__ = ["CF_CONVENTIONS", "LAZY_COORDS", "MAX_COORD", "VARIABLES", "dataset_parts",
-           "flag_attrs", "grid_coords", "make_dataset", "terrain_fields"]
+           "flag_attrs", "grid_coords", "make_dataset", "terrain_window"]
 
 #: The CF version whose attributes the Datasets carry.
 CF_CONVENTIONS = "CF-1.8"
@@ -245,24 +257,26 @@ def make_dataset(fields: dict[str, Any], terrain: Any, *, step: float,
     ds = xr.Dataset(data_vars, coords=coords, attrs=attrs)
     for name, first, axis_step, n, axis_attrs in lazy:
         ds = ds.assign_coords(_axis_coord(xr, name, first, axis_step, n, axis_attrs))
+    # registers the ``rt`` accessor (ds.terrain.rt.plot(): categories with a
+    # legend); matplotlib itself is imported only when a plot is drawn
+    from . import plot  # noqa: F401
     return ds
 
 
-def terrain_fields(terrain: Any, x0: Any, y0: Any, nx: Any, ny: Any, step: Any = 1.0, *,
-                   dtype: Any = None, threads: int | None = None
-                   ) -> tuple[dict[str, np.ndarray], tuple[float, float, int, int, float]]:
-    """The in-memory Dataset's arrays, rows north to south, and the checked
-    window ``(x0, y0, nx, ny, step)``: :meth:`Terrain.dataset` without xarray."""
+def terrain_window(terrain: Any, x0: Any, y0: Any, nx: Any, ny: Any, step: Any = 1.0, *,
+                   dtype: Any = None, threads: int | None = None) -> Any:
+    """The in-memory Dataset's window, checked, nothing computed yet: a
+    ``relfterrain._window.GridWindow`` with the rows north to south
+    (``select`` computes what it is asked for)."""
     from . import _precision, _validate
     from ._validate import grid_args
-    from ._window import FIELDS, GridWindow
+    from ._window import GridWindow
 
     x0, y0, nx, ny, step, _, _ = grid_args(x0, y0, nx, ny, step)
     check_window(x0, y0, nx, ny, step)
     dt = _precision.height_dtype(dtype)
-    w = GridWindow(terrain, x0, y0, nx, ny, step, dt, north_up=True,
-                   threads=_validate.threads(threads))
-    return w.select((slice(None), slice(None)), FIELDS), (x0, y0, nx, ny, step)
+    return GridWindow(terrain, x0, y0, nx, ny, step, dt, north_up=True,
+                      threads=_validate.threads(threads))
 
 
 def terrain_dataset(terrain: Any, x0: Any, y0: Any, nx: Any, ny: Any, step: Any = 1.0, *,
@@ -274,6 +288,9 @@ def terrain_dataset(terrain: Any, x0: Any, y0: Any, nx: Any, ny: Any, step: Any 
     xarray_module()  # fail before computing
     check_window(*grid_args(x0, y0, nx, ny, step)[:5])  # the window's errors first
     place = placement(crs, origin)
-    fields, (x0, y0, nx, ny, step) = terrain_fields(terrain, x0, y0, nx, ny, step,
-                                                     dtype=dtype, threads=threads)
-    return make_dataset(fields, terrain, step=step, window=(x0, y0, nx, ny), place=place)
+    w = terrain_window(terrain, x0, y0, nx, ny, step, dtype=dtype, threads=threads)
+    from ._window import FIELDS
+
+    fields = w.select((slice(None), slice(None)), FIELDS)
+    return make_dataset(fields, terrain, step=w.step, window=(w.x0, w.y0, w.nx, w.ny),
+                        place=place)

@@ -56,6 +56,7 @@ __all__ = [
     "render",
     "save_png",
     "star_field",
+    "star_margin",
     "terrain_colours",
 ]
 
@@ -931,15 +932,29 @@ STAR_COLOURS: np.ndarray = _validate.readonly(np.array(
                for ch in range(3)]).round() for i in range(16)], dtype=np.uint8))
 
 
+def star_margin(scale: float) -> int:
+    """Pixels a star's disc in :func:`star_field` can reach beyond its centre's pixel.
+
+    The brightest star's halo has a radius of ``8 * max(scale, 0.5)`` pixels;
+    the margin adds a pixel for the rasterisation. A picture with this black
+    margin on every side draws every star of its block whole.
+
+    >>> star_margin(1.0), star_margin(0.25), star_margin(4.0)
+    (9, 5, 33)
+    """
+    return math.ceil(8.0 * max(float(scale), 0.5)) + 1
+
+
 def star_field(galaxy: Galaxy | None = None, block: Any = None, *, scale: float = 1.0,
-               threads: int | None = None) -> np.ndarray:
+               edges: str = "whole", threads: int | None = None) -> np.ndarray:
     """A picture of the stars of a block, projected along z: RGB uint8, north up.
 
     Each star is a disc at its ``(x, y)``, larger and brighter for a smaller
     magnitude (brighter star), coloured by its colour index (0 blue-white
-    .. 15 red, :data:`STAR_COLOURS`), over black. The image is
-    ``(round(ny*scale), round(nx*scale), 3)``; row 0 is the block's largest
-    y. Needs Pillow.
+    .. 15 red, :data:`STAR_COLOURS`), over black. Row 0 is the north (the
+    block's largest y). Needs Pillow. The picture has no axes (it is an
+    array); :func:`relfterrain.plot.stars` draws the stars on matplotlib axes
+    in light years with a colourbar of the colour index.
 
     Parameters
     ----------
@@ -949,9 +964,28 @@ def star_field(galaxy: Galaxy | None = None, block: Any = None, *, scale: float 
         ``(x0, y0, z0, nx, ny, nz)``, default :data:`~relfterrain.INITIAL_VIEW`.
     scale : float
         Pixels per light year (> 0).
+    edges : {"whole", "cut"}
+        ``"whole"`` (default): no star is clipped. The picture is the block
+        with a black margin of ``m = star_margin(scale)`` pixels on every
+        side, ``(round(ny*scale) + 2*m, round(nx*scale) + 2*m, 3)``; the
+        block's point ``(x, y)`` is at pixel row ``m + (y0 + ny - 1 - y +
+        0.5)*scale``, column ``m + (x - x0 + 0.5)*scale`` (before rounding).
+        ``"cut"``: the picture is exactly the block,
+        ``(round(ny*scale), round(nx*scale), 3)``, and the stars within the
+        margin around the block are drawn too, so the discs that cross the
+        edge appear on both sides of it and abutting pictures (map tiles)
+        join without a seam.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(rows, columns, 3)`` uint8, north up.
 
     >>> import relfterrain as rt
-    >>> star_field(rt.Galaxy(), scale=0.5).shape
+    >>> m = star_margin(0.5)
+    >>> star_field(rt.Galaxy(), scale=0.5).shape == (300 + 2 * m, 400 + 2 * m, 3)
+    True
+    >>> star_field(rt.Galaxy(), scale=0.5, edges="cut").shape
     (300, 400, 3)
     """
     from .galaxy import INITIAL_VIEW, Block, Galaxy
@@ -961,35 +995,53 @@ def star_field(galaxy: Galaxy | None = None, block: Any = None, *, scale: float 
         raise TypeError(f"galaxy: must be a relfterrain.Galaxy, got {galaxy!r}")
     b = Block(*_validate.space_block_of(INITIAL_VIEW if block is None else block))
     scale = _validate.real(scale, "scale")
-    if scale <= 0:
+    if not scale > 0 or not math.isfinite(scale):
         raise ValueError(f"scale: must be a positive number, got {scale!r}")
-    w = max(1, round(b.nx * scale))
-    h = max(1, round(b.ny * scale))
+    if edges not in ("whole", "cut"):
+        raise ValueError(f"edges: must be 'whole' or 'cut', got {edges!r}")
+    m = star_margin(scale)
+    # drawn with the margin in either case (Pillow rasterises a disc alike at
+    # any whole-pixel shift only at non-negative coordinates), "cut" then crops it
+    pad = m
+    w = max(1, round(b.nx * scale)) + 2 * pad
+    h = max(1, round(b.ny * scale)) + 2 * pad
     # the RGB picture and Pillow's copy of it, before any work
     _core.check_alloc(6 * w * h, "scale, block", f"a {h} x {w} picture")
     if w > 2**31 - 1 or h > 2**31 - 1:
         raise ValueError(f"scale, block: a {h} x {w} picture is larger than Pillow draws")
-    stars = g.stars(*b, threads=threads)
+    if edges == "whole":
+        stars = g.stars(*b, threads=threads)
+    else:
+        # the stars whose discs can reach into the picture: a halo of light years
+        halo = math.ceil(m / scale)
+        lo_x, lo_y = max(b.x0 - halo, -2**63), max(b.y0 - halo, -2**63)
+        hi_x = min(b.x0 + b.nx - 1 + halo, 2**63 - 1)
+        hi_y = min(b.y0 + b.ny - 1 + halo, 2**63 - 1)
+        stars = g.stars(lo_x, lo_y, b.z0, hi_x - lo_x + 1, hi_y - lo_y + 1, b.nz,
+                        threads=threads)
     Image, ImageDraw = _pil()
     im = Image.new("RGB", (w, h))
     draw = ImageDraw.Draw(im)
     lo, rng = g.min_magnitude, g.magnitude_range
     bright = np.clip((lo + rng - stars["magnitude"]) / rng if rng > 0 else
                      np.ones(len(stars)), 0.0, 1.0)
-    # faint stars first, so bright ones stay on top
+    # faint stars first, so bright ones stay on top; ties in (x, y, z) order,
+    # the catalogue's, so every picture of the same stars stacks them alike
     order = np.argsort(-stars["magnitude"], kind="stable")
+    north = b.y0 + b.ny - 1
     for i in order.tolist():
         s = stars[i]
-        u = (int(s["x"]) - b.x0 + 0.5) * scale
-        v = (b.y0 + b.ny - 1 - int(s["y"]) + 0.5) * scale
+        u = pad + (int(s["x"]) - b.x0 + 0.5) * scale
+        v = pad + (north - int(s["y"]) + 0.5) * scale
         k = float(bright[i])
         base = STAR_COLOURS[int(s["colour"])].astype(np.float64)
         rad = (1.0 + 3.0 * k) * max(scale, 0.5)
-        halo = tuple(int(c) for c in (base * (0.15 + 0.25 * k)).round())
+        halo_rgb = tuple(int(c) for c in (base * (0.15 + 0.25 * k)).round())
         core = tuple(int(c) for c in (base * (0.55 + 0.45 * k)).round())
-        draw.ellipse([u - 2 * rad, v - 2 * rad, u + 2 * rad, v + 2 * rad], fill=halo)
+        draw.ellipse([u - 2 * rad, v - 2 * rad, u + 2 * rad, v + 2 * rad], fill=halo_rgb)
         draw.ellipse([u - rad, v - rad, u + rad, v + rad], fill=core)
-    return np.array(im)
+    out = np.array(im)
+    return out if edges == "whole" else np.ascontiguousarray(out[m:h - m, m:w - m])
 
 
 #: Colours of the mines map (SPEC 8, 15): rock, a passage of a mine with a

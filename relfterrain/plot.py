@@ -56,6 +56,7 @@ __all__ = [
     "hillshade",
     "map",
     "planet",
+    "star_radius",
     "stars",
     "terrain",
 ]
@@ -464,7 +465,10 @@ def map(terrain_: Any, x0: float, y0: float, width: float, height: float,  # noq
             if index_every:
                 handles.append(Line2D([], [], color=brown, linewidth=1.8,
                                       label=f"index contour, every {interval * index_every:g} m"))
-        if north_lines is not None:
+        x_last = x0 + (nx - 1) * step
+        if north_lines is not None and (math.floor((x_last + 0.5 * step) / north_lines)
+                                        >= math.ceil((x0 - 0.5 * step) / north_lines)):
+            # listed only when one is drawn (as maps._draw_north_lines places them)
             handles.append(Line2D([], [], color=_rgb01(pal.black), linewidth=0.8,
                                   label=f"magnetic north, {north_lines:g} m apart"))
         if opts.get("buildings", True) and int(TerrainType.TOWN) in shown:
@@ -537,11 +541,14 @@ def stars(galaxy: Any = None, block: Any = None, ax: Any = None, *,
           title: str | None = None, threads: int | None = None) -> Any:
     """The stars of a block seen along z: positions in light years, colour index bar.
 
-    Each star is a dot at its ``(x, y)``, larger for a brighter star
+    Each star is a disc at its ``(x, y)``, larger for a brighter star
     (smaller magnitude), coloured by its colour index (0 blue-white .. 15
     red, :data:`relfterrain.maps.STAR_COLOURS`, read on the colourbar), on
-    black; the axes reach half a light year beyond the block so no edge
-    star is clipped. ``block`` defaults to the initial view.
+    black. The discs are sized in light years (the brightest
+    :func:`star_radius` of the block), so they scale with the axes, and the
+    axes reach that radius and half a light year beyond the block: no star
+    is clipped, whatever the figure's size. ``block`` defaults to the
+    initial view.
 
     >>> import matplotlib.pyplot as plt, relfterrain as rt
     >>> ax = stars(rt.Galaxy())
@@ -549,6 +556,7 @@ def stars(galaxy: Any = None, block: Any = None, ax: Any = None, *,
     'x (light years)'
     >>> plt.close(ax.figure)
     """
+    from matplotlib.collections import EllipseCollection
     from matplotlib.colors import BoundaryNorm, ListedColormap
 
     from . import _validate
@@ -566,18 +574,41 @@ def stars(galaxy: Any = None, block: Any = None, ax: Any = None, *,
     bright = np.clip((lo + rng - s["magnitude"]) / rng, 0.0, 1.0) if rng > 0 else \
         np.ones(len(s))
     order = np.argsort(-s["magnitude"], kind="stable")
-    sc = ax.scatter(s["x"][order], s["y"][order], c=s["colour"][order], cmap=cmap, norm=norm,
-                    s=6.0 + 60.0 * bright[order] ** 2, linewidths=0)
-    ax.set_xlim(b.x0 - 1.0, b.x0 + b.nx)
-    ax.set_ylim(b.y0 - 1.0, b.y0 + b.ny)
+    big = star_radius(b)
+    diameters = 2.0 * big * (0.3 + 0.7 * bright[order])
+    offsets = np.column_stack([s["x"][order], s["y"][order]]).astype(np.float64)
+    discs = EllipseCollection(diameters, diameters, np.zeros(len(s)), units="xy",
+                              offsets=offsets, offset_transform=ax.transData,
+                              cmap=cmap, norm=norm, linewidths=0)
+    discs.set_array(s["colour"][order].astype(np.float64))
+    ax.add_collection(discs, autolim=False)
+    pad = big + 0.5
+    ax.set_xlim(b.x0 - pad, b.x0 + b.nx - 1 + pad)
+    ax.set_ylim(b.y0 - pad, b.y0 + b.ny - 1 + pad)
     ax.set_aspect("equal")
     ax.set_xlabel("x (light years)")
     ax.set_ylabel("y (light years)")
-    cb = ax.figure.colorbar(sc, ax=ax, ticks=[0, 5, 10, 15])
+    cb = ax.figure.colorbar(discs, ax=ax, ticks=[0, 5, 10, 15])
     cb.set_label("colour index (0 blue-white, 15 red)")
     ax.set_title(title if title is not None else
                  f"{len(s)} stars, z {b.z0} to {b.z0 + b.nz - 1} ly")
     return ax
+
+
+def star_radius(block: Any) -> float:
+    """The radius in light years of the brightest star's disc in :func:`stars`.
+
+    A hundredth of the block's larger side (at least half a light year), so
+    the picture looks alike at any block size; fainter stars are down to 0.3
+    of it.
+
+    >>> star_radius((-400, -300, 1, 800, 600, 300))
+    8.0
+    """
+    from . import _validate
+
+    b = _validate.space_block_of(block)
+    return max(0.5, max(b[3], b[4]) / 100.0)
 
 
 # -- xarray --------------------------------------------------------------------------

@@ -307,7 +307,9 @@ def render_stars_tile(galaxy: Any, z: Any, x: Any, y: Any) -> np.ndarray:
     """The ``"stars"`` tile ``(z, x, y)`` of ``galaxy``: RGB uint8, north up, one map
     unit a light year; the slab ``1 <= z <= 300`` (that of
     :data:`~relfterrain.INITIAL_VIEW`) projected along z by
-    :func:`relfterrain.maps.star_field`. Tiles exist at zoom
+    :func:`relfterrain.maps.star_field` with ``edges="cut"`` (the stars just
+    outside the tile are drawn too, so a star on a tile's edge is whole across
+    the two tiles and tiles join without a seam). Tiles exist at zoom
     :data:`STAR_MIN_ZOOM` .. :data:`MAX_ZOOM` inside the galaxy's domain.
 
     >>> import relfterrain as rt
@@ -325,7 +327,7 @@ def render_stars_tile(galaxy: Any, z: Any, x: Any, y: Any) -> np.ndarray:
                         f"(+-{GALAXY_DOMAIN:g} light years)")
     n = int(b.east - b.west)
     block = (int(b.west), int(b.south), INITIAL_VIEW.z0, n, n, INITIAL_VIEW.nz)
-    return star_field(galaxy, block, scale=1.0 / b.metres_per_pixel, threads=1)
+    return star_field(galaxy, block, scale=1.0 / b.metres_per_pixel, edges="cut", threads=1)
 
 
 def render_tile(terrain: Any, layer: str, z: Any, x: Any, y: Any, *,

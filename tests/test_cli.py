@@ -224,6 +224,22 @@ def test_grid_netcdf_is_the_file_xarray_writes_without_importing_it(tmp_path):
     t = rt.Terrain(lake_height=230.0)
     ref = tmp_path / "ref.nc"
     t.dataset(24090, 5360, 50, 40, 0.5).to_netcdf(ref, engine="h5netcdf")
+    _assert_same_netcdf(xr, h5py, out, ref)
+    # computed and written in bands of 1 to 3 rows (the CLI's bands hold 2**20 points)
+    from relfterrain._netcdf import write
+    from relfterrain._window import FIELDS
+    from relfterrain.dataset import dataset_parts, terrain_window
+
+    for band_points in (1, 100, 149):
+        w = terrain_window(t, 24090, 5360, 50, 40, 0.5)
+        parts = dataset_parts(dict.fromkeys(FIELDS), t, step=w.step,
+                              window=(w.x0, w.y0, w.nx, w.ny))
+        banded = tmp_path / f"banded{band_points}.nc"
+        write(str(banded), *parts[:3], window=w, band_points=band_points)
+        _assert_same_netcdf(xr, h5py, banded, ref)
+
+
+def _assert_same_netcdf(xr, h5py, out, ref):
     with xr.open_dataset(out) as a, xr.open_dataset(ref) as b:
         xr.testing.assert_identical(a.load(), b.load())
     with h5py.File(out, "r") as fa, h5py.File(ref, "r") as fb:
@@ -447,9 +463,11 @@ def test_progress_bars(tmp_path, capsys):
     pytest.importorskip("tqdm")
     for argv in (["grid", *AREA, "-o", str(tmp_path / "g.npz")],
                  ["features", *AREA, "-o", str(tmp_path / "f.csv")],
-                 ["stars", *map(str, rt.INITIAL_VIEW), "-o", str(tmp_path / "s.csv")]):
+                 ["stars", *map(str, rt.INITIAL_VIEW), "-o", str(tmp_path / "s.csv")],
+                 ["grid", *AREA, "-o", str(tmp_path / "g.nc")]):
         rc, _, err = _run([*argv, "--progress"], capsys)
         assert rc == 0, err
+        assert "%|" in err, (argv, err)  # a bar was drawn
     with np.load(tmp_path / "g.npz") as z:
         assert np.array_equal(z["terrain"], rt.Terrain().grid(24090, 5360, 50, 40).terrain)
 

@@ -6,6 +6,7 @@ terrain's own grids, never from relfterrain.maps' internals.
 """
 
 import io
+import math
 import os
 import sys
 
@@ -403,21 +404,76 @@ def test_star_field():
     g = rt.Galaxy()
     block = rt.Block(-100, -80, 1, 200, 160, 300)
     stars = g.stars(*block)
+    m = maps.star_margin(1.0)
     img = maps.star_field(g, block)
-    assert img.shape == (160, 200, 3) and img.dtype == np.uint8
+    assert img.shape == (160 + 2 * m, 200 + 2 * m, 3) and img.dtype == np.uint8
     assert len(stars) > 0
     for s in stars:
-        r, c = block.y0 + block.ny - 1 - int(s["y"]), int(s["x"]) - block.x0
+        r, c = m + block.y0 + block.ny - 1 - int(s["y"]), m + int(s["x"]) - block.x0
         assert img[r, c].max() > 100          # the star's centre, north up
     assert (img.max(axis=-1) == 0).mean() > 0.9    # black sky
     # colour index: blue-white stars are bluer than red ones
     table = maps.STAR_COLOURS
     assert table[0, 2] > table[0, 0] and table[15, 0] > table[15, 2]
-    assert maps.star_field(g, block, scale=2.0).shape == (320, 400, 3)
+    m2 = maps.star_margin(2.0)
+    assert maps.star_field(g, block, scale=2.0).shape == (320 + 2 * m2, 400 + 2 * m2, 3)
+    assert maps.star_field(g, block, edges="cut").shape == (160, 200, 3)
     with pytest.raises(ValueError, match="scale"):
         maps.star_field(g, block, scale=0)
+    with pytest.raises(ValueError, match="edges: must be 'whole' or 'cut'"):
+        maps.star_field(g, block, edges="crop")
     with pytest.raises(TypeError, match="galaxy"):
         maps.star_field("milky way", block)
+
+
+def _edge_block():
+    """The initial view's stars and the smallest block holding them all: a star
+    lies on each of its four edges."""
+    g = rt.Galaxy()
+    s = g.stars(*rt.INITIAL_VIEW)
+    x0, y0 = int(s["x"].min()), int(s["y"].min())
+    block = rt.Block(x0, y0, 1, int(s["x"].max()) - x0 + 1, int(s["y"].max()) - y0 + 1, 300)
+    assert len(g.stars(*block)) == len(s) > 20
+    return g, s, block
+
+
+@pytest.mark.parametrize("scale", [0.25, 0.5, 1.0, 2.5])
+def test_star_field_clips_no_star(scale):
+    # the picture's outermost pixels stay black: a disc that crossed the frame
+    # would colour them (a disc is convex around its centre, which lies inside)
+    g, s, block = _edge_block()
+    img = maps.star_field(g, block, scale=scale)
+    for edge in (img[0], img[-1], img[:, 0], img[:, -1]):
+        assert not edge.any()
+    # cut at the block's edges ("cut", as a map tile) those stars' discs reach the edges
+    cut = maps.star_field(g, block, scale=scale, edges="cut")
+    for edge in (cut[0], cut[-1], cut[:, 0], cut[:, -1]):
+        assert edge.any()
+
+
+@pytest.mark.parametrize("scale", [0.25, 1.0, 2.0])
+def test_star_field_cut_tiles_join_without_seam(scale):
+    g, s, both = _edge_block()
+    # split the block just east of a star (in the middle third), which lies on the seam
+    mid = np.sort(s["x"])[len(s) // 2]
+    k = int(mid) - both.x0 + 1
+    west = rt.Block(both.x0, both.y0, 1, k, both.ny, 300)
+    east = rt.Block(both.x0 + k, both.y0, 1, both.nx - k, both.ny, 300)
+    pw = maps.star_field(g, west, scale=scale, edges="cut")
+    pe = maps.star_field(g, east, scale=scale, edges="cut")
+    whole = maps.star_field(g, both, scale=scale, edges="cut")
+    if (k * scale).is_integer():
+        assert np.array_equal(np.hstack([pw, pe]), whole)
+    assert pe[:, 0].any()  # the star west of the seam shows in the east picture
+    # the cut picture is the whole picture of a larger block, cropped: the
+    # stars beyond the cut picture's halo reach no pixel of it
+    m = maps.star_margin(scale)
+    grow = 2 * math.ceil(m / scale)
+    large = rt.Block(both.x0 - grow, both.y0 - grow, 1, both.nx + 2 * grow, both.ny + 2 * grow,
+                     300)
+    big = maps.star_field(g, large, scale=scale)
+    off = m + round(grow * scale)
+    assert np.array_equal(big[off:off + whole.shape[0], off:off + whole.shape[1]], whole)
 
 
 def test_plot_map_extent(terrain):

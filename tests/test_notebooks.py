@@ -35,9 +35,6 @@ PICTURES = {
     "limitless_map.ipynb": 2,
     "terrain_analysis.ipynb": 4,
 }
-#: notebooks written by other helpers, checked for running and pictures only
-#: until they adopt the claims convention
-CLAIMS_EXEMPT = {"terrain_analysis.ipynb", "forest_2026.ipynb"}
 #: pictures a notebook shows as bare PNGs on purpose (not matplotlib figures):
 #: a grid's ``_repr_png_``, which is what the cell demonstrates
 BARE_PICTURES = {"quick_start.ipynb": 1, "terrain_tour.ipynb": 1}
@@ -80,9 +77,7 @@ def pngs(nb):
 
 
 def test_every_notebook_is_listed():
-    # the two notebooks other helpers are adding may arrive unlisted (one picture at least)
-    assert set(PICTURES) <= set(NAMES)
-    assert set(NAMES) - {"terrain_analysis.ipynb", "forest_2026.ipynb"} <= set(PICTURES)
+    assert set(PICTURES) == set(NAMES)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -92,19 +87,18 @@ def test_notebook_runs_and_shows_its_pictures(name, tmp_path_factory):
     assert len(shown) >= PICTURES.get(name, 1), f"{name}: {len(shown)} pictures shown"
     for png in shown:
         assert base64.b64decode(png)[:8] == b"\x89PNG\r\n\x1a\n"
-    if name not in CLAIMS_EXEMPT:
-        # every picture but the declared bare ones is an audited matplotlib figure
-        assert len(shown) - figures == BARE_PICTURES.get(name, 0), (
-            f"{name}: {len(shown)} pictures, {figures} matplotlib figures")
+    # every picture but the declared bare ones is an audited matplotlib figure
+    assert len(shown) - figures == BARE_PICTURES.get(name, 0), (
+        f"{name}: {len(shown)} pictures, {figures} matplotlib figures")
 
 
-@pytest.mark.parametrize("name", sorted(set(NAMES) - CLAIMS_EXEMPT))
+@pytest.mark.parametrize("name", NAMES)
 def test_notebook_says_only_what_it_shows(name, tmp_path_factory):
     nb, _ = execute(name, tmp_path_factory)
     assert claims.claim_problems(nb) == []
 
 
-@pytest.mark.parametrize("name", sorted(set(NAMES) - CLAIMS_EXEMPT))
+@pytest.mark.parametrize("name", NAMES)
 def test_notebook_figures_have_labels_and_keys(name, tmp_path_factory):
     _, (_, problems) = execute(name, tmp_path_factory)
     assert problems == []
@@ -119,6 +113,28 @@ def test_a_planted_number_is_caught(tmp_path_factory):
     md.source += "\n\nOver 400,000 uniform points the sphere has 14.7 % lake."
     problems = claims.claim_problems(nb)
     assert any("'400,000'" in p for p in problems) and any("'14.7'" in p for p in problems)
+
+
+@pytest.mark.parametrize("name, cell_has, true, planted", [
+    # the preset's snow line (printed by the first code cell), changed
+    ("forest_2026.ipynb", "whose top above", "above 680 m is snow", "above 693 m is snow"),
+    # the quarry's depth (printed by the cell after the prose), changed
+    ("forest_2026.ipynb", "whose top above", "dug 40 m into", "dug 47 m into"),
+    # a south-up Dataset's aspect error (printed by the next cell), changed
+    ("terrain_analysis.ipynb", "south-up", "a median of 92 degrees", "a median of 37 degrees"),
+    # the size of the lazy world (printed before), changed
+    ("terrain_analysis.ipynb", "nothing has been computed", "is 1.8 x 10^14", "is 2.5 x 10^14"),
+])
+def test_a_planted_contradiction_is_caught(name, cell_has, true, planted, tmp_path_factory):
+    nb, _ = execute(name, tmp_path_factory)
+    assert claims.claim_problems(nb) == []
+    md = next(c for c in nb.cells if c.cell_type == "markdown" and cell_has in c.source)
+    assert true in md.source
+    md.source = md.source.replace(true, planted)
+    wrong = planted.split()[-3] if "10^14" in planted else \
+        next(w for w in planted.split() if w.isdigit())
+    problems = claims.claim_problems(nb)
+    assert any(f"claims {wrong!r}" in p for p in problems), problems
 
 
 def test_a_planted_picture_claim_is_caught(tmp_path_factory):

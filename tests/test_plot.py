@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import io
+import os
 import sys
 
 import numpy as np
@@ -215,6 +216,11 @@ def test_map_legend_scale_bar_and_north_lines(terrain):
     assert texts[:len(kinds)] == [k.name.capitalize() for k in kinds]
     assert "contour, every 5 m" in texts and "index contour, every 25 m" in texts
     assert "magnetic north, 300 m apart" in texts
+    # a map no north line crosses does not list one
+    assert (X0 + 10) // 300 == (X0 + 130) // 300
+    bare = _legend_texts(plot.map(terrain, X0 + 10, Y0, 120, 90, pixels_per_metre=2
+                                  ).get_legend())
+    assert not any("magnetic north" in t for t in bare)
     assert ax.get_xlabel() == "x (m east)" and ax.get_ylabel() == "y (m north)"
     offsetboxes = [c for c in ax.get_children()
                    if type(c).__name__ == "AnchoredOffsetbox"]
@@ -242,7 +248,32 @@ def test_planet_and_stars_axes():
     ax = plot.stars(rt.Galaxy(), (0, 0, 0, 40, 30, 20))
     assert ax.get_xlabel() == "x (light years)" and ax.get_ylabel() == "y (light years)"
     assert _colourbar_labels(ax.figure, ax) == ["colour index (0 blue-white, 15 red)"]
-    assert ax.get_xlim() == (-1.0, 40.0) and ax.get_ylim() == (-1.0, 30.0)
+    r = plot.star_radius((0, 0, 0, 40, 30, 20))
+    assert ax.get_xlim() == (-0.5 - r, 39.5 + r) and ax.get_ylim() == (-0.5 - r, 29.5 + r)
+
+
+def test_stars_are_not_clipped():
+    # the smallest block holding the initial view's stars: one on each edge.
+    # The discs are sized in light years, so "inside the axes" holds in data
+    # units whatever the figure's size.
+    g = rt.Galaxy()
+    s = g.stars(*rt.INITIAL_VIEW)
+    x0, y0 = int(s["x"].min()), int(s["y"].min())
+    block = (x0, y0, 1, int(s["x"].max()) - x0 + 1, int(s["y"].max()) - y0 + 1, 300)
+    ax = plot.stars(g, block)
+    (discs,) = ax.collections
+    assert discs.get_transform() is not None and len(discs.get_offsets()) == len(s)
+    r = np.asarray(discs.get_widths()) / 2
+    assert np.allclose(discs.get_widths(), discs.get_heights()) and r.max() > 0
+    (x_lo, x_hi), (y_lo, y_hi) = ax.get_xlim(), ax.get_ylim()
+    xy = np.asarray(discs.get_offsets())
+    assert (xy[:, 0] - r >= x_lo).all() and (xy[:, 0] + r <= x_hi).all()
+    assert (xy[:, 1] - r >= y_lo).all() and (xy[:, 1] + r <= y_hi).all()
+    # the brightest disc is the largest, sized by star_radius
+    assert r.max() <= plot.star_radius(block)
+    assert ax.get_aspect() == 1.0
+    import matplotlib.pyplot as plt
+    plt.close(ax.figure)
 
 
 def test_planet_grid_in_degrees():
@@ -306,3 +337,23 @@ def test_map_png_decodes_to_the_map(terrain):
     back = Image.open(io.BytesIO(data))
     assert back.text == {"Source": "relfterrain", "Comment": "Wald – é"}
     np.testing.assert_array_equal(np.asarray(back.convert("RGB")), img)
+
+
+def test_every_dataset_has_the_rt_accessor_without_importing_plot():
+    # a fresh process: Terrain.dataset registers ``rt``; matplotlib is not imported
+    # until a plot is drawn, and then ds.terrain.rt.plot() is categorical
+    import subprocess
+
+    pytest.importorskip("xarray")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(rt.__file__)))
+    code = (
+        "import sys, relfterrain as rt\n"
+        "ds = rt.Terrain().dataset(23396, 5318, 80, 60)\n"
+        "assert 'relfterrain.plot' in sys.modules and 'matplotlib' not in sys.modules\n"
+        "ax = ds.terrain.rt.plot()\n"
+        "print([t.get_text() for t in ax.get_legend().get_texts()])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=root, env={**os.environ, "PYTHONPATH": root})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "['Lake', 'Grass', 'Moor', 'Wood', 'Thicket']"

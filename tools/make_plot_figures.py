@@ -52,26 +52,22 @@ def main() -> None:
     save(fig, "plotting-map.png")
 
     # the same 200 m x 150 m: SPEC 15's default map at 1 px/m, and the Forest-style
-    # map at 1 and 2 px/m, each drawn in metres so that they line up
+    # map at 1 and 2 px/m, each drawn in metres by plot.map so that they line up;
+    # the legend (of the last panel) names the colours and symbols of all three
     x0, y0, w, h = 23560, 5400, 200, 150
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.4), layout="constrained")
+    fig, axes = plt.subplots(1, 3, figsize=(17, 4.6), layout="constrained")
     panels = [
-        (maps.render(t, x0, y0, w, h), 1.0, "default map (SPEC 15): 5 m, 1 px/m"),
-        (maps.orienteering_map(t, x0, y0, w, h, 1), 1.0,
-         "orienteering_map, 1 px/m: 10 m contours"),
-        (maps.orienteering_map(t, x0, y0, w, h, 2), 0.5,
-         "orienteering_map, 2 px/m: 5 m contours"),
+        (1, {"interval": 5.0, "north_lines": None}, "default map (SPEC 15): 5 m, 1 px/m"),
+        (1, {}, "orienteering_map, 1 px/m: 10 m contours"),
+        (2, {}, "orienteering_map, 2 px/m: 5 m contours"),
     ]
     brown = np.array(maps.PALETTES["relf"].contour, np.uint8)
-    for ax, (img, step, name) in zip(axes, panels):
-        ny, nx = img.shape[:2]
-        ax.imshow(img, origin="upper", interpolation="nearest",
-                  extent=(x0 - step / 2, x0 + (nx - 0.5) * step,
-                          y0 - step / 2, y0 + (ny - 0.5) * step))
+    for k, (ax, (ppm, opts, name)) in enumerate(zip(axes, panels)):
+        img = maps.orienteering_map(t, x0, y0, w, h, ppm, **opts)
         share = (img == brown).all(axis=2).mean()
-        ax.set_title(f"{name}\ncontour share {share:.0%}", fontsize=10)
-        ax.set_xlabel("x (m east)")
-        ax.set_ylabel("y (m north)")
+        plot.map(t, x0, y0, w, h, pixels_per_metre=ppm, ax=ax, legend=k == 2,
+                 title=f"{name}\ncontour share {share:.0%}", **opts)
+        ax.title.set_fontsize(10)
         ax.xaxis.set_major_locator(MaxNLocator(4))
     save(fig, "plotting-map-comparison.png")
 
@@ -79,6 +75,16 @@ def main() -> None:
     plot.planet(rt.Planet(2000).map(30, 0, 320, 240), a, title="a planet, 30° N")
     plot.stars(rt.Galaxy(), ax=b)
     save(fig, "plotting-planet-stars.png")
+
+    # the classic map with its streams marked (relfterrain map --streams), as
+    # The Forest shows it: in metres, with its legend and a scale bar
+    marked = rt.Terrain()
+    x0, y0, nx, ny = rt.CLASSIC_MAP
+    marked.mark_streams(x0, y0, nx, ny)  # and a 300 m margin, as the CLI
+    fig, ax = plt.subplots(figsize=(12, 6.4), layout="constrained")
+    plot.map(marked, x0, y0, nx, ny, pixels_per_metre=1, ax=ax,
+             title="the classic map, its streams marked (1 px per metre)")
+    save(fig, "classic-map.png")
 
     ds = t.dataset(*rt.CLASSIC_MAP)
     fig, ax = plt.subplots(figsize=(8, 5))
