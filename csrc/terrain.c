@@ -199,6 +199,7 @@ RT_INLINE void store(const rt_terra_out *o, int64_t k, const terra_res *r)
     if (d) d[k] = r->depth;
     if (te) te[k] = r->terrain;
     if (fe) fe[k] = r->feature;
+    if (o->ground) o->ground[k] = r->ground;
 }
 
 /* The placed value at a rounded point (0: none). */
@@ -310,6 +311,7 @@ RT_INLINE void terra_at(const rt_terrain *t, const point *p, int fast, terra_res
                         uint32_t n)
 {
     double ht = height_at(t, p, fast, 0, n);
+    r->ground = ht;
     r->height = ht;
     r->depth = 0.0;
     r->feature = RT_NONE;
@@ -914,6 +916,7 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
         j->kern->height_row(&pr);
         if (t->mountains)
             for (int q = 0; q < nk; q++) tb->ht[q] = mountain(t, tb->ht[q]);
+        if (out->ground) memcpy(out->ground + k, tb->ht, (size_t)nk * sizeof(double));
         for (int q = nk; q < ((nk + 7) & ~7); q++) tb->xr[q] = tb->xr[nk - 1]; /* read, unused */
         ta.nk = nk;
         j->kern->prof_at(&ta, (const uint32_t *)tb->xr, tb->fa);
@@ -950,6 +953,18 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
             if (tb->code[q] >> 8)
                 of[q] = feature_of(t, (double)tb->fa[q], (double)tb->xr[q] * yr);
     }
+}
+
+/* The ground of a tile of the block path from its height numerators: as
+ * height_rows_n computes it (num * 2^-shift exactly, then the mountains). */
+static void ground_tile(const block_job *j, const rt_terrain *t, const int32_t *num, int nk,
+                        double scale, double *restrict out)
+{
+    if (!t->mountains) {
+        j->kern->store_heights(num, nk, scale, out);
+        return;
+    }
+    for (int q = 0; q < nk; q++) out[q] = mountain(t, (double)num[q] * scale);
 }
 
 RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint32_t n,
@@ -1015,6 +1030,7 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                                        feature_exact(j, xa, xb, rs.yr);
                 tile_pair(j, &rs, PAIR_H, X, nk, &ta);
                 j->kern->height(&ta, tb->h);
+                if (out.ground) ground_tile(j, t, tb->h, nk, rs.frac_scale, out.ground + k);
                 /* a1, a2, a3: in the kernel's 16-bit form where it has one
                  * and the classify_bytes path takes the tile (all three
                  * alike, or all int32) */
