@@ -34,7 +34,30 @@ static PyObject *core_simd_variants(PyObject *module, PyObject *unused)
     return d;
 }
 
+/* empty(ny, nx, typenum): a fresh C-contiguous (ny, nx) array allocated as
+ * the grids allocate theirs (large ones through the output cache), for
+ * results that Python fills with the grids' out= (relfterrain.dask.compute). */
+static PyObject *core_empty(PyObject *module, PyObject *args)
+{
+    (void)module;
+    long long ny, nx;
+    int typenum;
+    if (!PyArg_ParseTuple(args, "LLi", &ny, &nx, &typenum)) return NULL;
+    if (ny < 0 || nx < 0) {
+        PyErr_SetString(PyExc_ValueError, "ny, nx: must be >= 0");
+        return NULL;
+    }
+    if (typenum != NPY_FLOAT64 && typenum != NPY_FLOAT32 && typenum != NPY_UINT8) {
+        PyErr_SetString(PyExc_ValueError, "typenum: float64, float32 or uint8");
+        return NULL;
+    }
+    npy_intp dims[2] = {(npy_intp)ny, (npy_intp)nx};
+    return (PyObject *)rtpy_output(Py_None, "ny, nx", typenum, 2, dims);
+}
+
 static PyMethodDef core_methods[] = {
+    {"empty", core_empty, METH_VARARGS,
+     "empty(ny, nx, typenum)\n--\n\nA fresh (ny, nx) array allocated as the grids' results."},
     {"simd_variants", core_simd_variants, METH_NOARGS,
      "simd_variants()\n--\n\n{name: (code, supported, runs_as)} for every SIMD variant."},
     {"strerror", core_strerror, METH_O, "strerror(status)\n--\n\nThe core's text for a status code."},

@@ -235,7 +235,7 @@ static rt_status terra_rows(void *vctx, int64_t row0, int64_t nrows, void *const
 {
     grid_rows *c = vctx;
     rt_block r = rows_block(c->b, row0, nrows);
-    rt_terra_out o = {data[0], data[1], data[2], data[3]};
+    rt_terra_out o = {data[0], data[1], data[2], data[3], data[4]};
     return rt_terra_grid(&c->p, &r, &o, c->threads);
 }
 
@@ -251,7 +251,7 @@ static rt_status terra_rows(void *vctx, int64_t row0, int64_t nrows, void *const
 typedef struct f32_rows {
     grid_rows g;
     int64_t nx, band_rows;
-    double *h, *d; /* one band each (d: terra only) */
+    double *h, *d, *gh; /* one band each (d: terra only; gh: terra's ground) */
 } f32_rows;
 
 /* IEEE round to nearest (NumPy's astype); beyond FLT_MAX by half an ulp or
@@ -297,32 +297,37 @@ static rt_status terra_rows32(void *vctx, int64_t row0, int64_t nrows, void *con
         rt_block b = rows_block(c->g.b, row0 + r, k);
         rt_terra_out o = {data[0] ? c->h : NULL, data[1] ? c->d : NULL,
                           data[2] ? (uint8_t *)data[2] + r * c->nx : NULL,
-                          data[3] ? (uint8_t *)data[3] + r * c->nx : NULL};
+                          data[3] ? (uint8_t *)data[3] + r * c->nx : NULL,
+                          data[4] ? c->gh : NULL};
         rt_status s = rt_terra_grid(&c->g.p, &b, &o, c->g.threads);
         if (s != RT_OK) return s;
         if (data[0]) round_f32((float *)data[0] + r * c->nx, c->h, k * c->nx);
         if (data[1]) round_f32((float *)data[1] + r * c->nx, c->d, k * c->nx);
+        if (data[4]) round_f32((float *)data[4] + r * c->nx, c->gh, k * c->nx);
     }
     return RT_OK;
 }
 
 /* The band buffers of a float32 grid (GIL held): 0, or -1 with MemoryError.
- * band: points a band (>= 1). */
-static int f32_begin(f32_rows *c, int64_t nx, int64_t ny, long long band, int two)
+ * band: points a band (>= 1); two: a depth buffer too (terra); ground: a
+ * ground buffer too (terra's ground output). */
+static int f32_begin(f32_rows *c, int64_t nx, int64_t ny, long long band, int two, int ground)
 {
     c->nx = nx;
     c->band_rows = band / nx > 0 ? band / nx : 1;
     if (c->band_rows > ny) c->band_rows = ny;
     const size_t n = (size_t)c->band_rows * (size_t)nx;
-    if (rtpy_check_alloc((unsigned long long)n * sizeof(double) * (two ? 2u : 1u),
-                         "nx, ny") < 0)
+    const unsigned bufs = 1u + (two ? 1u : 0u) + (ground ? 1u : 0u);
+    if (rtpy_check_alloc((unsigned long long)n * sizeof(double) * bufs, "nx, ny") < 0)
         return -1;
     c->h = PyMem_RawMalloc(n * sizeof(double));
     c->d = two ? PyMem_RawMalloc(n * sizeof(double)) : NULL;
-    if (!c->h || (two && !c->d)) {
+    c->gh = ground ? PyMem_RawMalloc(n * sizeof(double)) : NULL;
+    if (!c->h || (two && !c->d) || (ground && !c->gh)) {
         PyMem_RawFree(c->h);
         PyMem_RawFree(c->d);
-        c->h = c->d = NULL;
+        PyMem_RawFree(c->gh);
+        c->h = c->d = c->gh = NULL;
         PyErr_NoMemory();
         return -1;
     }
@@ -333,6 +338,7 @@ static void f32_end(f32_rows *c)
 {
     PyMem_RawFree(c->h);
     PyMem_RawFree(c->d);
+    PyMem_RawFree(c->gh);
 }
 
 static int band_arg(long long band)
@@ -362,8 +368,8 @@ static PyObject *TerrainCore_height_grid(TerrainCore *self, PyObject *args, PyOb
     if (!out) return NULL;
     int given = out_obj != Py_None;
     rt_block b = {x0, y0, step, c0, r0, nx, ny};
-    f32_rows ctx = {{&b, NULL, threads, {0}}, 0, 0, NULL, NULL};
-    if (f32 && f32_begin(&ctx, nx, ny, band, 0) < 0) {
+    f32_rows ctx = {{&b, NULL, threads, {0}}, 0, 0, NULL, NULL, NULL};
+    if (f32 && f32_begin(&ctx, nx, ny, band, 0, 0) < 0) {
         Py_DECREF(out);
         return NULL;
     }
@@ -381,25 +387,42 @@ static PyObject *TerrainCore_height_grid(TerrainCore *self, PyObject *args, PyOb
     return (PyObject *)out;
 }
 
-static const char *const TERRA_OUT_NAMES[4] = {"out.height", "out.depth", "out.terrain",
-                                               "out.feature"};
-static const int TERRA_OUT_TYPES[4] = {NPY_FLOAT64, NPY_FLOAT64, NPY_UINT8, NPY_UINT8};
+static const char *const TERRA_OUT_NAMES[5] = {"out.height", "out.depth", "out.terrain",
+                                               "out.feature", "out.ground"};
+static const int TERRA_OUT_TYPES[5] = {NPY_FLOAT64, NPY_FLOAT64, NPY_UINT8, NPY_UINT8,
+                                       NPY_FLOAT64};
 
-/* outputs: 4 items (height, depth, terrain, feature), NULL for all four. */
-static int terra_outputs(PyObject *outputs, int ndim, const npy_intp *dims, const int *types,
-                         PyArrayObject *arrays[4], rt_terra_out *o)
+/* How many outputs: 5 when `outputs` is a sequence of 5 (the fifth: the
+ * ground, rt_terra_out.ground), else 4 (height, depth, terrain, feature;
+ * any other length is refused by rtpy_outputs_sized, naming 4). */
+static int terra_count(PyObject *outputs)
 {
-    void *data[4];
+    if (!outputs || !PySequence_Check(outputs)) return 4;
+    Py_ssize_t n = PySequence_Size(outputs);
+    if (n < 0) {
+        PyErr_Clear();
+        return 4;
+    }
+    return n == 5 ? 5 : 4;
+}
+
+/* outputs: `count` items (height, depth, terrain, feature[, ground]), NULL
+ * for the first four. arrays: 5 slots (the fifth NULL when count is 4). */
+static int terra_outputs(PyObject *outputs, int count, int ndim, const npy_intp *dims,
+                         const int *types, PyArrayObject *arrays[5], rt_terra_out *o)
+{
+    void *data[5] = {NULL, NULL, NULL, NULL, NULL};
     PyObject *all = NULL;
+    arrays[4] = NULL;
     if (!outputs) {
         outputs = all = Py_BuildValue("(OOOO)", Py_True, Py_True, Py_True, Py_True);
         if (!all) return -1;
     }
-    int bad = rtpy_outputs_sized(outputs, 4, TERRA_OUT_NAMES, types, ndim, dims, arrays,
+    int bad = rtpy_outputs_sized(outputs, count, TERRA_OUT_NAMES, types, ndim, dims, arrays,
                                  data, ndim == 2 ? "nx, ny" : "x, y");
     Py_XDECREF(all);
     if (bad) return -1;
-    *o = (rt_terra_out){data[0], data[1], data[2], data[3]};
+    *o = (rt_terra_out){data[0], data[1], data[2], data[3], data[4]};
     return 0;
 }
 
@@ -407,7 +430,8 @@ static PyObject *TerrainCore_terra_grid(TerrainCore *self, PyObject *args, PyObj
 {
     static char *kwlist[] = {"x0", "y0", "nx", "ny", "step", "c0", "r0", "outputs", "threads",
                              "float32", "band", NULL};
-    static const int TYPES32[4] = {NPY_FLOAT32, NPY_FLOAT32, NPY_UINT8, NPY_UINT8};
+    static const int TYPES32[5] = {NPY_FLOAT32, NPY_FLOAT32, NPY_UINT8, NPY_UINT8,
+                                   NPY_FLOAT32};
     double x0, y0, step = 1.0;
     long long nx, ny, c0 = 0, r0 = 0, band = RTPY_F32_BAND_POINTS;
     PyObject *outputs = NULL, *threads_obj = NULL;
@@ -421,31 +445,31 @@ static PyObject *TerrainCore_terra_grid(TerrainCore *self, PyObject *args, PyObj
     /* itemsize 1: terra_outputs checks the total of the outputs asked for */
     if (rtpy_check_block(nx, ny, c0, r0, 1) < 0) return NULL;
     npy_intp dims[2] = {(npy_intp)ny, (npy_intp)nx};
-    PyArrayObject *arrays[4];
+    PyArrayObject *arrays[5];
     rt_terra_out o;
-    if (terra_outputs(outputs, 2, dims, f32 ? TYPES32 : TERRA_OUT_TYPES, arrays, &o) < 0)
+    const int count = terra_count(outputs);
+    if (terra_outputs(outputs, count, 2, dims, f32 ? TYPES32 : TERRA_OUT_TYPES, arrays, &o) < 0)
         return NULL;
-    (void)o;
-    int given[4];
-    rtpy_outputs_given(outputs, 4, given);
+    int given[5] = {0, 0, 0, 0, 0};
+    rtpy_outputs_given(outputs, count, given);
     rt_block b = {x0, y0, step, c0, r0, nx, ny};
-    f32_rows ctx = {{&b, NULL, threads, {0}}, 0, 0, NULL, NULL};
-    if (f32 && f32_begin(&ctx, nx, ny, band, 1) < 0) {
-        for (int k = 0; k < 4; k++) Py_CLEAR(arrays[k]);
+    f32_rows ctx = {{&b, NULL, threads, {0}}, 0, 0, NULL, NULL, NULL};
+    if (f32 && f32_begin(&ctx, nx, ny, band, 1, o.ground != NULL) < 0) {
+        for (int k = 0; k < 5; k++) Py_CLEAR(arrays[k]);
         return NULL;
     }
     rt_status s;
     ctx.g.box = rtpy_terrain_snapshot(self, &ctx.g.p);
-    int rc = f32 ? rtpy_rows(terra_rows32, &ctx, nx, ny, 4, arrays, given, &s)
-                 : rtpy_rows(terra_rows, &ctx.g, nx, ny, 4, arrays, given, &s);
+    int rc = f32 ? rtpy_rows(terra_rows32, &ctx, nx, ny, 5, arrays, given, &s)
+                 : rtpy_rows(terra_rows, &ctx.g, nx, ny, 5, arrays, given, &s);
     rtpy_box_release(ctx.g.box);
     f32_end(&ctx);
     if (rc < 0) {
-        for (int k = 0; k < 4; k++) Py_CLEAR(arrays[k]);
+        for (int k = 0; k < 5; k++) Py_CLEAR(arrays[k]);
         if (s == RT_OK) return NULL; /* interrupted */
         return rtpy_raise(s, s == RT_ERR_COORD ? "x0, y0, step" : "nx, ny");
     }
-    return rtpy_outputs_tuple(4, arrays);
+    return rtpy_outputs_tuple(count, arrays);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -468,7 +492,7 @@ static rt_status height_point_rows(void *vctx, int64_t row0, int64_t nrows, void
 static rt_status terra_point_rows(void *vctx, int64_t row0, int64_t nrows, void *const *data)
 {
     const point_rows *c = vctx;
-    rt_terra_out o = {data[0], data[1], data[2], data[3]};
+    rt_terra_out o = {data[0], data[1], data[2], data[3], data[4]};
     return rt_terra_points(c->p, c->x + row0, c->y + row0, nrows, &o, c->threads);
 }
 
@@ -547,7 +571,7 @@ static PyObject *TerrainCore_terra_points(TerrainCore *self, PyObject *args, PyO
 {
     static char *kwlist[] = {"x", "y", "outputs", "threads", NULL};
     PyObject *xo, *yo, *outputs = NULL, *threads_obj = NULL;
-    PyArrayObject *x = NULL, *y = NULL, *arrays[4] = {NULL, NULL, NULL, NULL};
+    PyArrayObject *x = NULL, *y = NULL, *arrays[5] = {NULL, NULL, NULL, NULL, NULL};
     int threads = 1;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|$OO", kwlist, &xo, &yo, &outputs,
                                      &threads_obj))
@@ -559,23 +583,24 @@ static PyObject *TerrainCore_terra_points(TerrainCore *self, PyObject *args, PyO
     /* None: as a grid of 8 times the points (a point costs more) */
     if (threads_obj == Py_None) threads = rtpy_auto_threads(grid_points(n, 8));
     rt_terra_out o;
-    if (terra_outputs(outputs, 1, &n, TERRA_OUT_TYPES, arrays, &o) < 0) goto fail;
+    const int count = terra_count(outputs);
+    if (terra_outputs(outputs, count, 1, &n, TERRA_OUT_TYPES, arrays, &o) < 0) goto fail;
     (void)o;
-    int given[4];
-    rtpy_outputs_given(outputs, 4, given);
+    int given[5] = {0, 0, 0, 0, 0};
+    rtpy_outputs_given(outputs, count, given);
     rt_terrain p;
     rtpy_placed_box *box = rtpy_terrain_snapshot(self, &p);
     point_rows c = {&p, PyArray_DATA(x), PyArray_DATA(y), threads};
-    int rc = points_call(terra_point_rows, &c, (int64_t)n, 4, arrays, given, "x, y");
+    int rc = points_call(terra_point_rows, &c, (int64_t)n, 5, arrays, given, "x, y");
     rtpy_box_release(box);
     if (rc < 0) goto fail;
     Py_DECREF(x);
     Py_DECREF(y);
-    return rtpy_outputs_tuple(4, arrays);
+    return rtpy_outputs_tuple(count, arrays);
 fail:
     Py_XDECREF(x);
     Py_XDECREF(y);
-    for (int k = 0; k < 4; k++) Py_CLEAR(arrays[k]);
+    for (int k = 0; k < 5; k++) Py_CLEAR(arrays[k]);
     return NULL;
 }
 

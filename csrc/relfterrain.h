@@ -230,6 +230,12 @@ typedef struct rt_terra_out {
     double *depth;           /* lake depth, 0 elsewhere */
     uint8_t *terrain;        /* rt_terrain_type */
     uint8_t *feature;        /* rt_feature */
+    /* The ground (SPEC 4 calcHeight, with mountains): the height before terra
+     * flattens lakes to their surface, raises placed terrain or digs quarries;
+     * the same bits as rt_height_grid / rt_height_points, written in the same
+     * pass.  Last member, so that initialisers of the four above leave it
+     * NULL.  Written by rt_terra_grid and rt_terra_points only. */
+    double *ground;
 } rt_terra_out;
 
 /* threads: how many threads to split the rows (or points) across; 0 or 1

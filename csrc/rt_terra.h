@@ -17,6 +17,7 @@ typedef struct rt_terra_res {
     double depth;    /* lake depth, 0 elsewhere */
     uint8_t terrain; /* rt_terrain_type */
     uint8_t feature; /* rt_feature */
+    double ground;   /* the ground height (rt_terra_out.ground) */
 } rt_terra_res;
 
 /* terra(x, y) by the seed's double arithmetic, placed table included.  The

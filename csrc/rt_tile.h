@@ -69,7 +69,19 @@ typedef struct rt_point_row {
     int64_t c0, nx;
     uint32_t n;              /* directions */
     double *out;
+    /* double windows of the profile (rt__point_dwin), or NULL */
+    const double *dwin;
+    uint32_t dwin_mask;
 } rt_point_row;
+
+/* Double windows for the point path's height rows (any profile, any step):
+ * row b (RT_DWIN_ROWS at most, 8 doubles, 64 bytes) holds in slot e & 3
+ * P[e & mask] and in slot 4 + (e & 3) fl(P[(e+1) & mask] - P[e & mask]) for
+ * e in [b, b+4), so one permute by e & 3 picks p0 and p1 - p0 of the seed.
+ * Fills dwin; returns the row count - 1, or -1 when the profile is longer
+ * than RT_DWIN_ROWS. */
+#define RT_DWIN_ROWS 1024
+int rt__point_dwin(const double *profile, uint32_t len, double *dwin);
 
 /* The profile sums of a tile of a terra row by the point path's double
  * arithmetic (any step and origin), for an integer profile:

@@ -199,6 +199,7 @@ RT_INLINE void store(const rt_terra_out *o, int64_t k, const terra_res *r)
     if (d) d[k] = r->depth;
     if (te) te[k] = r->terrain;
     if (fe) fe[k] = r->feature;
+    if (o->ground) o->ground[k] = r->ground;
 }
 
 /* The placed value at a rounded point (0: none). */
@@ -310,6 +311,7 @@ RT_INLINE void terra_at(const rt_terrain *t, const point *p, int fast, terra_res
                         uint32_t n)
 {
     double ht = height_at(t, p, fast, 0, n);
+    r->ground = ht;
     r->height = ht;
     r->depth = 0.0;
     r->feature = RT_NONE;
@@ -436,6 +438,7 @@ typedef struct grid_scratch {
     uint8_t win8[RT_WIN8_ROWS * 16];
     int32_t iprof[INT_PROFILE_MAX];
     uint8_t bytes[256];
+    double dwin[RT_DWIN_ROWS * 8]; /* 64-byte aligned: the size above is */
 } grid_scratch;
 
 typedef struct block_job {
@@ -464,6 +467,9 @@ typedef struct block_job {
      * (prof_row), or NULL; point_tiles: terra rows take those passes */
     const int32_t *piprof;
     int point_tiles;
+    /* the point path's height rows: double windows (rt__point_dwin), or NULL */
+    const double *dwin;
+    uint32_t dwin_mask;
 } block_job;
 
 /* After a classify pass of the classic rules (no placed entry near the
@@ -798,7 +804,8 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
                 out[c] = height_at(t, &p, MODE_BLOCK, 0, n);
             }
         } else if (j->kern->height_row && point_row_ok(t, b, p.y)) {
-            rt_point_row pr = {t, j->win, j->win_mask, b->x0, b->step, p.y, b->c0, b->nx, n, out};
+            rt_point_row pr = {t,     j->win, j->win_mask, b->x0,  b->step,     p.y,
+                               b->c0, b->nx,  n,           out,    j->dwin, j->dwin_mask};
             j->kern->height_row(&pr);
             if (t->mountains)
                 for (int64_t c = 0; c < b->nx; c++) out[c] = mountain(t, out[c]);
@@ -850,6 +857,21 @@ static int point_prof_ok(const rt_terrain *t, const rt_block *b, double y)
     return 1;
 }
 
+/* The classify pass's codes into the byte outputs: terrain = code & 0xff,
+ * feature NONE; nonzero when some column is a feature candidate.  (restrict:
+ * byte stores could alias the codes, which kept the loop scalar.) */
+static int split_codes(const int32_t *restrict code, int nk, uint8_t *restrict ot,
+                       uint8_t *restrict of)
+{
+    int32_t any = 0;
+    for (int q = 0; q < nk; q++) {
+        ot[q] = (uint8_t)(code[q] & 0xff);
+        any |= code[q] >> 8;
+    }
+    if (nk > 0) memset(of, RT_NONE, (size_t)nk);
+    return any != 0;
+}
+
 /* A terra row of any step (the point path) by tiles: the profile sums and
  * rounded x by prof_row, the heights by height_row, the feature sums by
  * prof_at, decided by the classify pass: the seed's double arithmetic
@@ -889,10 +911,12 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
             }
             continue;
         }
-        rt_point_row pr = {t, j->win, j->win_mask, b->x0, b->step, y, b->c0 + c, nk, n, tb->ht};
+        rt_point_row pr = {t,  j->win, j->win_mask, b->x0,  b->step,     y,
+                           b->c0 + c, nk, n, tb->ht, j->dwin, j->dwin_mask};
         j->kern->height_row(&pr);
         if (t->mountains)
             for (int q = 0; q < nk; q++) tb->ht[q] = mountain(t, tb->ht[q]);
+        if (out->ground) memcpy(out->ground + k, tb->ht, (size_t)nk * sizeof(double));
         for (int q = nk; q < ((nk + 7) & ~7); q++) tb->xr[q] = tb->xr[nk - 1]; /* read, unused */
         ta.nk = nk;
         j->kern->prof_at(&ta, (const uint32_t *)tb->xr, tb->fa);
@@ -924,17 +948,23 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
         ca.thicket_lt = veg_lt[3];
         ca.town_abs = t->town_abs != 0;
         j->kern->classify(&ca);
-        int any = 0;
-        for (int q = 0; q < nk; q++) {
-            int32_t cd = tb->code[q];
-            ot[q] = (uint8_t)(cd & 0xff);
-            of[q] = RT_NONE;
-            any |= cd >> 8;
-        }
+        const int any = split_codes(tb->code, nk, ot, of);
         for (int q = 0; any && q < nk; q++) /* rare: feature candidates, exactly */
             if (tb->code[q] >> 8)
                 of[q] = feature_of(t, (double)tb->fa[q], (double)tb->xr[q] * yr);
     }
+}
+
+/* The ground of a tile of the block path from its height numerators: as
+ * height_rows_n computes it (num * 2^-shift exactly, then the mountains). */
+static void ground_tile(const block_job *j, const rt_terrain *t, const int32_t *num, int nk,
+                        double scale, double *restrict out)
+{
+    if (!t->mountains) {
+        j->kern->store_heights(num, nk, scale, out);
+        return;
+    }
+    for (int q = 0; q < nk; q++) out[q] = mountain(t, (double)num[q] * scale);
 }
 
 RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint32_t n,
@@ -1000,6 +1030,7 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                                        feature_exact(j, xa, xb, rs.yr);
                 tile_pair(j, &rs, PAIR_H, X, nk, &ta);
                 j->kern->height(&ta, tb->h);
+                if (out.ground) ground_tile(j, t, tb->h, nk, rs.frac_scale, out.ground + k);
                 /* a1, a2, a3: in the kernel's 16-bit form where it has one
                  * and the classify_bytes path takes the tile (all three
                  * alike, or all int32) */
@@ -1283,6 +1314,13 @@ static void grid_plan(block_job *j, grid_scratch *g)
     }
     j->kern = rt__tile_kernels(j->t->simd, j->bytes != NULL);
     prepare_windows(j, g->iprof, g->win, g->win8);
+    if (!j->fast && j->kern->height_row) {
+        const int dm = rt__point_dwin(j->t->profile, j->t->profile_len, g->dwin);
+        if (dm > 0) {
+            j->dwin = g->dwin;
+            j->dwin_mask = (uint32_t)dm;
+        }
+    }
 }
 
 rt_status rt_height_grid(const rt_terrain *t, const rt_block *b, double *out, int threads)

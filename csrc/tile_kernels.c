@@ -44,6 +44,7 @@
 #undef RT_TILE_TABLE_ATTR
 #undef RT_TILE_SUFFIX
 #undef RT_TILE_ATTR
+#include "simd/point_rows_avx2.h"
 #include "simd/terrain_avx2.h"
 #include "simd/terrain_vbmi.h"
 #else
@@ -70,6 +71,20 @@ int rt__tile_windows(const int32_t *iprof, uint32_t len, int32_t *win)
             uint32_t e = b + ((j - b) & 7u);
             int32_t p0 = iprof[e & mask], d = iprof[(e + 1) & mask] - p0;
             win[b * 8 + j] = (int32_t)((uint32_t)p0 << 16 | (uint16_t)d);
+        }
+    return (int)(rows - 1);
+}
+
+int rt__point_dwin(const double *profile, uint32_t len, double *dwin)
+{
+    const uint32_t mask = len - 1, rows = len < 4 ? 4 : len;
+    if (rows > RT_DWIN_ROWS) return -1;
+    for (uint32_t b = 0; b < rows; b++)
+        for (uint32_t j = 0; j < 4; j++) {
+            uint32_t e = b + ((j - b) & 3u);
+            double p0 = profile[e & mask], p1 = profile[(e + 1) & mask];
+            dwin[b * 8 + j] = p0;
+            dwin[b * 8 + 4 + j] = p1 - p0;
         }
     return (int)(rows - 1);
 }

@@ -22,6 +22,7 @@ PLACED_FEATURE: int
 PLACED_CODE_MASK: int
 
 def strerror(status: int) -> str: ...
+def empty(ny: int, nx: int, typenum: int) -> np.ndarray: ...
 def simd_variants() -> dict[str, tuple[int, bool, str]]: ...
 
 class TerrainCore:
@@ -45,6 +46,9 @@ class TerrainCore:
         r0: int = ..., out: np.ndarray | None = ..., threads: int = ..., float32: bool = ...,
         band: int = ...,
     ) -> np.ndarray: ...
+    # outputs: 4 items (height, depth, terrain, feature), or 5 with the ground
+    # (rt_terra_out.ground: height_grid's bits, in the same pass); each None,
+    # True or an array
     def terra_grid(
         self, x0: float, y0: float, nx: int, ny: int, step: float = ..., *, c0: int = ...,
         r0: int = ..., outputs: Sequence[Any] | None = ..., threads: int = ...,

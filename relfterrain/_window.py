@@ -23,6 +23,8 @@ from typing import Any
 
 import numpy as np
 
+from . import _precision, _shared
+
 #: The fields a window computes, with what each is.
 FIELDS = ("surface_height", "ground_height", "depth", "terrain", "feature")
 _FLOAT_FIELDS = ("surface_height", "ground_height", "depth")
@@ -144,28 +146,37 @@ class GridWindow:
         """The first SPEC 1 (south-first) row of this window's rows ``[r0, r1)``."""
         return self.ny - r1 if self.north_up else r0
 
-    def _block(self, r0: int, r1: int, c0: int, c1: int, fields: tuple[str, ...]
-               ) -> dict[str, np.ndarray]:
-        t = self.terrain
+    def _block(self, r0: int, r1: int, c0: int, c1: int, fields: tuple[str, ...],
+               out: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
+        """The ``fields`` of rows ``[r0, r1)`` and columns ``[c0, c1)``: one C call.
+
+        A terra field computes all of them in one pass of the core's grid
+        (``ground_height`` through its ground output: the height grid's bits);
+        ``ground_height`` alone is one height grid. ``out`` maps fields to
+        C-contiguous arrays of the block's shape, **south first** (SPEC 1), to
+        write into (e.g. a band of a preallocated whole); the result's arrays
+        are then those (their row-reversed views when north up).
+        """
+        core = _shared.core(self.terrain)
         ny, nx = r1 - r0, c1 - c0
         raw = self._raw_rows(r0, r1)
-        grid = (self.x0, self.y0, nx, ny, self.step)
-        out: dict[str, np.ndarray] = {}
+        given = out or {}
+        f32 = self.dtype == np.float32
+        kw: dict[str, Any] = {"r0": raw, "c0": c0, "threads": self.threads}
+        if f32:
+            kw.update(float32=True, band=_precision.BAND_ELEMENTS)
         if any(f in _TERRA_FIELDS for f in fields):
-            g = t.grid(*grid, offset=(raw, c0), dtype=self.dtype, threads=self.threads)
-            out = {"surface_height": g.height, "depth": g.depth, "terrain": g.terrain,
-                   "feature": g.feature}
-            if "ground_height" in fields:
-                # SPEC 4's ground: one height_grid (a fifth of grid's time), exact
-                # by construction wherever terra changed the height or not
-                out["ground_height"] = t.height_grid(*grid, offset=(raw, c0), dtype=self.dtype,
-                                                     threads=self.threads)
+            names = _TERRA_FIELDS + (("ground_height",) if "ground_height" in fields else ())
+            res = core.terra_grid(self.x0, self.y0, nx, ny, self.step,
+                                  outputs=tuple(given.get(f, True) if f in fields else None
+                                                for f in names), **kw)
+            got = dict(zip(names, res))
         else:
-            out["ground_height"] = t.height_grid(*grid, offset=(raw, c0), dtype=self.dtype,
-                                                 threads=self.threads)
+            kw["out"] = given.get("ground_height")
+            got = {"ground_height": core.height_grid(self.x0, self.y0, nx, ny, self.step, **kw)}
         if self.north_up:
-            return {f: out[f][::-1] for f in fields}
-        return {f: out[f] for f in fields}
+            return {f: got[f][::-1] for f in fields}
+        return {f: got[f] for f in fields}
 
     def _points(self, rows: np.ndarray, cols: np.ndarray, fields: tuple[str, ...]
                 ) -> dict[str, np.ndarray]:

@@ -12,9 +12,11 @@
 * :func:`vectors`: streams (LineStrings), marshes (their 9 x 9 squares),
   roads (LineStrings), point features and good sites (Points) of an area as
   a GeoJSON FeatureCollection (``kind`` and the attributes of each in its
-  properties), in the same CRS as the grids; :func:`write_geojson` writes
-  it, :func:`to_geodataframe` makes a ``geopandas.GeoDataFrame`` of it
-  (``relfterrain[vector]``).
+  properties), in the same CRS as the grids; :func:`to_geodataframe` makes
+  a ``geopandas.GeoDataFrame`` of it in that CRS (``relfterrain[vector]``);
+  :func:`write_geojson` writes it as GeoJSON: WGS 84 longitude/latitude
+  (RFC 7946) for a world placed on Earth, or the local CRS's metres with a
+  ``crs`` member that says so (see :func:`geojson_text`).
 
 >>> import relfterrain as rt
 >>> fc = vectors(rt.Terrain(), 23396, 5318, 800, 600, sites=([23400], [5320]))
@@ -38,7 +40,7 @@ import numpy as np
 from .crs import placement
 from .dataset import VARIABLES
 
-__all__ = ["to_geodataframe", "vectors", "write_geojson", "write_geotiff"]
+__all__ = ["geojson_text", "to_geodataframe", "vectors", "write_geojson", "write_geotiff"]
 
 _TIF = (".tif", ".tiff")
 
@@ -131,9 +133,9 @@ def write_geotiff(source: Any, path: str | os.PathLike, x0: Any = None, y0: Any 
     >>> t.to_geotiff(path, 23396, 5318, 64, 48)
     >>> with rasterio.open(path) as f:
     ...     band = f.read(1)
-    ...     print(f.crs.to_wkt()[:41], [float(v) for v in f.xy(0, 0)])
+    ...     print(f.crs.to_wkt()[:40], [float(v) for v in f.xy(0, 0)])
     ...     print(f.tags()["relfterrain_window"])
-    LOCAL_CS["relfterrain local grid (metres" [23396.0, 5365.0]
+    LOCAL_CS["relfterrain local grid (metres [23396.0, 5365.0]
     [23396.0, 5318.0, 64, 48]
     >>> bool((band == t.height_grid(23396, 5318, 64, 48)[::-1]).all())
     True
@@ -295,12 +297,83 @@ def vectors(terrain: Any, x0: int, y0: int, nx: int, ny: int, *, streams: bool =
     return {"type": "FeatureCollection", "features": out, "relfterrain": meta}
 
 
+def _map_coordinates(coords: Any, fn: Any) -> Any:
+    """A GeoJSON coordinates array (any nesting) with every position mapped by ``fn``
+    (which maps arrays of x and y)."""
+    a = np.asarray(coords, dtype=np.float64)
+    if a.size == 0:
+        return coords
+    flat = a.reshape(-1, 2)
+    x, y = fn(flat[:, 0], flat[:, 1])
+    return np.stack([x, y], axis=1).reshape(a.shape).tolist()
+
+
+def geojson_text(collection: dict[str, Any]) -> str:
+    """:func:`vectors`' collection as the GeoJSON text :func:`write_geojson` writes.
+
+    RFC 7946 GeoJSON has one CRS, WGS 84 longitude and latitude (degrees):
+    readers (GDAL, geopandas, QGIS, web maps) take the coordinates as such.
+
+    * A world placed on Earth (``vectors(..., crs="EPSG:32630", origin=...)``,
+      any projected CRS): the coordinates are transformed with pyproj into
+      WGS 84 longitude, latitude (``relfterrain[geo]``), as RFC 7946 asks;
+      the ``relfterrain`` member keeps ``crs_wkt`` (the rasters' CRS) and
+      says so in ``geojson_coordinates``.
+    * The local engineering CRS (the default; or an engineering CRS given):
+      it has no place on Earth, so no WGS 84 coordinates exist. The
+      coordinates stay the world's metres and the file says so: a ``crs``
+      member (GeoJSON 2008's, which GDAL and so geopandas and QGIS read)
+      holding the CRS's WKT, and ``geojson_coordinates`` in the
+      ``relfterrain`` member. Such a file is not RFC 7946 GeoJSON: a reader
+      that ignores ``crs`` would take metres for degrees.
+    """
+    if not isinstance(collection, dict) or collection.get("type") != "FeatureCollection":
+        raise TypeError("collection: must be a GeoJSON FeatureCollection (relfterrain.gis.vectors)")
+    from .crs import LOCAL_CRS_WKT
+
+    meta = dict(collection.get("relfterrain", {}))
+    wkt = meta.get("crs_wkt", LOCAL_CRS_WKT)
+    out: dict[str, Any] = {"type": "FeatureCollection"}
+    features = collection.get("features", [])
+    earth = None
+    if wkt != LOCAL_CRS_WKT:
+        try:
+            import pyproj
+        except ImportError:
+            raise ImportError("GeoJSON of a world placed in a CRS needs pyproj (WGS 84 "
+                              "coordinates): pip install 'relfterrain[geo]'") from None
+        c = pyproj.CRS.from_wkt(wkt)
+        if c.is_projected:
+            earth = pyproj.Transformer.from_crs(c, "EPSG:4326", always_xy=True)
+    if earth is not None:
+        meta["geojson_coordinates"] = ("WGS 84 longitude, latitude in degrees (RFC 7946), "
+                                       "transformed from crs_wkt (the grids' CRS)")
+        features = [{**f, "geometry": {**f["geometry"], "coordinates": _map_coordinates(
+                        f["geometry"]["coordinates"], earth.transform)}}
+                    for f in features]
+    else:
+        out["crs"] = {"type": "name", "properties": {"name": wkt}}
+        meta["geojson_coordinates"] = ("metres in crs_wkt, a local engineering CRS (the "
+                                       "world's own x east, y north), NOT WGS 84: the 'crs' "
+                                       "member (GeoJSON 2008, read by GDAL) names it")
+    out["features"] = features
+    out["relfterrain"] = meta
+    return json.dumps(out, allow_nan=False, separators=(",", ":"))
+
+
 def write_geojson(collection: dict[str, Any], path: str | os.PathLike) -> None:
-    """Write :func:`vectors`' collection as GeoJSON, atomically (checked first)."""
+    """Write :func:`vectors`' collection as GeoJSON, atomically (checked first).
+
+    The text is :func:`geojson_text`'s: WGS 84 longitude and latitude (RFC
+    7946) for a world placed on Earth in a projected CRS; for the local CRS
+    the world's metres, with a ``crs`` member that says so (GDAL, geopandas
+    and QGIS read it). Read back with ``geopandas.read_file`` it has that
+    CRS (EPSG:4326, or the local one).
+    """
     if not isinstance(collection, dict) or collection.get("type") != "FeatureCollection":
         raise TypeError("collection: must be a GeoJSON FeatureCollection (relfterrain.gis.vectors)")
     p = check_output_path(path, (".geojson", ".json"))
-    text = json.dumps(collection, allow_nan=False, separators=(",", ":"))
+    text = geojson_text(collection)
     with _replacing(p, ".geojson") as tmp, open(tmp, "w", encoding="utf-8") as f:
         f.write(text)
         f.write("\n")

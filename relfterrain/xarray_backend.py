@@ -11,17 +11,23 @@ classic map area), anywhere within +-2**26 m and at any step, and
 :data:`relfterrain.dask.DEFAULT_CHUNKS`, grown for huge windows).
 
 The Dataset is that of :func:`relfterrain.dask.dataset` (north up, CRS,
-CF attributes, provenance), lazy: ``.sel`` / ``.isel`` compute only what
-they select. With xarray's ``chunks={}`` its variables are Dask arrays of
-the backend's ``blocks`` (its preferred chunks); without it xarray
-wraps them in its lazy indexing (still computed through Dask, only the
-selection).
+CF attributes, provenance): lazy and **Dask-backed** whatever xarray's
+``chunks`` (default ``None``): its variables are Dask arrays of the
+backend's ``blocks``; ``chunks={}`` keeps those blocks, other ``chunks``
+rechunk them. ``.sel`` / ``.isel`` compute only what they select;
+``relfterrain.dask.compute(ds)`` computes it all into NumPy arrays without
+Dask's assembly copies.
+
+(xarray wraps every variable a backend returns in its own lazy indexing
+when ``chunks`` is None, which would hide the Dask arrays; the variables
+returned here keep their Dask array through that wrapping and are plain
+``xarray.Variable`` objects afterwards.)
 
 >>> import xarray as xr
->>> ds = xr.open_dataset("classic", engine=RelfterrainBackendEntrypoint, chunks={},
+>>> ds = xr.open_dataset("classic", engine=RelfterrainBackendEntrypoint,
 ...                      x0=23396, y0=5318, nx=800, ny=600)
->>> ds.surface_height.chunks, dict(ds.sizes)
-(((600,), (800,)), {'y': 600, 'x': 800})
+>>> type(ds.surface_height.data).__module__, ds.surface_height.chunks
+('dask.array.core', ((600,), (800,)))
 >>> float(ds.ground_height.sel(x=23400, y=5320))
 266.125
 """
@@ -62,9 +68,42 @@ def open_world(world: Any) -> Any:
 
 
 try:
+    from xarray import Variable as _Variable
     from xarray.backends import BackendEntrypoint as _Base
 except ImportError:  # xarray missing: the class still imports, opening says what to install
     _Base = object  # type: ignore[assignment,misc]
+    _Variable = object  # type: ignore[assignment,misc]
+
+
+def _dask_inside(data: Any) -> Any:
+    """The Dask array inside xarray's lazy wrappers of one (None if there is none)."""
+    seen = 0
+    while data is not None and seen < 8:
+        if type(data).__module__.startswith("dask."):
+            return data
+        data = getattr(data, "array", None)
+        seen += 1
+    return None
+
+
+class _KeepDask(_Variable):  # type: ignore[misc,valid-type]
+    """A variable of the backend's Dataset: keeps its Dask array when xarray
+    wraps it in lazy indexing (``open_dataset`` with ``chunks=None``), then
+    becomes a plain ``xarray.Variable``."""
+
+    __slots__ = ()
+
+    @property
+    def data(self) -> Any:
+        return _Variable.data.fget(self)  # type: ignore[attr-defined]
+
+    @data.setter
+    def data(self, data: Any) -> None:
+        inner = _dask_inside(data)
+        if inner is not None and inner is self._data:
+            self.__class__ = _Variable  # type: ignore[assignment]  # xarray's protection
+            return
+        _Variable.data.fset(self, data)  # type: ignore[attr-defined]
 
 
 class RelfterrainBackendEntrypoint(_Base):  # type: ignore[misc,valid-type]
@@ -90,9 +129,11 @@ class RelfterrainBackendEntrypoint(_Base):  # type: ignore[misc,valid-type]
                          dtype=dtype, threads=threads, crs=crs, origin=origin)
         if drop_variables:
             ds = ds.drop_vars(drop_variables)
-        for v in ds.data_vars.values():
+        for name, v in ds.data_vars.items():
             # xr.open_dataset(..., chunks={}) keeps these blocks
             v.encoding["preferred_chunks"] = dict(zip(v.dims, (c[0] for c in v.chunks)))
+            if _Variable is not object:
+                ds.variables[name].__class__ = _KeepDask  # Dask-backed with chunks=None
         return ds
 
     def guess_can_open(self, filename_or_obj: Any) -> bool:

@@ -646,3 +646,20 @@ def test_find_good_sites_many_starts_answer_ctrl_c(order):
         assert interrupted_after(lambda: t.find_good_sites(x, y, threads=2, rng=1),
                                  delay=delay) == 1
     assert dict(t.placed.items()) == {(1, 2): rt.Feature.BOULDER} and t.roads == ()
+
+
+@pytest.mark.parametrize("run", range(3))
+def test_cli_grid_netcdf_interrupted_leaves_nothing(tmp_path, capsys, run):
+    """Ctrl-C while bands of rows are computed (one ahead, on a worker
+    thread) and written by h5netcdf: exit 130, nothing left."""
+    pytest.importorskip("h5netcdf")
+    from relfterrain import cli
+
+    target = tmp_path / "g.nc"
+    status = []
+    assert interrupted_after(lambda: status.append(cli.main(
+        ["grid", "0", "0", "8192", "8192", "--threads", "2", "--no-progress",
+         "-o", str(target)])) or _raise_interrupt(status),
+        delay=0.3 + 0.2 * run) == 1
+    assert status == [130]
+    assert list(tmp_path.iterdir()) == []

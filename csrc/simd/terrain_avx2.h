@@ -746,6 +746,7 @@ static double aw_height_point(const rt_point_row *r, double x)
  * point, so floor(j) converts to int32 exactly (ToInt32 of it). */
 static AW_ATTR void height_row_avx2w(const rt_point_row *r)
 {
+    if (pr_height_row_avx2(r)) return; /* double windows (point_rows_avx2.h) */
     const rt_terrain *t = r->t;
     const uint32_t n = r->n, mask = t->profile_len - 1;
     const double *P = t->profile;
@@ -826,6 +827,7 @@ static void aw_prof_point(const rt_point_prof *r, int k, double x)
  * else by a gather. */
 static AW_ATTR void prof_row_avx2w(const rt_point_prof *r)
 {
+    if (pr_prof_row_avx2(r)) return; /* point_rows_avx2.h */
     const rt_terrain *t = r->t;
     const uint32_t n = r->n, mask = t->profile_len - 1;
     const int nk = r->nk, n8 = nk & ~7;

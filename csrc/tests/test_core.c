@@ -59,12 +59,14 @@ static void compare_paths(const rt_terrain *t, double x0, double y0, double step
     double *ph = malloc(n * sizeof *ph), *pd = malloc(n * sizeof *pd), *hp = malloc(n * sizeof *hp);
     double *xs = malloc(n * sizeof *xs), *ys = malloc(n * sizeof *ys);
     uint8_t *te = malloc(n), *fe = malloc(n), *pt = malloc(n), *pf = malloc(n);
+    /* terra's ground output (rt_terra_out.ground): the height grid's bits */
+    double *g = malloc(n * sizeof *g), *pg = malloc(n * sizeof *pg);
     for (int64_t r = 0; r < ny; r++)
         for (int64_t c = 0; c < nx; c++) {
             xs[r * nx + c] = x0 + (double)c * step;
             ys[r * nx + c] = y0 + (double)r * step;
         }
-    rt_terra_out pts = {ph, pd, pt, pf};
+    rt_terra_out pts = {ph, pd, pt, pf, pg};
     CHECK(rt_terra_points(t, xs, ys, n, &pts, 1) == RT_OK);
     CHECK(rt_height_points(t, xs, ys, n, hp, 1) == RT_OK);
     for (int run = 0; run < 3 * RT_SIMD_COUNT; run++) {
@@ -73,13 +75,15 @@ static void compare_paths(const rt_terrain *t, double x0, double y0, double step
         rt_terrain tv = *t;
         tv.simd = simd;
         rt_block b = {x0, y0, step, 0, 0, nx, ny};
-        rt_terra_out o = {h, d, te, fe};
+        rt_terra_out o = {h, d, te, fe, run % 2 ? g : NULL};
+        for (int64_t k = 0; k < n; k++) g[k] = NAN;
         CHECK(rt_terra_grid(&tv, &b, &o, threads) == RT_OK);
         CHECK(rt_height_grid(&tv, &b, hg, threads) == RT_OK);
         int bad = 0;
         for (int64_t k = 0; k < n; k++)
             bad += !same_bits(h[k], ph[k]) || !same_bits(d[k], pd[k]) || te[k] != pt[k] ||
-                   fe[k] != pf[k] || !same_bits(hg[k], hp[k]);
+                   fe[k] != pf[k] || !same_bits(hg[k], hp[k]) || !same_bits(pg[k], hp[k]) ||
+                   (run % 2 && !same_bits(g[k], hp[k]));
         if (bad)
             fprintf(stderr, "  %d points differ at x0=%g y0=%g step=%g threads=%d simd=%s\n", bad,
                     x0, y0, step, threads, rt_simd_name(simd));
@@ -91,7 +95,7 @@ static void compare_paths(const rt_terrain *t, double x0, double y0, double step
         rt_terrain tv = *t;
         tv.simd = simd;
         rt_block part = {x0, y0, step, nx / 3, ny / 2, nx - nx / 3, ny - ny / 2};
-        rt_terra_out o = {h, d, te, fe};
+        rt_terra_out o = {h, d, te, fe, g};
         CHECK(rt_terra_grid(&tv, &part, &o, 2) == RT_OK);
         CHECK(rt_height_grid(&tv, &part, hg, 2) == RT_OK);
         int bad = 0;
@@ -99,12 +103,12 @@ static void compare_paths(const rt_terrain *t, double x0, double y0, double step
             for (int64_t c = 0; c < part.nx; c++) {
                 int64_t k = r * part.nx + c, K = (r + part.r0) * nx + c + part.c0;
                 bad += !same_bits(h[k], ph[K]) || te[k] != pt[K] || fe[k] != pf[K] ||
-                       !same_bits(hg[k], hp[K]);
+                       !same_bits(hg[k], hp[K]) || !same_bits(g[k], hp[K]);
             }
         CHECK(bad == 0);
     }
     free(h), free(d), free(hg), free(ph), free(pd), free(hp), free(xs), free(ys);
-    free(te), free(fe), free(pt), free(pf);
+    free(te), free(fe), free(pt), free(pf), free(g), free(pg);
 }
 
 static void test_paths(void)

@@ -1,0 +1,247 @@
+/*
+ * point_rows_avx2.h - the height rows of the point path (any step and
+ * origin) with double windows, AVX2.  Included by tile_kernels.c before
+ * terrain_avx2.h, whose height_row_avx2w tries this first.
+ *
+ * The seed's arithmetic, operation for operation (SPEC 4), four columns a
+ * step, with three exact rewritings:
+ *  - j = fl(fl(fl(A*x) + fl(B*y)) * 2^-7) is computed as
+ *    fl(fl((A*2^-7)*x) + fl(B*y)*2^-7): scaling by a power of two commutes
+ *    with rounding where nothing is subnormal, and nothing is when x0, step
+ *    and y are 0 or at least 2^-900 in magnitude (every x, A*x, B*y and sum
+ *    is then 0 or a multiple of 2^-952; checked here);
+ *  - the index floor(j) (|j| < 2^30, checked by the caller) is read from the
+ *    bits of floor(j) + 1.5*2^52, an exact sum whose low 32 bits are
+ *    floor(j) modulo 2^32, as ToInt32 gives it;
+ *  - p0 = P[q & mask] and d = fl(P[(q+1) & mask] - p0) are read from a
+ *    double window (rt__point_dwin) by one permute each, where the four
+ *    columns' indices lie in one window of 4 (|A|*step <= 100); the very
+ *    doubles the seed reads and subtracts.
+ * A direction with A = 0 gives the same term at every column of a row
+ * (j = fl(+-0 + fl(B*y)) * 2^-7 does not depend on x, nor does jfrac, +0
+ * when j is a zero): it is computed once a row by the scalar formula and
+ * added in its place in the seed's order.
+ */
+#if defined(__x86_64__) && defined(__GNUC__)
+
+#include <immintrin.h>
+
+#define PR_ATTR __attribute__((target("avx2")))
+#define PR_INLINE static inline __attribute__((always_inline, target("avx2")))
+
+/* The seed's term of direction i at (x, y), and one point's height. */
+static double pr_term(const rt_terrain *t, uint32_t i, double x, double y)
+{
+    const double *P = t->profile;
+    const uint32_t mask = t->profile_len - 1;
+    double j = ((double)t->vec[RT_AH][i] * x + (double)t->vec[RT_BH][i] * y) * RT_RECIP128;
+    double jint = rt__floor(j);
+    double jfrac = j - jint;
+    double p0 = P[rt__low32(jint) & mask];
+    double p1 = P[rt__low32(jint + 1.0) & mask];
+    return p0 + jfrac * (p1 - p0);
+}
+
+static double pr_height_point(const rt_point_row *r, double x)
+{
+    double ht = 0.0;
+    for (uint32_t i = 0; i < r->n; i++) ht += pr_term(r->t, i, x, r->y);
+    return ht;
+}
+
+typedef struct pr_dir {
+    double a7, by7;   /* A*2^-7 and fl(B*y)*2^-7 */
+    uint32_t off;     /* 3 when A < 0: the window starts 3 below lane 0's index */
+    int con;          /* A == 0: the term `cterm` at every column */
+    double cterm;
+} pr_dir;
+
+/* the term of one direction for four columns at x */
+PR_INLINE __m256d pr_dir_term(const pr_dir *dd, __m256d x, const double *dwin, uint32_t wm)
+{
+    const __m256d magic = _mm256_set1_pd(6755399441055744.0); /* 1.5 * 2^52 */
+    const __m256i lo1 = _mm256_setr_epi32(0, 1, 0, 1, 0, 1, 0, 1);
+    const __m256d j = _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(dd->a7), x),
+                                    _mm256_set1_pd(dd->by7));
+    const __m256d jint = _mm256_floor_pd(j);
+    const __m256d jfrac = _mm256_sub_pd(j, jint);
+    const __m256i qb = _mm256_castpd_si256(_mm256_add_pd(jint, magic));
+    const uint32_t b = (uint32_t)_mm256_cvtsi256_si32(qb) - dd->off;
+    const float *row = (const float *)(const void *)(dwin + ((size_t)(b & wm) << 3));
+    /* 32-bit lanes 2k, 2k+1 of the permute: 2*(q_k & 3) and 2*(q_k & 3) + 1 */
+    const __m256i idx = _mm256_or_si256(_mm256_slli_epi32(_mm256_shuffle_epi32(qb, 0xA0), 1), lo1);
+    const __m256d p0 = _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_loadu_ps(row), idx));
+    const __m256d d = _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_loadu_ps(row + 8), idx));
+    return _mm256_add_pd(p0, _mm256_mul_pd(jfrac, d));
+}
+
+PR_INLINE void pr_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n)
+{
+    const int64_t nx = r->nx, n8 = nx & ~(int64_t)7;
+    const double *dwin = r->dwin;
+    const uint32_t wm = r->dwin_mask;
+    const __m256d vx0 = _mm256_set1_pd(r->x0), vstep = _mm256_set1_pd(r->step);
+    const __m256d eight = _mm256_set1_pd(8.0);
+    __m256d ci0 = _mm256_setr_pd((double)r->c0, (double)(r->c0 + 1), (double)(r->c0 + 2),
+                                 (double)(r->c0 + 3));
+    __m256d ci1 = _mm256_setr_pd((double)(r->c0 + 4), (double)(r->c0 + 5), (double)(r->c0 + 6),
+                                 (double)(r->c0 + 7));
+    for (int64_t c = 0; c < n8; c += 8) {
+        const __m256d x0 = _mm256_add_pd(vx0, _mm256_mul_pd(ci0, vstep));
+        const __m256d x1 = _mm256_add_pd(vx0, _mm256_mul_pd(ci1, vstep));
+        __m256d h0 = _mm256_setzero_pd(), h1 = _mm256_setzero_pd();
+        for (uint32_t i = 0; i < n; i++) {
+            if (dd[i].con) {
+                const __m256d ct = _mm256_set1_pd(dd[i].cterm);
+                h0 = _mm256_add_pd(h0, ct);
+                h1 = _mm256_add_pd(h1, ct);
+                continue;
+            }
+            h0 = _mm256_add_pd(h0, pr_dir_term(&dd[i], x0, dwin, wm));
+            h1 = _mm256_add_pd(h1, pr_dir_term(&dd[i], x1, dwin, wm));
+        }
+        _mm256_storeu_pd(r->out + c, h0);
+        _mm256_storeu_pd(r->out + c + 4, h1);
+        ci0 = _mm256_add_pd(ci0, eight);
+        ci1 = _mm256_add_pd(ci1, eight);
+    }
+    for (int64_t c = n8; c < nx; c++)
+        r->out[c] = pr_height_point(r, r->x0 + (double)(r->c0 + c) * r->step);
+}
+
+/* A height row by the double windows; 0 (nothing written) when the row is
+ * not theirs: no windows, something could be subnormal, or four columns of
+ * some direction span more than a window. */
+static PR_ATTR int pr_height_row_avx2(const rt_point_row *r)
+{
+    const rt_terrain *t = r->t;
+    const double tiny = 0x1p-900;
+    if (!r->dwin || r->n > RT_MAX_DIRECTIONS || (r->x0 != 0.0 && fabs(r->x0) < tiny) ||
+        !(r->step >= tiny) || (r->y != 0.0 && fabs(r->y) < tiny))
+        return 0;
+    pr_dir dd[RT_MAX_DIRECTIONS];
+    const double xc = r->x0 + (double)r->c0 * r->step; /* any column of the row */
+    for (uint32_t i = 0; i < r->n; i++) {
+        const int32_t a = t->vec[RT_AH][i];
+        /* 4 columns span |A|*3*step/128 (+ rounding) <= 2.35 + 1 indices */
+        if (!(fabs((double)a) * r->step <= 100.0)) return 0;
+        dd[i].a7 = (double)a * RT_RECIP128;
+        dd[i].by7 = (double)t->vec[RT_BH][i] * r->y * RT_RECIP128;
+        dd[i].off = a < 0 ? 3u : 0u;
+        dd[i].con = a == 0;
+        dd[i].cterm = a == 0 ? pr_term(t, i, xc, r->y) : 0.0;
+    }
+    if (r->n == 5)
+        pr_row_n(r, dd, 5);
+    else
+        pr_row_n(r, dd, r->n);
+    return 1;
+}
+
+
+/* ------------------------------------------------------------------------ */
+/* The profile sums of a terra row's tile (rt_point_prof), any step: as
+ * prof_row_avx2w (floor(fl(fl((A*2^-7)*x) + fl(B*y)*2^-7)), the rewriting
+ * argued there), eight columns a step, the indices read from the bits of
+ * floor + 1.5*2^52 (|index| < 2^29: the caller's |A*x + B*y| < 2^36) and
+ * packed by one shuffle into the column order 0 1 4 5 2 3 6 7, which the
+ * rotated-window lookups do not care about; the integer sums are put back
+ * in order once a pair.  Every direction by a window (|A|*step <= 100). */
+
+typedef struct pp_dir {
+    double a7, by7;
+    uint32_t off;     /* 7 when A < 0: the window starts 7 below column 0's index */
+} pp_dir;
+
+/* the window lookups of one direction for eight columns at x0, x1 */
+PR_INLINE __m256i pp_dir_sum(const pp_dir *dd, __m256d x0, __m256d x1, const int32_t *win,
+                             uint32_t wm)
+{
+    const __m256d magic = _mm256_set1_pd(6755399441055744.0); /* 1.5 * 2^52 */
+    const __m256d a = _mm256_set1_pd(dd->a7), bb = _mm256_set1_pd(dd->by7);
+    const __m256d q0 = _mm256_add_pd(_mm256_floor_pd(_mm256_add_pd(_mm256_mul_pd(a, x0), bb)), magic);
+    const __m256d q1 = _mm256_add_pd(_mm256_floor_pd(_mm256_add_pd(_mm256_mul_pd(a, x1), bb)), magic);
+    /* the low 32 bits of each: columns 0 1 4 5 | 2 3 6 7 */
+    const __m256i q = _mm256_castps_si256(
+        _mm256_shuffle_ps(_mm256_castpd_ps(q0), _mm256_castpd_ps(q1), 0x88));
+    const uint32_t b = (uint32_t)_mm256_cvtsi256_si32(q) - dd->off;
+    const __m256i w = _mm256_load_si256((const __m256i *)(const void *)(win + ((size_t)(b & wm) << 3)));
+    return _mm256_srai_epi32(_mm256_permutevar8x32_epi32(w, q), 16);
+}
+
+PR_INLINE void pp_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECTIONS], uint32_t n)
+{
+    const int nk = r->nk, n8 = nk & ~7;
+    const __m256d vx0 = _mm256_set1_pd(r->x0), vstep = _mm256_set1_pd(r->step);
+    const __m256d eight = _mm256_set1_pd(8.0);
+    const __m256d half = _mm256_set1_pd(0.5), onepd = _mm256_set1_pd(1.0);
+    const int32_t *win = r->win;
+    const uint32_t wm = r->win_mask;
+    __m256d ci0 = _mm256_setr_pd((double)r->c0, (double)(r->c0 + 1), (double)(r->c0 + 2),
+                                 (double)(r->c0 + 3));
+    __m256d ci1 = _mm256_setr_pd((double)(r->c0 + 4), (double)(r->c0 + 5), (double)(r->c0 + 6),
+                                 (double)(r->c0 + 7));
+    for (int c = 0; c < n8; c += 8) {
+        const __m256d x0 = _mm256_add_pd(vx0, _mm256_mul_pd(ci0, vstep));
+        const __m256d x1 = _mm256_add_pd(vx0, _mm256_mul_pd(ci1, vstep));
+        for (int p = 0; p < 3; p++) {
+            __m256i acc = _mm256_setzero_si256();
+            for (uint32_t i = 0; i < n; i++)
+                acc = _mm256_add_epi32(acc, pp_dir_sum(&dd[p][i], x0, x1, win, wm));
+            _mm256_storeu_si256((__m256i *)(void *)(r->a[p] + c), _mm256_permute4x64_epi64(acc, 0xD8));
+        }
+        /* round_js(x): floor, plus one if the fraction is >= 0.5 */
+        const __m256d f0 = _mm256_floor_pd(x0), f1 = _mm256_floor_pd(x1);
+        const __m256d u0 = _mm256_and_pd(_mm256_cmp_pd(_mm256_sub_pd(x0, f0), half, _CMP_GE_OQ), onepd);
+        const __m256d u1 = _mm256_and_pd(_mm256_cmp_pd(_mm256_sub_pd(x1, f1), half, _CMP_GE_OQ), onepd);
+        _mm_storeu_si128((__m128i *)(void *)(r->xr + c), _mm256_cvttpd_epi32(_mm256_add_pd(f0, u0)));
+        _mm_storeu_si128((__m128i *)(void *)(r->xr + c + 4), _mm256_cvttpd_epi32(_mm256_add_pd(f1, u1)));
+        ci0 = _mm256_add_pd(ci0, eight);
+        ci1 = _mm256_add_pd(ci1, eight);
+    }
+    for (int c = n8; c < nk; c++) {
+        const double x = r->x0 + (double)(r->c0 + c) * r->step;
+        const rt_terrain *t = r->t;
+        const uint32_t mask = t->profile_len - 1;
+        static const int pa[3] = {RT_A1, RT_A2, RT_A3}, pb[3] = {RT_B1, RT_B2, RT_B3};
+        for (int p = 0; p < 3; p++) {
+            int32_t s = 0;
+            for (uint32_t i = 0; i < r->n; i++) {
+                double v = (double)t->vec[pa[p]][i] * x + (double)t->vec[pb[p]][i] * r->y;
+                double q = rt__floor(rt__floor(v) * RT_RECIP128);
+                s += r->profile[rt__low32(q) & mask];
+            }
+            r->a[p][c] = s;
+        }
+        r->xr[c] = (int32_t)rt__round_js(x);
+    }
+}
+
+/* 0 (nothing written) when the tile is not for pp_row_n: no windows, or
+ * eight columns of some direction span more than one. */
+static PR_ATTR int pr_prof_row_avx2(const rt_point_prof *r)
+{
+    const rt_terrain *t = r->t;
+    static const int pa[3] = {RT_A1, RT_A2, RT_A3}, pb[3] = {RT_B1, RT_B2, RT_B3};
+    if (!r->win || r->n > RT_MAX_DIRECTIONS) return 0;
+    pp_dir dd[3][RT_MAX_DIRECTIONS];
+    for (int p = 0; p < 3; p++)
+        for (uint32_t i = 0; i < r->n; i++) {
+            const int32_t a = t->vec[pa[p]][i];
+            /* 8 columns span |a|*7*step/128 (+ rounding) <= 7 indices */
+            if (!(fabs((double)a) * r->step <= 100.0)) return 0;
+            dd[p][i].a7 = (double)a * RT_RECIP128;
+            dd[p][i].by7 = (double)t->vec[pb[p]][i] * r->y * RT_RECIP128;
+            dd[p][i].off = a < 0 ? 7u : 0u;
+        }
+    if (r->n == 5)
+        pp_row_n(r, dd, 5);
+    else
+        pp_row_n(r, dd, r->n);
+    return 1;
+}
+
+#undef PR_ATTR
+#undef PR_INLINE
+
+#endif
