@@ -17,12 +17,11 @@ import threading
 
 import numpy as np
 import pytest
+from test_interrupt import interrupted_after
 
 import relfterrain as rt
 from relfterrain import maps
 from relfterrain.random_profile import make_profile
-
-from test_interrupt import interrupted_after
 
 # -- Wrong results and lost consistency ---------------------------------------------------------
 
