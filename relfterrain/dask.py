@@ -471,7 +471,7 @@ def zarr_encoding(ds: Any = None) -> dict[str, Any]:
 
     Blosc LZ4 with bit shuffle at level 5: chosen by measurement, it keeps up
     with the disk and compresses the terrain's arrays 9 to 10 times
-    (zarr's default zstd took 2 to 3 times as long and compressed less;
+    (zarr's default zstd took about three times as long and compressed less;
     :doc:`/performance/speed`).
 
     Parameters
