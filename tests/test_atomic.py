@@ -105,6 +105,15 @@ def _split(t: rt.Terrain, cells_of: dict) -> tuple[dict, list[str]]:
 _road_owner: dict = {}
 
 
+
+def _run_threads(worker):
+    """worker(k) on THREADS threads at once; returns when all have ended."""
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(THREADS)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+
 def test_terrain_stress_8_threads_against_a_sequential_model():
     n_roads = 6
     cells_of = {}
@@ -168,11 +177,7 @@ def test_terrain_stress_8_threads_against_a_sequential_model():
         except BaseException as e:  # noqa: BLE001 - reported by the main thread
             errors.append((k, repr(e)))
 
-    threads = [threading.Thread(target=worker, args=(k,)) for k in range(THREADS)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
+    _run_threads(worker)
     assert not errors, errors[:3]
     violations = []
     assert len(snapshots) > 100
@@ -384,11 +389,7 @@ def test_planet_stress_8_threads_against_a_sequential_model():
         except BaseException as e:  # noqa: BLE001
             errors.append((k, repr(e)))
 
-    threads = [threading.Thread(target=worker, args=(k,)) for k in range(THREADS)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
+    _run_threads(worker)
     assert not errors, errors[:3]
     assert len(snaps) > 100
     violations = []

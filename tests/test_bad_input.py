@@ -17,6 +17,7 @@ import os
 
 import numpy as np
 import pytest
+from helpers import array_snapshots
 
 import relfterrain as rt
 from relfterrain import _core, classic, mathjs
@@ -376,22 +377,10 @@ for label, fn, args, kw, exc, names in [
     case(label, exc, names, lambda fn=fn, a=args, k=kw: call(fn, *a, **k))
 
 
-def _arrays(obj, found):
-    if isinstance(obj, np.ndarray):
-        found.append((obj, obj.copy()))
-    elif isinstance(obj, (list, tuple)):
-        for v in obj:
-            _arrays(v, found)
-    elif isinstance(obj, dict):
-        for v in obj.values():
-            _arrays(v, found)
-    return found
-
-
 @pytest.mark.parametrize("name, build, exc, names", CASES, ids=[c[0] for c in CASES])
 def test_bad_input(name, build, exc, names):
     fn, args, kwargs = build()
-    before = _arrays([args, kwargs], [])
+    before = array_snapshots([args, kwargs])
     with pytest.raises(exc) as info:
         fn(*args, **kwargs)
     msg = str(info.value)

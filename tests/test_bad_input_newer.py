@@ -21,6 +21,7 @@ import tempfile
 
 import numpy as np
 import pytest
+from helpers import array_snapshots
 
 import relfterrain as rt
 from relfterrain import _core, cli, explorer, gis, maps, serve, tiles
@@ -464,22 +465,10 @@ for arg, pos in (("NX", 3), ("NY", 4), ("NZ", 5)):
         cli_case(f"stars-{arg}-{label}", arg, "stars", *a, "-o", S3)
 
 
-def _arrays(obj, found):
-    if isinstance(obj, np.ndarray):
-        found.append((obj, obj.copy()))
-    elif isinstance(obj, (list, tuple)):
-        for v in obj:
-            _arrays(v, found)
-    elif isinstance(obj, dict):
-        for v in obj.values():
-            _arrays(v, found)
-    return found
-
-
 @pytest.mark.parametrize("name, build, exc, names", CASES, ids=[c[0] for c in CASES])
 def test_bad_input(name, build, exc, names):
     fn, args, kwargs = build()
-    before = _arrays([args, kwargs], [])
+    before = array_snapshots([args, kwargs])
     with pytest.raises(exc) as info:
         fn(*args, **kwargs)
     msg = str(info.value)
