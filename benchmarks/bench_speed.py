@@ -116,18 +116,15 @@ def zarr_codec(t: rt.Terrain, n: int) -> None:
     import warnings
 
     from relfterrain.cli import _store_bytes, _zarr_encoding
-    from relfterrain.dataset import grid_coords, make_dataset
-
     print(f"\nzarr writing of a {n}^2 grid (target: the CLI's codec <= 2x tofile)")
-    g = t.grid(X0, Y0, n, n)
-    x, y = grid_coords(X0, Y0, n, n, 1.0)
-    ds = make_dataset(x, y, g.height, g.depth, g.terrain, g.feature, t.params, step=1.0)
-    raw = sum(a.nbytes for a in (g.height, g.depth, g.terrain, g.feature))
+    ds = t.dataset(X0, Y0, n, n)  # what the CLI writes: every variable, north up
+    arrays = [ds[v].values for v in ds.data_vars]
+    raw = sum(a.nbytes for a in arrays)
     tmp = tempfile.mkdtemp(prefix="bench_speed.")
     try:
         t0 = time.perf_counter()
         with open(os.path.join(tmp, "raw.bin"), "wb") as fh:
-            for a in (g.height, g.depth, g.terrain, g.feature):
+            for a in arrays:
                 a.tofile(fh)
         tofile = time.perf_counter() - t0
         res = {}

@@ -1,0 +1,39 @@
+"""The benchmark scripts still run against the package (no timings asserted).
+
+A benchmark is run by hand, not in CI, so an API change can break it
+unnoticed: ``bench_speed.py``'s zarr section called ``make_dataset`` with the
+arguments of an older signature and ended in a TypeError after all the other
+sections had run. Here the cheap sections run on tiny sizes, so such a break
+fails the suite; what they print is checked to hold the ratio lines.
+"""
+
+import importlib.util
+import os
+
+import relfterrain as rt
+
+BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks")
+
+
+def _load(name: str):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(BENCH, name + ".py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_bench_speed_zarr_section_runs(capsys):
+    bench = _load("bench_speed")
+    bench.zarr_codec(rt.Terrain(), 64)
+    out = capsys.readouterr().out
+    assert "tofile | zarr default (compression" in out
+    assert "tofile | CLI codec (compression" in out
+
+
+def test_bench_speed_step_and_thread_sections_run(capsys):
+    bench = _load("bench_speed")
+    t = rt.Terrain()
+    bench.default_threads(t, 1)
+    bench.any_step(t, 64, 1)
+    out = capsys.readouterr().out
+    assert out.count("ratio") >= 6
