@@ -353,11 +353,13 @@ def auto_interval(step: float) -> float:
 
     The smallest of :data:`NICE_INTERVALS` that is at least ``10 * step``
     height units, and never below 5 (SPEC 15's interval): 5 at 2 px per
-    metre (step 0.5, The Forest's map) and finer, 10 at 1 px per metre, 20
-    at step 2, 50 at step 4. The classic terrain climbs about one height
-    unit a metre, so ordinary contours stay some ten pixels apart at every
-    scale, as on a printed orienteering map, instead of crowding together
-    when the map is zoomed out.
+    metre (step 0.5, issue 21's view of The Forest's map) and finer, 10 at
+    1 px per metre, 20 at step 2, 50 at step 4. The classic terrain climbs
+    about one height unit a metre, so ordinary contours stay some ten pixels
+    apart at every scale, as on a printed orienteering map, instead of
+    crowding together when the map is zoomed out. (The author's own map
+    code draws 5 at 1 px per metre, in lines of about half the weight of
+    ours: the plotting guide compares the two.)
 
     >>> [auto_interval(s) for s in (0.25, 0.5, 1.0, 2.0, 4.0)]
     [5.0, 5.0, 10.0, 20.0, 50.0]
