@@ -195,6 +195,11 @@ typedef struct rt_tile_kernels {
     /* nonzero: height_row, prof_row and prof_at read the wide windows
      * (dwin8, win16) where the caller provides them */
     int wide;
+    /* optional: classify (its inputs, height and depth) with the terrain
+     * codes straight into `terrain`, RT_NONE into `feature` and the
+     * candidates into `cmask` (as classify_bytes: every group written);
+     * returns nonzero when some column is a feature candidate */
+    int (*classify_out)(const rt_classify_args *);
 } rt_tile_kernels;
 
 /* The kernels of an rt_simd variant on this CPU (resolved with

@@ -959,6 +959,17 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
         ca.open_lt = veg_lt[2];
         ca.thicket_lt = veg_lt[3];
         ca.town_abs = t->town_abs != 0;
+        if (j->kern->classify_out) { /* straight into the bytes */
+            ca.terrain = ot;
+            ca.feature = of;
+            ca.cmask = tb->cmask;
+            if (j->kern->classify_out(&ca)) /* rare: feature candidates, exactly */
+                for (int g = 0; g < (nk + 7) / 8; g++)
+                    for (int q = g * 8; tb->cmask[g] && q < g * 8 + 8; q++)
+                        if (tb->cmask[g] >> (q & 7) & 1)
+                            of[q] = feature_of(t, (double)tb->fa[q], (double)tb->xr[q] * yr);
+            continue;
+        }
         j->kern->classify(&ca);
         const int any = split_codes(tb->code, nk, ot, of);
         for (int q = 0; any && q < nk; q++) /* rare: feature candidates, exactly */

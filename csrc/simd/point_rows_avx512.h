@@ -2,7 +2,8 @@
  * point_rows_avx512.h - the point path's rows (any step and origin) with
  * AVX-512 (F, BW, DQ, VL): the height rows, the profile sums and rounded x
  * of a terra row's tile, and the feature sums at the rounded points; eight
- * double or sixteen int32 lanes a vector, twice the AVX2 rows'.  Included
+ * double or sixteen int32 lanes a vector, twice the AVX2 rows'; and the
+ * classify pass of that path straight into the byte outputs.  Included
  * by tile_kernels.c after terrain_avx2.h, whose kernels take what these do
  * not (a row's last columns, rows or tiles the wide windows do not serve);
  * the AVX-512 tables (terrain_vbmi.h) use them.
@@ -250,6 +251,89 @@ static PX_ATTR void tile_prof_at_avx512w(const rt_tile_args *ta, const uint32_t 
     rt_tile_args rest = *ta;
     rest.nk = nk - k1;
     tile_prof_at_avx2w(&rest, xr + k1, out + k1);
+}
+
+/* The classify pass of the point path (as tile_classify_, terrain_tile.h:
+ * the same operations on the same values, in its order) straight into the
+ * terrain bytes, the feature bytes (RT_NONE) and the candidate bits
+ * (ca->cmask, every group of the tile written); returns nonzero when some
+ * column is a feature candidate.  Sixteen columns a step; the last ones by
+ * tile_classify_avx512 and its codes. */
+static PX_ATTR int tile_classify_out_avx512w(const rt_classify_args *ca)
+{
+    const int nk = ca->nk, k1 = nk & ~15;
+    const __m512d lake_h = _mm512_set1_pd(ca->lake_height), lake_b = _mm512_set1_pd(ca->lake_base);
+    const __m512d yr = _mm512_set1_pd(ca->yr), r128 = _mm512_set1_pd(RT_RECIP128);
+    const __m512d M = _mm512_set1_pd(ca->fmod_m), invM = _mm512_set1_pd(ca->fmod_inv);
+    const __m512d fp = _mm512_set1_pd(ca->f_point), fx = _mm512_set1_pd(ca->f_x);
+    const __m512d fc = _mm512_set1_pd(ca->f_cone);
+    const __m512d half = _mm512_set1_pd(0.5), onepd = _mm512_set1_pd(1.0);
+    const __m512i town_lt = _mm512_set1_epi32(ca->town_lt), grass_lt = _mm512_set1_epi32(ca->grass_lt);
+    const __m512i open_lt = _mm512_set1_epi32(ca->open_lt);
+    const __m512i thicket_lt = _mm512_set1_epi32(ca->thicket_lt);
+    const __m512i grass = _mm512_set1_epi32(RT_GRASS), moor = _mm512_set1_epi32(RT_MOOR);
+    const __m512i thicket = _mm512_set1_epi32(RT_THICKET), wood = _mm512_set1_epi32(RT_WOOD);
+    const __m512i town = _mm512_set1_epi32(RT_TOWN), mud = _mm512_set1_epi32(RT_MUD);
+    const __m512i lake = _mm512_set1_epi32(RT_LAKE);
+    const __m128i none = _mm_set1_epi8((char)RT_NONE);
+    int any = 0;
+    for (int k = 0; k < k1; k += 16) {
+        __mmask8 wlake[2], wmud[2], wcand[2];
+        for (int g = 0; g < 2; g++) { /* the floating-point half, eight columns */
+            const int q = k + 8 * g;
+            const __m512d h = _mm512_loadu_pd(ca->ht + q);
+            wlake[g] = _mm512_cmp_pd_mask(h, lake_h, _CMP_LT_OQ); /* lake_h > h */
+            wmud[g] = _mm512_cmp_pd_mask(h, lake_b, _CMP_LT_OQ);
+            const __m512d fa = _mm512_cvtepi32_pd(_mm256_loadu_si256((const __m256i *)(const void *)(ca->fa + q)));
+            const __m512d xr = _mm512_cvtepi32_pd(_mm256_loadu_si256((const __m256i *)(const void *)(ca->xr + q)));
+            const __m512d v = _mm512_mul_pd(_mm512_mul_pd(fa, _mm512_mul_pd(xr, yr)), r128);
+            __m512d r = _mm512_roundscale_pd(v, PX_FLOOR);
+            r = _mm512_add_pd(r, _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(_mm512_sub_pd(v, r), half, _CMP_GE_OQ), onepd));
+            const __m512d f = _mm512_sub_pd(r, _mm512_mul_pd(M, _mm512_roundscale_pd(_mm512_mul_pd(r, invM), PX_FLOOR)));
+            wcand[g] = _mm512_cmp_pd_mask(f, fp, _CMP_EQ_OQ) | _mm512_cmp_pd_mask(f, fx, _CMP_EQ_OQ) |
+                       _mm512_cmp_pd_mask(f, fc, _CMP_EQ_OQ);
+            _mm512_storeu_pd(ca->height + q, _mm512_mask_mov_pd(h, wlake[g], lake_h));
+            _mm512_storeu_pd(ca->depth + q, _mm512_maskz_sub_pd(wlake[g], lake_h, h));
+        }
+        const __mmask16 klake = (__mmask16)(wlake[0] | wlake[1] << 8);
+        const __mmask16 kmud = (__mmask16)(wmud[0] | wmud[1] << 8);
+        const __mmask16 kcand = (__mmask16)(wcand[0] | wcand[1] << 8);
+        /* the integer half: |a1| when town_abs (the sums are far inside int32) */
+        __m512i a1 = _mm512_loadu_si512((const void *)(ca->a1 + k));
+        if (ca->town_abs) a1 = _mm512_abs_epi32(a1);
+        const __m512i a2 = _mm512_loadu_si512((const void *)(ca->a2 + k));
+        const __m512i a3 = _mm512_loadu_si512((const void *)(ca->a3 + k));
+        const __mmask16 ktown = _mm512_cmplt_epi32_mask(a1, town_lt);
+        const __mmask16 kopen = _mm512_cmplt_epi32_mask(a2, grass_lt);
+        const __m512i veg_open = _mm512_mask_blend_epi32(_mm512_cmplt_epi32_mask(a3, open_lt), moor, grass);
+        const __m512i veg_wood = _mm512_mask_blend_epi32(_mm512_cmplt_epi32_mask(a3, thicket_lt), wood, thicket);
+        __m512i ter = _mm512_mask_blend_epi32(kopen, veg_wood, veg_open);
+        ter = _mm512_mask_mov_epi32(ter, ktown, town);
+        ter = _mm512_mask_mov_epi32(ter, kmud, mud);
+        ter = _mm512_mask_mov_epi32(ter, klake, lake);
+        _mm_storeu_si128((__m128i *)(void *)(ca->terrain + k), _mm512_cvtepi32_epi8(ter));
+        _mm_storeu_si128((__m128i *)(void *)(ca->feature + k), none);
+        const uint16_t cand = (uint16_t)(kcand & (__mmask16) ~(klake | kmud | ktown));
+        ca->cmask[k >> 3] = (uint8_t)cand;
+        ca->cmask[(k >> 3) + 1] = (uint8_t)(cand >> 8);
+        any |= cand;
+    }
+    if (k1 < nk) { /* the last columns: the codes of tile_classify_avx512 */
+        rt_classify_args rest = *ca;
+        rest.nk = nk - k1;
+        rest.ht += k1, rest.a1 += k1, rest.a2 += k1, rest.a3 += k1, rest.fa += k1, rest.xr += k1;
+        rest.height += k1, rest.depth += k1;
+        tile_classify_avx512(&rest);
+        for (int q = k1; q < nk; q++) {
+            const int32_t cd = ca->code[q - k1];
+            if ((q & 7) == 0) ca->cmask[q >> 3] = 0;
+            ca->terrain[q] = (uint8_t)(cd & 0xff);
+            ca->feature[q] = RT_NONE;
+            ca->cmask[q >> 3] |= (uint8_t)((cd >> 8 & 1) << (q & 7));
+            any |= cd >> 8;
+        }
+    }
+    return any != 0;
 }
 
 #undef PX_ATTR

@@ -166,7 +166,8 @@ static const rt_tile_kernels tile_kernels_vbmi = {
     tile_height_avx2w,         tile_prof_vbmiw,   tile_prof_at_vbmi,
     tile_classify_avx512,      tile_store_heights_avx512, NULL,
     tile_height_store_avx2w,   tile_classify_bytes_avx2w, height_row_avx512w,
-    tile_prof16_vbmiw,         prof_row_avx512w,  1};
+    tile_prof16_vbmiw,         prof_row_avx512w,  1,
+    tile_classify_out_avx512w};
 
 /* The AVX-512 variant without byte profiles (or without VBMI; the point
  * path of any step, which has none, always): the window kernels of
@@ -176,4 +177,5 @@ static const rt_tile_kernels tile_kernels_avx512w = {
     tile_height_avx2w,         tile_prof_avx2w,   tile_prof_at_avx512w,
     tile_classify_avx512,      tile_store_heights_avx512, NULL,
     tile_height_store_avx2w,   tile_classify_bytes_avx2w, height_row_avx512w,
-    tile_prof16_avx2w,         prof_row_avx512w,  1};
+    tile_prof16_avx2w,         prof_row_avx512w,  1,
+    tile_classify_out_avx512w};
