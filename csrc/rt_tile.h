@@ -151,8 +151,8 @@ typedef struct rt_classify_args {
     int32_t fp_i, fx_i, fc_i;   /* the feature codes */
     uint8_t *terrain, *feature; /* outputs; 0xff in feature marks a candidate */
     int32_t town_abs;           /* nonzero: the town test is on |a1| */
-    /* classify_bytes only: nonzero when the outputs are large enough that
-     * streaming (non-temporal) stores pay; the kernel uses them where the
+    /* classify_bytes and classify_out only: nonzero when the outputs are
+     * large enough that streaming (non-temporal) stores pay; the kernel uses them where the
      * pointers are aligned for them, and `finish` orders them */
     int stream;
     /* classify_bytes only: bit k & 7 of cmask[k >> 3] set when column k is

@@ -963,6 +963,7 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
             ca.terrain = ot;
             ca.feature = of;
             ca.cmask = tb->cmask;
+            ca.stream = j->stream && out->height && out->depth && out->terrain && out->feature;
             if (j->kern->classify_out(&ca)) /* rare: feature candidates, exactly */
                 for (int g = 0; g < (nk + 7) / 8; g++)
                     for (int q = g * 8; tb->cmask[g] && q < g * 8 + 8; q++)

@@ -258,7 +258,7 @@ static PX_ATTR void tile_prof_at_avx512w(const rt_tile_args *ta, const uint32_t 
  * terrain bytes, the feature bytes (RT_NONE) and the candidate bits
  * (ca->cmask, every group of the tile written); returns nonzero when some
  * column is a feature candidate.  Sixteen columns a step; the last ones by
- * tile_classify_avx512 and its codes. */
+ * tile_classify_avx512 and its codes.  (ca->stream: streaming stores.) */
 static PX_ATTR int tile_classify_out_avx512w(const rt_classify_args *ca)
 {
     const int nk = ca->nk, k1 = nk & ~15;
@@ -276,6 +276,12 @@ static PX_ATTR int tile_classify_out_avx512w(const rt_classify_args *ca)
     const __m512i town = _mm512_set1_epi32(RT_TOWN), mud = _mm512_set1_epi32(RT_MUD);
     const __m512i lake = _mm512_set1_epi32(RT_LAKE);
     const __m128i none = _mm_set1_epi8((char)RT_NONE);
+    /* streaming stores where asked (outputs far larger than the caches) and
+     * the outputs are aligned for them (every step writes 64-byte lines of
+     * height and depth, 16 bytes of terrain and feature); the table's
+     * `finish` fences them */
+    const int nt = ca->stream && (uintptr_t)ca->height % 64 == 0 && (uintptr_t)ca->depth % 64 == 0 &&
+                   (uintptr_t)ca->terrain % 16 == 0 && (uintptr_t)ca->feature % 16 == 0;
     int any = 0;
     for (int k = 0; k < k1; k += 16) {
         __mmask8 wlake[2], wmud[2], wcand[2];
@@ -292,8 +298,15 @@ static PX_ATTR int tile_classify_out_avx512w(const rt_classify_args *ca)
             const __m512d f = _mm512_sub_pd(r, _mm512_mul_pd(M, _mm512_roundscale_pd(_mm512_mul_pd(r, invM), PX_FLOOR)));
             wcand[g] = _mm512_cmp_pd_mask(f, fp, _CMP_EQ_OQ) | _mm512_cmp_pd_mask(f, fx, _CMP_EQ_OQ) |
                        _mm512_cmp_pd_mask(f, fc, _CMP_EQ_OQ);
-            _mm512_storeu_pd(ca->height + q, _mm512_mask_mov_pd(h, wlake[g], lake_h));
-            _mm512_storeu_pd(ca->depth + q, _mm512_maskz_sub_pd(wlake[g], lake_h, h));
+            const __m512d ho = _mm512_mask_mov_pd(h, wlake[g], lake_h);
+            const __m512d dout = _mm512_maskz_sub_pd(wlake[g], lake_h, h);
+            if (nt) {
+                _mm512_stream_pd(ca->height + q, ho);
+                _mm512_stream_pd(ca->depth + q, dout);
+            } else {
+                _mm512_storeu_pd(ca->height + q, ho);
+                _mm512_storeu_pd(ca->depth + q, dout);
+            }
         }
         const __mmask16 klake = (__mmask16)(wlake[0] | wlake[1] << 8);
         const __mmask16 kmud = (__mmask16)(wmud[0] | wmud[1] << 8);
@@ -311,8 +324,13 @@ static PX_ATTR int tile_classify_out_avx512w(const rt_classify_args *ca)
         ter = _mm512_mask_mov_epi32(ter, ktown, town);
         ter = _mm512_mask_mov_epi32(ter, kmud, mud);
         ter = _mm512_mask_mov_epi32(ter, klake, lake);
-        _mm_storeu_si128((__m128i *)(void *)(ca->terrain + k), _mm512_cvtepi32_epi8(ter));
-        _mm_storeu_si128((__m128i *)(void *)(ca->feature + k), none);
+        if (nt) {
+            _mm_stream_si128((__m128i *)(void *)(ca->terrain + k), _mm512_cvtepi32_epi8(ter));
+            _mm_stream_si128((__m128i *)(void *)(ca->feature + k), none);
+        } else {
+            _mm_storeu_si128((__m128i *)(void *)(ca->terrain + k), _mm512_cvtepi32_epi8(ter));
+            _mm_storeu_si128((__m128i *)(void *)(ca->feature + k), none);
+        }
         const uint16_t cand = (uint16_t)(kcand & (__mmask16) ~(klake | kmud | ktown));
         ca->cmask[k >> 3] = (uint8_t)cand;
         ca->cmask[(k >> 3) + 1] = (uint8_t)(cand >> 8);

@@ -175,7 +175,7 @@ static const rt_tile_kernels tile_kernels_vbmi = {
  * classify and stores, and the point path's rows of point_rows_avx512.h. */
 static const rt_tile_kernels tile_kernels_avx512w = {
     tile_height_avx2w,         tile_prof_avx2w,   tile_prof_at_avx512w,
-    tile_classify_avx512,      tile_store_heights_avx512, NULL,
+    tile_classify_avx512,      tile_store_heights_avx512, tile_finish_avx2w,
     tile_height_store_avx2w,   tile_classify_bytes_avx2w, height_row_avx512w,
     tile_prof16_avx2w,         prof_row_avx512w,  1,
     tile_classify_out_avx512w};
