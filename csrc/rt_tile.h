@@ -40,6 +40,10 @@ typedef struct rt_tile_args {
     /* height_store only: nonzero when the output is large enough that
      * streaming stores pay (used where aligned for them; `finish` orders them) */
     int stream;
+    /* prof_at of the wide variants only: 16-lane windows (rt__point_win16),
+     * or NULL */
+    const int32_t *win16;
+    uint32_t win16_mask;     /* rows - 1 */
 } rt_tile_args;
 
 /* Rotated windows: at most RT_WIN_ROWS rows of 8 packed entries,
@@ -72,6 +76,9 @@ typedef struct rt_point_row {
     /* double windows of the profile (rt__point_dwin), or NULL */
     const double *dwin;
     uint32_t dwin_mask;
+    /* the wide variants: eight-lane double windows (rt__point_dwin8), or NULL */
+    const double *dwin8;
+    uint32_t dwin8_mask;
 } rt_point_row;
 
 /* Double windows for the point path's height rows (any profile, any step):
@@ -82,6 +89,20 @@ typedef struct rt_point_row {
  * than RT_DWIN_ROWS. */
 #define RT_DWIN_ROWS 1024
 int rt__point_dwin(const double *profile, uint32_t len, double *dwin);
+
+/* The same for eight lanes (the wide variants' height rows): row b (16
+ * doubles, 128 bytes) holds in slot e & 7 P[e & mask] and in slot 8 + (e & 7)
+ * fl(P[(e+1) & mask] - P[e & mask]) for e in [b, b+8).  Returns the row
+ * count - 1, or -1 when the profile is longer than RT_DWIN8_ROWS. */
+#define RT_DWIN8_ROWS 1024
+int rt__point_dwin8(const double *profile, uint32_t len, double *dwin8);
+
+/* Rotated windows of 16 plain int32 entries (the wide variants' profile
+ * sums): row b (64 bytes) holds P[e & mask] in lane e & 15 for e in
+ * [b, b+16).  Returns the row count - 1, or -1 when the profile is longer
+ * than RT_WIN16_ROWS. */
+#define RT_WIN16_ROWS 1024
+int rt__point_win16(const int32_t *iprof, uint32_t len, int32_t *win16);
 
 /* The profile sums of a tile of a terra row by the point path's double
  * arithmetic (any step and origin), for an integer profile:
@@ -102,6 +123,9 @@ typedef struct rt_point_prof {
     uint32_t n;              /* directions */
     int32_t *a[3];           /* the sums of the three pairs */
     int32_t *xr;             /* round_js(x) */
+    /* the wide variants: 16-lane windows (rt__point_win16), or NULL */
+    const int32_t *win16;
+    uint32_t win16_mask;
 } rt_point_prof;
 
 /* Kernels may write the int32 tile buffers up to nk rounded up to 8
@@ -127,8 +151,8 @@ typedef struct rt_classify_args {
     int32_t fp_i, fx_i, fc_i;   /* the feature codes */
     uint8_t *terrain, *feature; /* outputs; 0xff in feature marks a candidate */
     int32_t town_abs;           /* nonzero: the town test is on |a1| */
-    /* classify_bytes only: nonzero when the outputs are large enough that
-     * streaming (non-temporal) stores pay; the kernel uses them where the
+    /* classify_bytes and classify_out only: nonzero when the outputs are
+     * large enough that streaming (non-temporal) stores pay; the kernel uses them where the
      * pointers are aligned for them, and `finish` orders them */
     int stream;
     /* classify_bytes only: bit k & 7 of cmask[k >> 3] set when column k is
@@ -168,6 +192,14 @@ typedef struct rt_tile_kernels {
     /* the profile sums and rounded x of a tile of a terra row by the point
      * path's arithmetic (NULL: not in this variant) */
     void (*prof_row)(const rt_point_prof *);
+    /* nonzero: height_row, prof_row and prof_at read the wide windows
+     * (dwin8, win16) where the caller provides them */
+    int wide;
+    /* optional: classify (its inputs, height and depth) with the terrain
+     * codes straight into `terrain`, RT_NONE into `feature` and the
+     * candidates into `cmask` (as classify_bytes: every group written);
+     * returns nonzero when some column is a feature candidate */
+    int (*classify_out)(const rt_classify_args *);
 } rt_tile_kernels;
 
 /* The kernels of an rt_simd variant on this CPU (resolved with

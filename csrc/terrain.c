@@ -439,6 +439,8 @@ typedef struct grid_scratch {
     int32_t iprof[INT_PROFILE_MAX];
     uint8_t bytes[256];
     double dwin[RT_DWIN_ROWS * 8]; /* 64-byte aligned: the size above is */
+    double dwin8[RT_DWIN8_ROWS * 16];
+    int32_t win16[RT_WIN16_ROWS * 16];
 } grid_scratch;
 
 typedef struct block_job {
@@ -470,6 +472,12 @@ typedef struct block_job {
     /* the point path's height rows: double windows (rt__point_dwin), or NULL */
     const double *dwin;
     uint32_t dwin_mask;
+    /* the wide kernels' (kern->wide) point path: eight-lane double windows
+     * (rt__point_dwin8) and 16-lane int32 windows (rt__point_win16), or NULL */
+    const double *dwin8;
+    uint32_t dwin8_mask;
+    const int32_t *win16;
+    uint32_t win16_mask;
 } block_job;
 
 /* After a classify pass of the classic rules (no placed entry near the
@@ -805,7 +813,8 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
             }
         } else if (j->kern->height_row && point_row_ok(t, b, p.y)) {
             rt_point_row pr = {t,     j->win, j->win_mask, b->x0,  b->step,     p.y,
-                               b->c0, b->nx,  n,           out,    j->dwin, j->dwin_mask};
+                               b->c0, b->nx,  n,           out,    j->dwin, j->dwin_mask,
+                               j->dwin8, j->dwin8_mask};
             j->kern->height_row(&pr);
             if (t->mountains)
                 for (int64_t c = 0; c < b->nx; c++) out[c] = mountain(t, out[c]);
@@ -892,6 +901,8 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
     ta.n = n;
     ta.win = j->win;
     ta.win_mask = j->win_mask;
+    ta.win16 = j->win16;
+    ta.win16_mask = j->win16_mask;
     for (uint32_t i = 0; i < n; i++) { /* calcProf(B2, xr, A3, yr): B2*xr + A3*yr */
         ta.dv[i] = (uint32_t)rt__u64((int64_t)t->vec[RT_B2][i]);
         ta.v0[i] = (uint32_t)rt__u64((int64_t)t->vec[RT_A3][i] * yri);
@@ -899,7 +910,7 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
     for (int64_t c = 0; c < b->nx; c += TILE, k += TILE) {
         const int nk = b->nx - c < TILE ? (int)(b->nx - c) : TILE;
         rt_point_prof pp = {t, j->piprof, j->win, j->win_mask, b->x0, b->step, y, b->c0 + c, nk, n,
-                            {tb->a1, tb->a2, tb->a3}, tb->xr};
+                            {tb->a1, tb->a2, tb->a3}, tb->xr, j->win16, j->win16_mask};
         j->kern->prof_row(&pp);
         if (rt__placed_near(t->placed, tb->xr[0], tb->xr[nk - 1], yri)) {
             point p = {0.0, y, NULL, 0, 0, 0, 0, 0, 0, 0};
@@ -912,7 +923,8 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
             continue;
         }
         rt_point_row pr = {t,  j->win, j->win_mask, b->x0,  b->step,     y,
-                           b->c0 + c, nk, n, tb->ht, j->dwin, j->dwin_mask};
+                           b->c0 + c, nk, n, tb->ht, j->dwin, j->dwin_mask,
+                           j->dwin8, j->dwin8_mask};
         j->kern->height_row(&pr);
         if (t->mountains)
             for (int q = 0; q < nk; q++) tb->ht[q] = mountain(t, tb->ht[q]);
@@ -947,6 +959,18 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
         ca.open_lt = veg_lt[2];
         ca.thicket_lt = veg_lt[3];
         ca.town_abs = t->town_abs != 0;
+        if (j->kern->classify_out) { /* straight into the bytes */
+            ca.terrain = ot;
+            ca.feature = of;
+            ca.cmask = tb->cmask;
+            ca.stream = j->stream && out->height && out->depth && out->terrain && out->feature;
+            if (j->kern->classify_out(&ca)) /* rare: feature candidates, exactly */
+                for (int g = 0; g < (nk + 7) / 8; g++)
+                    for (int q = g * 8; tb->cmask[g] && q < g * 8 + 8; q++)
+                        if (tb->cmask[g] >> (q & 7) & 1)
+                            of[q] = feature_of(t, (double)tb->fa[q], (double)tb->xr[q] * yr);
+            continue;
+        }
         j->kern->classify(&ca);
         const int any = split_codes(tb->code, nk, ot, of);
         for (int q = 0; any && q < nk; q++) /* rare: feature candidates, exactly */
@@ -1319,6 +1343,19 @@ static void grid_plan(block_job *j, grid_scratch *g)
         if (dm > 0) {
             j->dwin = g->dwin;
             j->dwin_mask = (uint32_t)dm;
+        }
+        /* the wide kernels' windows: for rows of 16 columns and more */
+        const int d8 = j->kern->wide && j->b->nx >= 16
+                           ? rt__point_dwin8(j->t->profile, j->t->profile_len, g->dwin8) : -1;
+        if (d8 > 0) {
+            j->dwin8 = g->dwin8;
+            j->dwin8_mask = (uint32_t)d8;
+        }
+        const int w16 = j->kern->wide && j->piprof && j->out && j->b->nx >= 16
+                            ? rt__point_win16(j->piprof, j->t->profile_len, g->win16) : -1;
+        if (w16 > 0) {
+            j->win16 = g->win16;
+            j->win16_mask = (uint32_t)w16;
         }
     }
 }

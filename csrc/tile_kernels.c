@@ -3,7 +3,8 @@
  * and the dispatch from an rt_simd variant to its kernel table.  The
  * templates are simd/terrain_tile.h (scalar, AVX2 and AVX-512 gathers),
  * simd/terrain_avx2.h (AVX2 rotated-window lookups, classify into the
- * outputs, point-path rows), simd/terrain_vbmi.h (AVX-512 VBMI in-register
+ * outputs, point-path rows), simd/point_rows_avx512.h (the point path's
+ * rows with eight double lanes), simd/terrain_vbmi.h (AVX-512 VBMI in-register
  * lookups) and simd/terrain_neon.h (AArch64 tbl lookups); CPU detection is
  * cpu.c.  A new ISA is one more instantiation and one more case.
  */
@@ -46,6 +47,7 @@
 #undef RT_TILE_ATTR
 #include "simd/point_rows_avx2.h"
 #include "simd/terrain_avx2.h"
+#include "simd/point_rows_avx512.h"
 #include "simd/terrain_vbmi.h"
 #else
 #define RT_HAVE_X86_VARIANTS 0
@@ -86,6 +88,29 @@ int rt__point_dwin(const double *profile, uint32_t len, double *dwin)
             dwin[b * 8 + j] = p0;
             dwin[b * 8 + 4 + j] = p1 - p0;
         }
+    return (int)(rows - 1);
+}
+
+int rt__point_dwin8(const double *profile, uint32_t len, double *dwin8)
+{
+    const uint32_t mask = len - 1, rows = len < 8 ? 8 : len;
+    if (rows > RT_DWIN8_ROWS) return -1;
+    for (uint32_t b = 0; b < rows; b++)
+        for (uint32_t j = 0; j < 8; j++) {
+            uint32_t e = b + ((j - b) & 7u);
+            double p0 = profile[e & mask], p1 = profile[(e + 1) & mask];
+            dwin8[b * 16 + j] = p0;
+            dwin8[b * 16 + 8 + j] = p1 - p0;
+        }
+    return (int)(rows - 1);
+}
+
+int rt__point_win16(const int32_t *iprof, uint32_t len, int32_t *win16)
+{
+    const uint32_t mask = len - 1, rows = len < 16 ? 16 : len;
+    if (rows > RT_WIN16_ROWS) return -1;
+    for (uint32_t b = 0; b < rows; b++)
+        for (uint32_t j = 0; j < 16; j++) win16[b * 16 + j] = iprof[(b + ((j - b) & 15u)) & mask];
     return (int)(rows - 1);
 }
 

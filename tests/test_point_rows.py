@@ -89,3 +89,41 @@ def test_wide_rows_non_dyadic():
     for x0, y0, s in ((23396.0, 5318.0, 0.37), (23396.5, 5318.0, 1 / 3), (23396.1, 5318.3, 1.0),
                       (-(2.0 ** 26) + 1.3, 2.0 ** 26 - 7.7, 0.0123)):
         _check(rt.Terrain(), R.CLASSIC, x0, y0, 2061, 1, s)
+
+
+@settings(max_examples=40, deadline=None)
+@given(models(), origin, origin, step, st.integers(16, 70), st.integers(1, 2),
+       st.integers(0, 37), st.integers(0, 3))
+def test_wide_rows_out_float32_offsets(params, x0, y0, s, nx, ny, c0, r0):
+    """The eight- and 16-lane rows of the AVX-512 tables (point_rows_avx512.h)
+    and their tails: every variant and thread count, into out= and fresh, in
+    float64 and float32, at column and row offsets (x = x0 + (c0 + c) * step)."""
+    assume(abs(x0) + (nx + c0) * s <= L and abs(y0) + (ny + r0) * s <= L)
+    xs = x0 + np.arange(c0, c0 + nx, dtype=np.int64).astype(np.float64) * s
+    ys = y0 + np.arange(r0, r0 + ny, dtype=np.int64).astype(np.float64) * s
+    gx, gy = np.meshgrid(xs, ys)
+    rh, rd, rtt, rf = R.sample(params, gx, gy)
+    rhg = np.vectorize(lambda x, y: R.height(params, x, y), otypes=[np.float64])(gx, gy)
+    t = make_terrain(rt, params)
+    for v in VARIANTS:
+        t.simd = v
+        for threads in (1, 2):
+            for dtype in (np.float64, np.float32):
+                h = t.height_grid(x0, y0, nx, ny, s, offset=(r0, c0), threads=threads, dtype=dtype)
+                assert h.dtype == dtype and np.array_equal(h, rhg.astype(dtype)), (v, threads)
+                assert dtype == np.float32 or np.array_equal(bits(h), bits(rhg)), (v, threads)
+                oh = np.full((ny, nx), 7.0, dtype)
+                assert t.height_grid(x0, y0, nx, ny, s, offset=(r0, c0), out=oh,
+                                     threads=threads, dtype=dtype) is oh
+                assert np.array_equal(bits(oh), bits(h)), (v, threads)
+                g = t.grid(x0, y0, nx, ny, s, offset=(r0, c0), threads=threads, dtype=dtype)
+                o4 = (np.full((ny, nx), 7.0, dtype), np.full((ny, nx), 7.0, dtype),
+                      np.full((ny, nx), 99, np.uint8), np.full((ny, nx), 99, np.uint8))
+                go = t.grid(x0, y0, nx, ny, s, offset=(r0, c0), out=o4, threads=threads,
+                            dtype=dtype)
+                for got in (g, go):
+                    assert np.array_equal(bits(got.height), bits(rh.astype(dtype))), (v, threads)
+                    assert np.array_equal(bits(got.depth), bits(rd.astype(dtype))), (v, threads)
+                    assert np.array_equal(got.terrain, rtt), (v, threads)
+                    assert np.array_equal(got.feature, rf), (v, threads)
+                assert go.height is o4[0] and go.feature is o4[3]

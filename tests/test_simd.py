@@ -205,6 +205,23 @@ def _aligned_empty(shape, dtype, offset):
     return buf[start:start + nbytes].view(dtype).reshape(shape)
 
 
+@pytest.mark.parametrize("variant", OTHERS)
+def test_streaming_stores_any_step(variant):
+    """The point path's classify pass (any step) streams into large outputs where
+    they are aligned for it: the same bits, aligned or not, rows of any width."""
+    scalar, fast = rt.Terrain(simd="scalar"), rt.Terrain(simd=variant)
+    for nx, ny, offsets in ((2048, 1900, (0, 16, 8)), (2050, 1900, (0,))):  # > 64 MiB
+        want = scalar.grid(23396.1, 5318.3, nx, ny, 0.37, threads=2)
+        for offset in offsets:
+            outs = (_aligned_empty((ny, nx), np.float64, offset),
+                    _aligned_empty((ny, nx), np.float64, offset),
+                    _aligned_empty((ny, nx), np.uint8, offset),
+                    _aligned_empty((ny, nx), np.uint8, offset))
+            fast.grid(23396.1, 5318.3, nx, ny, 0.37, out=outs, threads=2)
+            for name, a in zip(("height", "depth", "terrain", "feature"), outs):
+                assert _same(getattr(want, name), a), (variant, nx, offset, name)
+
+
 # outputs past 64 MiB are written with streaming stores where the kernels
 # have them and the arrays are aligned for them (16 or 32 bytes), with plain
 # stores where not (8): every way gives the bits of the scalar variant

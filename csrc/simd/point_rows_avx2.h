@@ -241,6 +241,103 @@ static PR_ATTR int pr_prof_row_avx2(const rt_point_prof *r)
     return 1;
 }
 
+/* ------------------------------------------------------------------------ */
+/* The classify pass of the point path (as tile_classify_, terrain_tile.h:
+ * the same operations on the same values, in its order) straight into the
+ * terrain bytes, the feature bytes (RT_NONE) and the candidate bits
+ * (ca->cmask, every group of the tile written); returns nonzero when some
+ * column is a feature candidate.  Eight columns a step; the last ones by
+ * tile_classify_avx2 and its codes. */
+
+/* the 64-bit lane masks of m0 (columns 0..3) and m1 (4..7) as 32-bit lanes */
+PR_INLINE __m256i pr_mask32(__m256d m0, __m256d m1)
+{
+    const __m256 s = _mm256_shuffle_ps(_mm256_castpd_ps(m0), _mm256_castpd_ps(m1), 0x88);
+    return _mm256_permute4x64_epi64(_mm256_castps_si256(s), 0xD8); /* 0 1 4 5 2 3 6 7 -> in order */
+}
+
+static PR_ATTR int pr_classify_out_avx2(const rt_classify_args *ca)
+{
+    const int nk = ca->nk, k1 = nk & ~7;
+    const __m256d lake_h = _mm256_set1_pd(ca->lake_height), lake_b = _mm256_set1_pd(ca->lake_base);
+    const __m256d yr = _mm256_set1_pd(ca->yr), r128 = _mm256_set1_pd(RT_RECIP128);
+    const __m256d M = _mm256_set1_pd(ca->fmod_m), invM = _mm256_set1_pd(ca->fmod_inv);
+    const __m256d fp = _mm256_set1_pd(ca->f_point), fx = _mm256_set1_pd(ca->f_x);
+    const __m256d fc = _mm256_set1_pd(ca->f_cone);
+    const __m256d half = _mm256_set1_pd(0.5), onepd = _mm256_set1_pd(1.0);
+    const __m256i town_lt = _mm256_set1_epi32(ca->town_lt), grass_lt = _mm256_set1_epi32(ca->grass_lt);
+    const __m256i open_lt = _mm256_set1_epi32(ca->open_lt);
+    const __m256i thicket_lt = _mm256_set1_epi32(ca->thicket_lt);
+    const __m256i grass = _mm256_set1_epi32(RT_GRASS), moor = _mm256_set1_epi32(RT_MOOR);
+    const __m256i thicket = _mm256_set1_epi32(RT_THICKET), wood = _mm256_set1_epi32(RT_WOOD);
+    const __m256i town = _mm256_set1_epi32(RT_TOWN), mud = _mm256_set1_epi32(RT_MUD);
+    const __m256i lake = _mm256_set1_epi32(RT_LAKE);
+    /* byte 0 of each 32-bit lane to bytes 0..3 of its 128-bit half */
+    const __m256i low_bytes = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                               0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    const uint64_t none8 = 0x0101010101010101ull * (uint8_t)RT_NONE;
+    int any = 0;
+    for (int k = 0; k < k1; k += 8) {
+        __m256d wlake[2], wmud[2], wcand[2];
+        for (int g = 0; g < 2; g++) { /* the floating-point half, four columns */
+            const int q = k + 4 * g;
+            const __m256d h = _mm256_loadu_pd(ca->ht + q);
+            wlake[g] = _mm256_cmp_pd(h, lake_h, _CMP_LT_OQ); /* lake_h > h */
+            wmud[g] = _mm256_cmp_pd(h, lake_b, _CMP_LT_OQ);
+            const __m256d fa = _mm256_cvtepi32_pd(_mm_loadu_si128((const __m128i *)(const void *)(ca->fa + q)));
+            const __m256d xr = _mm256_cvtepi32_pd(_mm_loadu_si128((const __m128i *)(const void *)(ca->xr + q)));
+            const __m256d v = _mm256_mul_pd(_mm256_mul_pd(fa, _mm256_mul_pd(xr, yr)), r128);
+            __m256d r = _mm256_floor_pd(v);
+            r = _mm256_add_pd(r, _mm256_and_pd(_mm256_cmp_pd(_mm256_sub_pd(v, r), half, _CMP_GE_OQ), onepd));
+            const __m256d f = _mm256_sub_pd(r, _mm256_mul_pd(M, _mm256_floor_pd(_mm256_mul_pd(r, invM))));
+            wcand[g] = _mm256_or_pd(_mm256_or_pd(_mm256_cmp_pd(f, fp, _CMP_EQ_OQ), _mm256_cmp_pd(f, fx, _CMP_EQ_OQ)),
+                                    _mm256_cmp_pd(f, fc, _CMP_EQ_OQ));
+            _mm256_storeu_pd(ca->height + q, _mm256_blendv_pd(h, lake_h, wlake[g]));
+            _mm256_storeu_pd(ca->depth + q, _mm256_and_pd(wlake[g], _mm256_sub_pd(lake_h, h)));
+        }
+        const __m256i klake = pr_mask32(wlake[0], wlake[1]), kmud = pr_mask32(wmud[0], wmud[1]);
+        const __m256i kcand = pr_mask32(wcand[0], wcand[1]);
+        /* the integer half: |a1| when town_abs (the sums are far inside int32) */
+        __m256i a1 = _mm256_loadu_si256((const __m256i *)(const void *)(ca->a1 + k));
+        if (ca->town_abs) a1 = _mm256_abs_epi32(a1);
+        const __m256i a2 = _mm256_loadu_si256((const __m256i *)(const void *)(ca->a2 + k));
+        const __m256i a3 = _mm256_loadu_si256((const __m256i *)(const void *)(ca->a3 + k));
+        const __m256i ktown = _mm256_cmpgt_epi32(town_lt, a1); /* a1 < town_lt */
+        const __m256i kopen = _mm256_cmpgt_epi32(grass_lt, a2);
+        const __m256i veg_open = _mm256_blendv_epi8(moor, grass, _mm256_cmpgt_epi32(open_lt, a3));
+        const __m256i veg_wood = _mm256_blendv_epi8(wood, thicket, _mm256_cmpgt_epi32(thicket_lt, a3));
+        __m256i ter = _mm256_blendv_epi8(veg_wood, veg_open, kopen);
+        ter = _mm256_blendv_epi8(ter, town, ktown);
+        ter = _mm256_blendv_epi8(ter, mud, kmud);
+        ter = _mm256_blendv_epi8(ter, lake, klake);
+        const __m256i tb = _mm256_shuffle_epi8(ter, low_bytes);
+        const uint64_t t8 = (uint32_t)_mm256_cvtsi256_si32(tb) |
+                            (uint64_t)(uint32_t)_mm256_extract_epi32(tb, 4) << 32;
+        memcpy(ca->terrain + k, &t8, 8);
+        memcpy(ca->feature + k, &none8, 8);
+        const __m256i cand = _mm256_andnot_si256(_mm256_or_si256(_mm256_or_si256(klake, kmud), ktown), kcand);
+        const int bits = _mm256_movemask_ps(_mm256_castsi256_ps(cand));
+        ca->cmask[k >> 3] = (uint8_t)bits;
+        any |= bits;
+    }
+    if (k1 < nk) { /* the last columns: the codes of tile_classify_avx2 */
+        rt_classify_args rest = *ca;
+        rest.nk = nk - k1;
+        rest.ht += k1, rest.a1 += k1, rest.a2 += k1, rest.a3 += k1, rest.fa += k1, rest.xr += k1;
+        rest.height += k1, rest.depth += k1;
+        tile_classify_avx2(&rest);
+        for (int q = k1; q < nk; q++) {
+            const int32_t cd = ca->code[q - k1];
+            if ((q & 7) == 0) ca->cmask[q >> 3] = 0;
+            ca->terrain[q] = (uint8_t)(cd & 0xff);
+            ca->feature[q] = RT_NONE;
+            ca->cmask[q >> 3] |= (uint8_t)((cd >> 8 & 1) << (q & 7));
+            any |= cd >> 8;
+        }
+    }
+    return any != 0;
+}
+
 #undef PR_ATTR
 #undef PR_INLINE
 

@@ -890,7 +890,8 @@ static const rt_tile_kernels tile_kernels_avx2w = {
     tile_height_avx2w,       tile_prof_avx2w,         tile_prof_at_avx2w,
     tile_classify_avx2,      tile_store_heights_avx2, tile_finish_avx2w,
     tile_height_store_avx2w, tile_classify_bytes_avx2w, height_row_avx2w,
-    tile_prof16_avx2w,       prof_row_avx2w};
+    tile_prof16_avx2w,       prof_row_avx2w,          0,
+    pr_classify_out_avx2};
 
 #undef AW_ATTR
 #undef AW_INLINE

@@ -161,18 +161,21 @@ RT_VBMI_ATTR static int tile_prof16_vbmiw(const rt_tile_args *ta, int32_t *restr
 /* VBMI CPUs have AVX2: the heights by the rotated windows of terrain_avx2.h
  * (faster than two in-register lookups per term), the profile sums by its
  * byte windows where they serve and by the lookups here where not, classify
- * and point-path rows from terrain_avx2.h too. */
+ * from terrain_avx2.h too, the point-path rows from point_rows_avx512.h. */
 static const rt_tile_kernels tile_kernels_vbmi = {
     tile_height_avx2w,         tile_prof_vbmiw,   tile_prof_at_vbmi,
     tile_classify_avx512,      tile_store_heights_avx512, NULL,
-    tile_height_store_avx2w,   tile_classify_bytes_avx2w, height_row_avx2w,
-    tile_prof16_vbmiw,         prof_row_avx2w};
+    tile_height_store_avx2w,   tile_classify_bytes_avx2w, height_row_avx512w,
+    tile_prof16_vbmiw,         prof_row_avx512w,  1,
+    tile_classify_out_avx512w};
 
-/* The AVX-512 variant without byte profiles (or without VBMI): the window
- * kernels of terrain_avx2.h (their gather fallbacks are AVX2's), with
- * AVX-512's classify and stores. */
+/* The AVX-512 variant without byte profiles (or without VBMI; the point
+ * path of any step, which has none, always): the window kernels of
+ * terrain_avx2.h (their gather fallbacks are AVX2's), with AVX-512's
+ * classify and stores, and the point path's rows of point_rows_avx512.h. */
 static const rt_tile_kernels tile_kernels_avx512w = {
-    tile_height_avx2w,         tile_prof_avx2w,   tile_prof_at_avx2w,
-    tile_classify_avx512,      tile_store_heights_avx512, NULL,
-    tile_height_store_avx2w,   tile_classify_bytes_avx2w, height_row_avx2w,
-    tile_prof16_avx2w,         prof_row_avx2w};
+    tile_height_avx2w,         tile_prof_avx2w,   tile_prof_at_avx512w,
+    tile_classify_avx512,      tile_store_heights_avx512, tile_finish_avx2w,
+    tile_height_store_avx2w,   tile_classify_bytes_avx2w, height_row_avx512w,
+    tile_prof16_avx2w,         prof_row_avx512w,  1,
+    tile_classify_out_avx512w};

@@ -1,0 +1,361 @@
+/*
+ * point_rows_avx512.h - the point path's rows (any step and origin) with
+ * AVX-512 (F, BW, DQ, VL): the height rows, the profile sums and rounded x
+ * of a terra row's tile, and the feature sums at the rounded points; eight
+ * double or sixteen int32 lanes a vector, twice the AVX2 rows'; and the
+ * classify pass of that path straight into the byte outputs.  Included
+ * by tile_kernels.c after terrain_avx2.h, whose kernels take what these do
+ * not (a row's last columns, rows or tiles the wide windows do not serve);
+ * the AVX-512 tables (terrain_vbmi.h) use them.
+ *
+ * The seed's arithmetic, operation for operation and in its order, as in
+ * point_rows_avx2.h, with the exact rewritings argued there (j scaled by
+ * 2^-7 before the sum, nothing subnormal; the index from the bits of
+ * floor(j) + 1.5*2^52; a direction with A = 0 once a row), and these:
+ *  - the profile sums' index floor(j) + 1.5*2^52 is one addition rounded
+ *    toward minus infinity, RD(j + 1.5*2^52): with |j| < 2^51 (the caller's
+ *    |A*x + B*y| < 2^36 gives |j| < 2^29) the exact sum lies in (2^52, 2^53),
+ *    where the doubles are the integers, so rounding it down gives
+ *    floor(j + 1.5*2^52) = floor(j) + 1.5*2^52 (1.5*2^52 is an integer);
+ *    its low 32 bits are floor(j) modulo 2^32.  (The heights keep the
+ *    seed's floor: their jint enters j - jint.)
+ *  - the windows hold 8 (doubles) or 16 (int32) entries a row, so one
+ *    permute by the index itself (vpermpd reads its low 3 bits, vpermd its
+ *    low 4) picks the entry of every lane, where the lanes' indices lie in
+ *    one window: |A|*step <= 100 makes 8 columns span at most
+ *    7*100/128 + 1 < 8 indices and 16 columns 15*100/128 + 1 < 16 (x is
+ *    nondecreasing along a row, so A*x is monotone; the rounding of x, A*x
+ *    and the sum moves an index by far less than one).  The window starts
+ *    at lane 0's index, or 7 (15) below it when A < 0 (lane 0's is then the
+ *    largest).
+ * x = fl(x0 + fl((double)(c0 + c) * step)) as the seed; c0 + c < 2^53
+ * (rt__check_block), so the column counters are exact doubles.
+ */
+#if defined(__x86_64__) && defined(__GNUC__)
+
+#include <immintrin.h>
+
+#define PX_ATTR __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl")))
+#define PX_INLINE static inline __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl")))
+#define PX_FLOOR (_MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)
+
+/* the low 32 bits of lane 0 */
+PX_INLINE uint32_t px_lane0(__m512i v)
+{
+    return (uint32_t)_mm_cvtsi128_si32(_mm512_castsi512_si128(v));
+}
+
+/* the term of one direction (pr_dir, off 7 when A < 0) at eight columns x */
+PX_INLINE __m512d px_dir_term(const pr_dir *dd, __m512d x, const double *dwin8, uint32_t wm)
+{
+    const __m512d magic = _mm512_set1_pd(6755399441055744.0); /* 1.5 * 2^52 */
+    const __m512d j = _mm512_add_pd(_mm512_mul_pd(_mm512_set1_pd(dd->a7), x),
+                                    _mm512_set1_pd(dd->by7));
+    const __m512d jint = _mm512_roundscale_pd(j, PX_FLOOR);
+    const __m512d jfrac = _mm512_sub_pd(j, jint);
+    const __m512i qb = _mm512_castpd_si512(_mm512_add_pd(jint, magic)); /* exact: |jint| < 2^30 */
+    const double *row = dwin8 + ((size_t)((px_lane0(qb) - dd->off) & wm) << 4);
+    const __m512d p0 = _mm512_permutexvar_pd(qb, _mm512_loadu_pd(row));
+    const __m512d d = _mm512_permutexvar_pd(qb, _mm512_loadu_pd(row + 8));
+    return _mm512_add_pd(p0, _mm512_mul_pd(jfrac, d));
+}
+
+/* columns [0, n16) of a height row, sixteen a step */
+PX_INLINE void px_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n16)
+{
+    const double *dwin8 = r->dwin8;
+    const uint32_t wm = r->dwin8_mask;
+    const __m512d vx0 = _mm512_set1_pd(r->x0), vstep = _mm512_set1_pd(r->step);
+    const __m512d sixteen = _mm512_set1_pd(16.0);
+    const __m512d lanes = _mm512_setr_pd(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
+    __m512d ci0 = _mm512_add_pd(_mm512_set1_pd((double)r->c0), lanes);
+    __m512d ci1 = _mm512_add_pd(ci0, _mm512_set1_pd(8.0));
+    for (int64_t c = 0; c < n16; c += 16) {
+        const __m512d x0 = _mm512_add_pd(vx0, _mm512_mul_pd(ci0, vstep));
+        const __m512d x1 = _mm512_add_pd(vx0, _mm512_mul_pd(ci1, vstep));
+        __m512d h0 = _mm512_setzero_pd(), h1 = _mm512_setzero_pd();
+        for (uint32_t i = 0; i < n; i++) {
+            if (dd[i].con) {
+                const __m512d ct = _mm512_set1_pd(dd[i].cterm);
+                h0 = _mm512_add_pd(h0, ct);
+                h1 = _mm512_add_pd(h1, ct);
+                continue;
+            }
+            h0 = _mm512_add_pd(h0, px_dir_term(&dd[i], x0, dwin8, wm));
+            h1 = _mm512_add_pd(h1, px_dir_term(&dd[i], x1, dwin8, wm));
+        }
+        _mm512_storeu_pd(r->out + c, h0);
+        _mm512_storeu_pd(r->out + c + 8, h1);
+        ci0 = _mm512_add_pd(ci0, sixteen);
+        ci1 = _mm512_add_pd(ci1, sixteen);
+    }
+}
+
+/* A height row, any step (as height_row_avx2w): the eight-lane windows
+ * where they serve the row, the AVX2 row for the rest. */
+static PX_ATTR void height_row_avx512w(const rt_point_row *r)
+{
+    const rt_terrain *t = r->t;
+    const double tiny = 0x1p-900;
+    int64_t n16 = r->nx & ~(int64_t)15;
+    /* as pr_height_row_avx2: nothing subnormal (see point_rows_avx2.h) */
+    if (!r->dwin8 || r->n > RT_MAX_DIRECTIONS || (r->x0 != 0.0 && fabs(r->x0) < tiny) ||
+        !(r->step >= tiny) || (r->y != 0.0 && fabs(r->y) < tiny))
+        n16 = 0;
+    pr_dir dd[RT_MAX_DIRECTIONS];
+    const double xc = r->x0 + (double)r->c0 * r->step; /* any column of the row */
+    for (uint32_t i = 0; n16 > 0 && i < r->n; i++) {
+        const int32_t a = t->vec[RT_AH][i];
+        if (!(fabs((double)a) * r->step <= 100.0)) n16 = 0; /* the window rule above */
+        dd[i].a7 = (double)a * RT_RECIP128;
+        dd[i].by7 = (double)t->vec[RT_BH][i] * r->y * RT_RECIP128;
+        dd[i].off = a < 0 ? 7u : 0u;
+        dd[i].con = a == 0;
+        dd[i].cterm = a == 0 ? pr_term(t, i, xc, r->y) : 0.0;
+    }
+    if (n16 > 0) {
+        if (r->n == 5)
+            px_row_n(r, dd, 5, n16);
+        else
+            px_row_n(r, dd, r->n, n16);
+    }
+    if (n16 == r->nx) return;
+    rt_point_row rest = *r;
+    rest.c0 += n16;
+    rest.nx -= n16;
+    rest.out += n16;
+    height_row_avx2w(&rest);
+}
+
+/* the window lookups of one direction (pp_dir, off 15 when A < 0) for
+ * sixteen columns at x0 (0..7), x1 (8..15) */
+PX_INLINE __m512i px_prof_sum(const pp_dir *dd, __m512d x0, __m512d x1, const int32_t *win16,
+                              uint32_t wm, __m512i pack)
+{
+    const __m512d magic = _mm512_set1_pd(6755399441055744.0); /* 1.5 * 2^52 */
+    const __m512d a = _mm512_set1_pd(dd->a7), bb = _mm512_set1_pd(dd->by7);
+    const __m512i q0 = _mm512_castpd_si512(_mm512_add_round_pd(
+        _mm512_add_pd(_mm512_mul_pd(a, x0), bb), magic, PX_FLOOR));
+    const __m512i q1 = _mm512_castpd_si512(_mm512_add_round_pd(
+        _mm512_add_pd(_mm512_mul_pd(a, x1), bb), magic, PX_FLOOR));
+    const __m512i q = _mm512_permutex2var_epi32(q0, pack, q1); /* the low halves, in order */
+    const int32_t *row = win16 + ((size_t)((px_lane0(q0) - dd->off) & wm) << 4);
+    return _mm512_permutexvar_epi32(q, _mm512_loadu_si512((const void *)row));
+}
+
+PX_INLINE void px_prof_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECTIONS],
+                         uint32_t n, int n16)
+{
+    const __m512d vx0 = _mm512_set1_pd(r->x0), vstep = _mm512_set1_pd(r->step);
+    const __m512d sixteen = _mm512_set1_pd(16.0), half = _mm512_set1_pd(0.5);
+    const __m512d onepd = _mm512_set1_pd(1.0);
+    const __m512d lanes = _mm512_setr_pd(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
+    const __m512i pack = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26,
+                                           28, 30);
+    const int32_t *win16 = r->win16;
+    const uint32_t wm = r->win16_mask;
+    __m512d ci0 = _mm512_add_pd(_mm512_set1_pd((double)r->c0), lanes);
+    __m512d ci1 = _mm512_add_pd(ci0, _mm512_set1_pd(8.0));
+    for (int c = 0; c < n16; c += 16) {
+        const __m512d x0 = _mm512_add_pd(vx0, _mm512_mul_pd(ci0, vstep));
+        const __m512d x1 = _mm512_add_pd(vx0, _mm512_mul_pd(ci1, vstep));
+        for (int p = 0; p < 3; p++) {
+            __m512i acc = _mm512_setzero_si512();
+            for (uint32_t i = 0; i < n; i++)
+                acc = _mm512_add_epi32(acc, px_prof_sum(&dd[p][i], x0, x1, win16, wm, pack));
+            _mm512_storeu_si512((void *)(r->a[p] + c), acc);
+        }
+        /* round_js(x): floor, plus one if the fraction is >= 0.5 */
+        const __m512d f0 = _mm512_roundscale_pd(x0, PX_FLOOR);
+        const __m512d f1 = _mm512_roundscale_pd(x1, PX_FLOOR);
+        const __mmask8 u0 = _mm512_cmp_pd_mask(_mm512_sub_pd(x0, f0), half, _CMP_GE_OQ);
+        const __mmask8 u1 = _mm512_cmp_pd_mask(_mm512_sub_pd(x1, f1), half, _CMP_GE_OQ);
+        _mm256_storeu_si256((__m256i *)(void *)(r->xr + c),
+                            _mm512_cvttpd_epi32(_mm512_mask_add_pd(f0, u0, f0, onepd)));
+        _mm256_storeu_si256((__m256i *)(void *)(r->xr + c + 8),
+                            _mm512_cvttpd_epi32(_mm512_mask_add_pd(f1, u1, f1, onepd)));
+        ci0 = _mm512_add_pd(ci0, sixteen);
+        ci1 = _mm512_add_pd(ci1, sixteen);
+    }
+}
+
+/* The profile sums and rounded x of a terra row's tile (as prof_row_avx2w):
+ * the 16-lane windows where they serve the tile, the AVX2 row for the rest. */
+static PX_ATTR void prof_row_avx512w(const rt_point_prof *r)
+{
+    const rt_terrain *t = r->t;
+    static const int pa[3] = {RT_A1, RT_A2, RT_A3}, pb[3] = {RT_B1, RT_B2, RT_B3};
+    int n16 = r->win16 && r->n <= RT_MAX_DIRECTIONS ? r->nk & ~15 : 0;
+    pp_dir dd[3][RT_MAX_DIRECTIONS];
+    for (int p = 0; n16 > 0 && p < 3; p++)
+        for (uint32_t i = 0; i < r->n; i++) {
+            const int32_t a = t->vec[pa[p]][i];
+            if (!(fabs((double)a) * r->step <= 100.0)) n16 = 0; /* the window rule above */
+            dd[p][i].a7 = (double)a * RT_RECIP128;
+            dd[p][i].by7 = (double)t->vec[pb[p]][i] * r->y * RT_RECIP128;
+            dd[p][i].off = a < 0 ? 15u : 0u;
+        }
+    if (n16 > 0) {
+        if (r->n == 5)
+            px_prof_n(r, dd, 5, n16);
+        else
+            px_prof_n(r, dd, r->n, n16);
+    }
+    if (n16 == r->nk) return;
+    rt_point_prof rest = *r;
+    rest.c0 += n16;
+    rest.nk -= n16;
+    for (int p = 0; p < 3; p++) rest.a[p] += n16;
+    rest.xr += n16;
+    prof_row_avx2w(&rest);
+}
+
+/* Profile sums at the rounded points (as tile_prof_at_avx2w; xr is
+ * nondecreasing): V = a*xr + by modulo 2^32 and the index V >> s, sixteen
+ * columns a step, the profile by the 16-lane windows where the columns of
+ * every group of 16 span at most 15 indices (|a| * (xr[k+15] - xr[k]) <=
+ * 15 * 2^s) and the windows repeat with a period dividing 2^(32-s) (s <= 22:
+ * the indices are taken modulo 2^(32-s)), else by the AVX2 kernel. */
+static PX_ATTR void tile_prof_at_avx512w(const rt_tile_args *ta, const uint32_t *restrict xr,
+                                         int32_t *restrict out)
+{
+    const int nk = ta->nk;
+    const uint32_t s = ta->shift, n = ta->n;
+    int k1 = ta->win16 && s <= 22 && n <= RT_MAX_DIRECTIONS ? nk & ~15 : 0;
+    uint32_t span = 0; /* the widest xr[k+15] - xr[k] of a group */
+    for (int k = 0; k < k1; k += 16)
+        if (xr[k + 15] - xr[k] > span) span = xr[k + 15] - xr[k];
+    for (uint32_t i = 0; k1 > 0 && i < n; i++) {
+        const int64_t a = (int32_t)ta->dv[i];
+        if ((a < 0 ? -a : a) * (int64_t)span > 15 * ((int64_t)1 << s)) k1 = 0;
+    }
+    if (k1 > 0) {
+        const int32_t *win16 = ta->win16;
+        const uint32_t wm = ta->win16_mask;
+        const __m128i sh = _mm_cvtsi32_si128((int)s);
+        for (int k = 0; k < k1; k += 16) {
+            const __m512i x = _mm512_loadu_si512((const void *)(xr + k));
+            __m512i acc = _mm512_setzero_si512();
+            for (uint32_t i = 0; i < n; i++) {
+                const __m512i q = _mm512_srl_epi32(
+                    _mm512_add_epi32(_mm512_mullo_epi32(x, _mm512_set1_epi32((int)ta->dv[i])),
+                                     _mm512_set1_epi32((int)ta->v0[i])), sh);
+                const uint32_t off = (int32_t)ta->dv[i] < 0 ? 15u : 0u;
+                const int32_t *row = win16 + ((size_t)((px_lane0(q) - off) & wm) << 4);
+                acc = _mm512_add_epi32(acc, _mm512_permutexvar_epi32(q, _mm512_loadu_si512((const void *)row)));
+            }
+            _mm512_storeu_si512((void *)(out + k), acc);
+        }
+    }
+    if (k1 == nk) return;
+    rt_tile_args rest = *ta;
+    rest.nk = nk - k1;
+    tile_prof_at_avx2w(&rest, xr + k1, out + k1);
+}
+
+/* The classify pass of the point path (as tile_classify_, terrain_tile.h:
+ * the same operations on the same values, in its order) straight into the
+ * terrain bytes, the feature bytes (RT_NONE) and the candidate bits
+ * (ca->cmask, every group of the tile written); returns nonzero when some
+ * column is a feature candidate.  Sixteen columns a step; the last ones by
+ * tile_classify_avx512 and its codes.  (ca->stream: streaming stores.) */
+static PX_ATTR int tile_classify_out_avx512w(const rt_classify_args *ca)
+{
+    const int nk = ca->nk, k1 = nk & ~15;
+    const __m512d lake_h = _mm512_set1_pd(ca->lake_height), lake_b = _mm512_set1_pd(ca->lake_base);
+    const __m512d yr = _mm512_set1_pd(ca->yr), r128 = _mm512_set1_pd(RT_RECIP128);
+    const __m512d M = _mm512_set1_pd(ca->fmod_m), invM = _mm512_set1_pd(ca->fmod_inv);
+    const __m512d fp = _mm512_set1_pd(ca->f_point), fx = _mm512_set1_pd(ca->f_x);
+    const __m512d fc = _mm512_set1_pd(ca->f_cone);
+    const __m512d half = _mm512_set1_pd(0.5), onepd = _mm512_set1_pd(1.0);
+    const __m512i town_lt = _mm512_set1_epi32(ca->town_lt), grass_lt = _mm512_set1_epi32(ca->grass_lt);
+    const __m512i open_lt = _mm512_set1_epi32(ca->open_lt);
+    const __m512i thicket_lt = _mm512_set1_epi32(ca->thicket_lt);
+    const __m512i grass = _mm512_set1_epi32(RT_GRASS), moor = _mm512_set1_epi32(RT_MOOR);
+    const __m512i thicket = _mm512_set1_epi32(RT_THICKET), wood = _mm512_set1_epi32(RT_WOOD);
+    const __m512i town = _mm512_set1_epi32(RT_TOWN), mud = _mm512_set1_epi32(RT_MUD);
+    const __m512i lake = _mm512_set1_epi32(RT_LAKE);
+    const __m128i none = _mm_set1_epi8((char)RT_NONE);
+    /* streaming stores where asked (outputs far larger than the caches) and
+     * the outputs are aligned for them (every step writes 64-byte lines of
+     * height and depth, 16 bytes of terrain and feature); the table's
+     * `finish` fences them */
+    const int nt = ca->stream && (uintptr_t)ca->height % 64 == 0 && (uintptr_t)ca->depth % 64 == 0 &&
+                   (uintptr_t)ca->terrain % 16 == 0 && (uintptr_t)ca->feature % 16 == 0;
+    int any = 0;
+    for (int k = 0; k < k1; k += 16) {
+        __mmask8 wlake[2], wmud[2], wcand[2];
+        for (int g = 0; g < 2; g++) { /* the floating-point half, eight columns */
+            const int q = k + 8 * g;
+            const __m512d h = _mm512_loadu_pd(ca->ht + q);
+            wlake[g] = _mm512_cmp_pd_mask(h, lake_h, _CMP_LT_OQ); /* lake_h > h */
+            wmud[g] = _mm512_cmp_pd_mask(h, lake_b, _CMP_LT_OQ);
+            const __m512d fa = _mm512_cvtepi32_pd(_mm256_loadu_si256((const __m256i *)(const void *)(ca->fa + q)));
+            const __m512d xr = _mm512_cvtepi32_pd(_mm256_loadu_si256((const __m256i *)(const void *)(ca->xr + q)));
+            const __m512d v = _mm512_mul_pd(_mm512_mul_pd(fa, _mm512_mul_pd(xr, yr)), r128);
+            __m512d r = _mm512_roundscale_pd(v, PX_FLOOR);
+            r = _mm512_add_pd(r, _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(_mm512_sub_pd(v, r), half, _CMP_GE_OQ), onepd));
+            const __m512d f = _mm512_sub_pd(r, _mm512_mul_pd(M, _mm512_roundscale_pd(_mm512_mul_pd(r, invM), PX_FLOOR)));
+            wcand[g] = _mm512_cmp_pd_mask(f, fp, _CMP_EQ_OQ) | _mm512_cmp_pd_mask(f, fx, _CMP_EQ_OQ) |
+                       _mm512_cmp_pd_mask(f, fc, _CMP_EQ_OQ);
+            const __m512d ho = _mm512_mask_mov_pd(h, wlake[g], lake_h);
+            const __m512d dout = _mm512_maskz_sub_pd(wlake[g], lake_h, h);
+            if (nt) {
+                _mm512_stream_pd(ca->height + q, ho);
+                _mm512_stream_pd(ca->depth + q, dout);
+            } else {
+                _mm512_storeu_pd(ca->height + q, ho);
+                _mm512_storeu_pd(ca->depth + q, dout);
+            }
+        }
+        const __mmask16 klake = (__mmask16)(wlake[0] | wlake[1] << 8);
+        const __mmask16 kmud = (__mmask16)(wmud[0] | wmud[1] << 8);
+        const __mmask16 kcand = (__mmask16)(wcand[0] | wcand[1] << 8);
+        /* the integer half: |a1| when town_abs (the sums are far inside int32) */
+        __m512i a1 = _mm512_loadu_si512((const void *)(ca->a1 + k));
+        if (ca->town_abs) a1 = _mm512_abs_epi32(a1);
+        const __m512i a2 = _mm512_loadu_si512((const void *)(ca->a2 + k));
+        const __m512i a3 = _mm512_loadu_si512((const void *)(ca->a3 + k));
+        const __mmask16 ktown = _mm512_cmplt_epi32_mask(a1, town_lt);
+        const __mmask16 kopen = _mm512_cmplt_epi32_mask(a2, grass_lt);
+        const __m512i veg_open = _mm512_mask_blend_epi32(_mm512_cmplt_epi32_mask(a3, open_lt), moor, grass);
+        const __m512i veg_wood = _mm512_mask_blend_epi32(_mm512_cmplt_epi32_mask(a3, thicket_lt), wood, thicket);
+        __m512i ter = _mm512_mask_blend_epi32(kopen, veg_wood, veg_open);
+        ter = _mm512_mask_mov_epi32(ter, ktown, town);
+        ter = _mm512_mask_mov_epi32(ter, kmud, mud);
+        ter = _mm512_mask_mov_epi32(ter, klake, lake);
+        if (nt) {
+            _mm_stream_si128((__m128i *)(void *)(ca->terrain + k), _mm512_cvtepi32_epi8(ter));
+            _mm_stream_si128((__m128i *)(void *)(ca->feature + k), none);
+        } else {
+            _mm_storeu_si128((__m128i *)(void *)(ca->terrain + k), _mm512_cvtepi32_epi8(ter));
+            _mm_storeu_si128((__m128i *)(void *)(ca->feature + k), none);
+        }
+        const uint16_t cand = (uint16_t)(kcand & (__mmask16) ~(klake | kmud | ktown));
+        ca->cmask[k >> 3] = (uint8_t)cand;
+        ca->cmask[(k >> 3) + 1] = (uint8_t)(cand >> 8);
+        any |= cand;
+    }
+    if (k1 < nk) { /* the last columns: the codes of tile_classify_avx512 */
+        rt_classify_args rest = *ca;
+        rest.nk = nk - k1;
+        rest.ht += k1, rest.a1 += k1, rest.a2 += k1, rest.a3 += k1, rest.fa += k1, rest.xr += k1;
+        rest.height += k1, rest.depth += k1;
+        tile_classify_avx512(&rest);
+        for (int q = k1; q < nk; q++) {
+            const int32_t cd = ca->code[q - k1];
+            if ((q & 7) == 0) ca->cmask[q >> 3] = 0;
+            ca->terrain[q] = (uint8_t)(cd & 0xff);
+            ca->feature[q] = RT_NONE;
+            ca->cmask[q >> 3] |= (uint8_t)((cd >> 8 & 1) << (q & 7));
+            any |= cd >> 8;
+        }
+    }
+    return any != 0;
+}
+
+#undef PX_ATTR
+#undef PX_INLINE
+#undef PX_FLOOR
+
+#endif
