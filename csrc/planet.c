@@ -248,10 +248,12 @@ typedef struct planet_job {
     int64_t cols, rows;
     uint8_t *visible;
     rt__watch *w;
-    int simd; /* map: the rows' kernel, MAP_SCALAR, MAP_AVX2 or MAP_AVX512 */
+    int simd; /* map: the rows' kernel (MAP_SCALAR, ...) */
 } planet_job;
 
-enum { MAP_SCALAR, MAP_AVX2, MAP_AVX512 };
+/* the map rows: scalar; AVX2 sums with the classification scalar (a placed
+ * table); terra in AVX2 or AVX-512 registers */
+enum { MAP_SCALAR, MAP_AVX2_PRE, MAP_AVX2, MAP_AVX512 };
 
 static void store(const rt_terra_out *o, int64_t k, double h, double d, uint8_t t, uint8_t f)
 {
@@ -434,12 +436,13 @@ __attribute__((target("avx2"))) static void map_chunk_avx2(const planet_job *j, 
     }
 }
 
+#include "simd/planet_avx2.h"
 #include "simd/planet_avx512.h"
 
 /* The rows' kernel of this map: the variant p->simd resolves to, if every
  * sum is small enough that floor(j) and floor(floor(v)/128) convert to
  * int32 exactly (|v| < 2^37 with the radius bounding |x|, |y|, |z|); the
- * AVX-512 rows only without a placed table. */
+ * rows of terra in vector registers only without a placed table. */
 static int map_kernel(const rt_planet *p)
 {
     const int v = rt_simd_resolve(p->simd);
@@ -449,7 +452,8 @@ static int map_kernel(const rt_planet *p)
             double m = fabs(p->vec[3 * s][i]) + fabs(p->vec[3 * s + 1][i]) + fabs(p->vec[3 * s + 2][i]);
             if (!(m * p->radius * 1.001 < 137438953472.0)) return MAP_SCALAR; /* 2^37 */
         }
-    return v != RT_SIMD_AVX2 && !p->placed ? MAP_AVX512 : MAP_AVX2;
+    if (p->placed) return MAP_AVX2_PRE;
+    return v == RT_SIMD_AVX2 ? MAP_AVX2 : MAP_AVX512;
 }
 #else
 #define PLANET_SIMD 0
@@ -486,21 +490,24 @@ static void map_rows(void *ctx, int64_t begin, int64_t end)
     const double hc = 0.5 * (double)(j->cols - 1), hr = 0.5 * (double)(j->rows - 1);
     int64_t pending = 0;
 #if PLANET_SIMD
-    if (j->simd == MAP_AVX512) {
-        const int64_t n8 = j->cols & ~(int64_t)7;
+    if (j->simd == MAP_AVX2 || j->simd == MAP_AVX512) {
+        const int64_t n8 = j->cols & ~(int64_t)(j->simd == MAP_AVX512 ? 7 : 3);
         for (int64_t r = begin; r < end; r++) {
             const double w = ((double)r - hr) * j->step;
             for (int64_t c0 = 0; c0 < n8; c0 += PLANET_CHUNK) {
                 const int64_t c1 = n8 - c0 < PLANET_CHUNK ? n8 : c0 + PLANET_CHUNK;
                 if (rt__watch_charge(j->w, &pending, (c1 - c0) * 4 * RT_WORK_POINT)) return;
-                map_cols_avx512(j, r, w, c0, c1);
+                if (j->simd == MAP_AVX512)
+                    map_cols_avx512(j, r, w, c0, c1);
+                else
+                    map_cols_avx2(j, r, w, c0, c1);
             }
             for (int64_t c = n8; c < j->cols; c++) /* the last columns */
                 map_point(j, r, c, w, R2, hc);
         }
         return;
     }
-    if (j->simd == MAP_AVX2) {
+    if (j->simd == MAP_AVX2_PRE) {
         double pre[8 * PLANET_CHUNK], xyz[3 * PLANET_CHUNK], rrs[PLANET_CHUNK];
         for (int64_t r = begin; r < end; r++) {
             double w = ((double)r - hr) * j->step;
