@@ -252,7 +252,8 @@ typedef struct planet_job {
 } planet_job;
 
 /* the map rows: scalar; AVX2 sums with the classification scalar (a placed
- * table); terra in AVX2 or AVX-512 registers */
+ * table, or more than 8 directions on AVX2); terra in AVX2 or AVX-512
+ * registers */
 enum { MAP_SCALAR, MAP_AVX2_PRE, MAP_AVX2, MAP_AVX512 };
 
 static void store(const rt_terra_out *o, int64_t k, double h, double d, uint8_t t, uint8_t f)
@@ -453,7 +454,8 @@ static int map_kernel(const rt_planet *p)
             if (!(m * p->radius * 1.001 < 137438953472.0)) return MAP_SCALAR; /* 2^37 */
         }
     if (p->placed) return MAP_AVX2_PRE;
-    return v == RT_SIMD_AVX2 ? MAP_AVX2 : MAP_AVX512;
+    if (v == RT_SIMD_AVX2) return p->directions <= PV_DIRECTIONS ? MAP_AVX2 : MAP_AVX2_PRE;
+    return MAP_AVX512;
 }
 #else
 #define PLANET_SIMD 0

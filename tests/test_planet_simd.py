@@ -109,3 +109,14 @@ def test_map_rejects_unknown_variant():
     p = rt.Planet(1000)
     with pytest.raises(ValueError, match="simd"):
         _core.planet_map(p._params(), 0.0, 0.0, 4, 4, 1.0, simd=99)
+
+
+@pytest.mark.parametrize("n", [1, 3, 8, 9, 13])
+def test_map_any_number_of_directions_every_variant(n):
+    # 5 is the classic count (the rows' unrolled case); up to 8 the AVX2 rows keep
+    # the vectors broadcast on the stack, beyond they hand over to the AVX2 sums
+    rng = np.random.default_rng(n)
+    vectors = {name: [int(v) for v in rng.integers(-60, 61, n)] for name in NAMES}
+    p = rt.Planet(4000.0, feature_mask=0x1C, **vectors)
+    _check_every_variant(p, 33.0, -71.0, 29, 7, 1.0)
+    _check_every_variant(p, -12.0, 150.0, 21, 15, 2.0 * 4000.0 / 14)

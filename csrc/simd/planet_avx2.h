@@ -15,16 +15,16 @@
 #define PV_ATTR __attribute__((target("avx2")))
 #define PV_INLINE static inline __attribute__((always_inline, target("avx2")))
 
-PV_INLINE __m256d pv_sum3(const double *P, __m128i vmask, const double *A, const double *B,
-                          const double *C, uint32_t n, __m256d x, __m256d y, __m256d z)
+/* A, B, C: each component broadcast to four lanes (pv_row_n's table) */
+PV_INLINE __m256d pv_sum3(const double *P, __m128i vmask, const __m256d *A, const __m256d *B,
+                          const __m256d *C, uint32_t n, __m256d x, __m256d y, __m256d z)
 {
     const __m256d r128 = _mm256_set1_pd(RT_RECIP128);
     const __m128i one = _mm_set1_epi32(1);
     __m256d acc = _mm256_setzero_pd();
     for (uint32_t i = 0; i < n; i++) {
         const __m256d v = _mm256_add_pd(
-            _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(A[i]), x), _mm256_mul_pd(_mm256_set1_pd(B[i]), y)),
-            _mm256_mul_pd(_mm256_set1_pd(C[i]), z));
+            _mm256_add_pd(_mm256_mul_pd(A[i], x), _mm256_mul_pd(B[i], y)), _mm256_mul_pd(C[i], z));
         const __m256d jv = _mm256_mul_pd(v, r128);
         const __m256d q = _mm256_floor_pd(jv);
         const __m256d jfrac = _mm256_sub_pd(jv, q);
@@ -36,15 +36,14 @@ PV_INLINE __m256d pv_sum3(const double *P, __m128i vmask, const double *A, const
     return acc;
 }
 
-PV_INLINE __m256d pv_prof3(const double *P, __m128i vmask, const double *A, const double *B,
-                           const double *C, uint32_t n, __m256d x, __m256d y, __m256d z)
+PV_INLINE __m256d pv_prof3(const double *P, __m128i vmask, const __m256d *A, const __m256d *B,
+                           const __m256d *C, uint32_t n, __m256d x, __m256d y, __m256d z)
 {
     const __m256d r128 = _mm256_set1_pd(RT_RECIP128);
     __m256d acc = _mm256_setzero_pd();
     for (uint32_t i = 0; i < n; i++) {
         const __m256d v = _mm256_add_pd(
-            _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(A[i]), x), _mm256_mul_pd(_mm256_set1_pd(B[i]), y)),
-            _mm256_mul_pd(_mm256_set1_pd(C[i]), z));
+            _mm256_add_pd(_mm256_mul_pd(A[i], x), _mm256_mul_pd(B[i], y)), _mm256_mul_pd(C[i], z));
         const __m256d q = _mm256_floor_pd(_mm256_mul_pd(_mm256_floor_pd(v), r128));
         acc = _mm256_add_pd(acc, _mm256_i32gather_pd(P, _mm_and_si128(_mm256_cvttpd_epi32(q), vmask), 8));
     }
@@ -69,14 +68,14 @@ PV_INLINE void pv_store_codes(uint8_t *out, __m256d codes)
 }
 
 /* Columns c0 .. c1 (c1 - c0 a multiple of 4) of row r, w its northward
- * offset, n directions. */
-PV_INLINE void pv_row_n(const planet_job *j, int64_t r, double w, int64_t c0, int64_t c1,
-                        uint32_t n)
+ * offset, n <= PV_DIRECTIONS directions, V the vectors broadcast. */
+#define PV_DIRECTIONS 8
+PV_INLINE void pv_row_n(const planet_job *j, const __m256d (*V)[PV_DIRECTIONS], int64_t r,
+                        double w, int64_t c0, int64_t c1, uint32_t n)
 {
     const rt_planet *p = j->p;
     const rt_terra_out *o = j->out;
     const double *P = p->profile;
-    const double(*V)[RT_MAX_DIRECTIONS] = p->vec;
     const __m128i vmask = _mm_set1_epi32((int)(p->profile_len - 1));
     const double hc = 0.5 * (double)(j->cols - 1);
     const __m256d vR2 = _mm256_set1_pd(p->radius * p->radius), vstep = _mm256_set1_pd(j->step);
@@ -173,15 +172,20 @@ PV_INLINE void pv_row_n(const planet_job *j, int64_t r, double w, int64_t c0, in
                     if (slow >> q & 1) o->feature[k + q] = feature_of_a(p, xr[q], yr[q], zr[q], &av[q]);
             }
         }
-        if (j->visible)
-            for (int q = 0; q < 4; q++) j->visible[k + q] = (uint8_t)(inm >> q & 1);
+        if (j->visible) pv_store_codes(j->visible + k, _mm256_and_pd(in, _mm256_set1_pd(1.0)));
     }
 }
 
+/* The rows of planets with at most PV_DIRECTIONS directions (the table of
+ * broadcast vectors stays small on the stack: 3 KiB). */
 static PV_ATTR void map_cols_avx2(const planet_job *j, int64_t r, double w, int64_t c0, int64_t c1)
 {
-    if (j->p->directions == 5)
-        pv_row_n(j, r, w, c0, c1, 5);
+    const uint32_t n = j->p->directions;
+    __m256d V[RT_PLANET_VECTOR_COUNT][PV_DIRECTIONS];
+    for (int s = 0; s < RT_PLANET_VECTOR_COUNT; s++)
+        for (uint32_t i = 0; i < n; i++) V[s][i] = _mm256_set1_pd(j->p->vec[s][i]);
+    if (n == 5)
+        pv_row_n(j, (const __m256d(*)[PV_DIRECTIONS])V, r, w, c0, c1, 5);
     else
-        pv_row_n(j, r, w, c0, c1, j->p->directions);
+        pv_row_n(j, (const __m256d(*)[PV_DIRECTIONS])V, r, w, c0, c1, n);
 }
