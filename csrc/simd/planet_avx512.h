@@ -17,15 +17,125 @@
  * the scalar feature_of_a with the very a, xr, yr, zr.  Lanes outside the
  * disc are stored as map_point stores them.  A planet with a placed table
  * is not served here (map_rows uses the AVX2 rows).
+ *
+ * A template, included twice by planet.c: PA_NAME(f) names the functions,
+ * PA_TARGET is their target, PA_BYTES 1 reads the profile from four
+ * registers of bytes (AVX-512 VBMI, a profile of integers 0..255 whose
+ * length divides 256, repeated to 256 bytes) instead of gathers.  A byte
+ * lookup is two vpermt2b and a blend on the index's bit 7, 64 indices at
+ * once: the indices of four directions sit in the four bytes of a dword
+ * (and p0's and p1's of four directions of the height in the two halves).
+ * The values are the profile's integers, so p0, p1 and p1 - p0 are the
+ * doubles the seed reads and subtracts, and a calcProf sum, every partial
+ * sum an integer below 2^53, is the integer sum of the bytes, in any order.
  */
 
-#define PA_ATTR __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl")))
-#define PA_INLINE static inline __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl")))
+#define PA_ATTR __attribute__((target(PA_TARGET)))
+#define PA_INLINE static inline __attribute__((always_inline, target(PA_TARGET)))
+
+#if PA_BYTES
+/* P[idx] at the 64 byte indices of idx (the profile's 256 bytes in T[0..3]) */
+PA_INLINE __m512i PA_NAME(pa_lookup)(const __m512i *T, __m512i idx)
+{
+    const __m512i lo = _mm512_permutex2var_epi8(T[0], idx, T[1]);
+    const __m512i hi = _mm512_permutex2var_epi8(T[2], idx, T[3]);
+    return _mm512_mask_blend_epi8(_mm512_movepi8_mask(idx), lo, hi);
+}
+
+/* the low bytes of m (1..4) dword vectors as bytes 0..m-1 of each dword */
+PA_INLINE __m256i PA_NAME(pa_pack4)(const __m256i *d, int m)
+{
+    __m256i w = d[0];
+    if (m > 1) w = _mm256_mask_blend_epi8(0x22222222u, w, _mm256_slli_epi32(d[1], 8));
+    if (m > 2) w = _mm256_mask_blend_epi8(0x44444444u, w, _mm256_slli_epi32(d[2], 16));
+    if (m > 3) w = _mm256_mask_blend_epi8(0x88888888u, w, _mm256_slli_epi32(d[3], 24));
+    return w;
+}
+
+/* the bytes 0..m-1 of a dword (m 0..4) */
+static inline int32_t PA_NAME(pa_bytes)(int m)
+{
+    return m >= 4 ? -1 : (int32_t)((1u << (8 * m)) - 1u);
+}
+
+/* calcHeight with three vectors at eight points, the profile in bytes */
+PA_INLINE __m512d PA_NAME(pa_sum3)(const double *P, __m256i vmask, const __m512i *T, const double *A,
+                                   const double *B, const double *C, uint32_t n, __m512d x,
+                                   __m512d y, __m512d z)
+{
+    (void)P, (void)vmask;
+    const __m512d r128 = _mm512_set1_pd(RT_RECIP128);
+    const __m256i one = _mm256_set1_epi32(1), ff = _mm256_set1_epi32(0xff);
+    __m512d acc = _mm512_setzero_pd();
+    for (uint32_t i0 = 0; i0 < n; i0 += 4) {
+        const int m = n - i0 < 4 ? (int)(n - i0) : 4;
+        __m256i d0[4], d1[4];
+        __m512d jfrac[4];
+        for (int k = 0; k < m; k++) {
+            const uint32_t i = i0 + (uint32_t)k;
+            const __m512d v = _mm512_add_pd(
+                _mm512_add_pd(_mm512_mul_pd(_mm512_set1_pd(A[i]), x), _mm512_mul_pd(_mm512_set1_pd(B[i]), y)),
+                _mm512_mul_pd(_mm512_set1_pd(C[i]), z));
+            const __m512d jv = _mm512_mul_pd(v, r128);
+            const __m512d q = _mm512_roundscale_pd(jv, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+            jfrac[k] = _mm512_sub_pd(jv, q);
+            d0[k] = _mm512_cvttpd_epi32(q);
+            d1[k] = _mm256_add_epi32(d0[k], one);
+        }
+        /* p0's indices in the low half, p1's in the high half */
+        const __m512i R = PA_NAME(pa_lookup)(
+            T, _mm512_inserti64x4(_mm512_castsi256_si512(PA_NAME(pa_pack4)(d0, m)), PA_NAME(pa_pack4)(d1, m), 1));
+        const __m256i r0 = _mm512_castsi512_si256(R), r1 = _mm512_extracti64x4_epi64(R, 1);
+        for (int k = 0; k < m; k++) {
+            const __m512d p0 = _mm512_cvtepi32_pd(_mm256_and_si256(_mm256_srli_epi32(r0, 8 * k), ff));
+            const __m512d p1 = _mm512_cvtepi32_pd(_mm256_and_si256(_mm256_srli_epi32(r1, 8 * k), ff));
+            acc = _mm512_add_pd(acc, _mm512_add_pd(p0, _mm512_mul_pd(jfrac[k], _mm512_sub_pd(p1, p0))));
+        }
+    }
+    return acc;
+}
+
+/* calcProf with three vectors at eight points, the profile in bytes */
+PA_INLINE __m512d PA_NAME(pa_prof3)(const double *P, __m256i vmask, const __m512i *T, const double *A,
+                                    const double *B, const double *C, uint32_t n, __m512d x,
+                                    __m512d y, __m512d z)
+{
+    (void)P, (void)vmask;
+    const __m512d r128 = _mm512_set1_pd(RT_RECIP128);
+    __m256i sum = _mm256_setzero_si256();
+    for (uint32_t i0 = 0; i0 < n; i0 += 8) {
+        const int m = n - i0 < 8 ? (int)(n - i0) : 8;
+        __m256i d[8];
+        for (int k = 0; k < m; k++) {
+            const uint32_t i = i0 + (uint32_t)k;
+            const __m512d v = _mm512_add_pd(
+                _mm512_add_pd(_mm512_mul_pd(_mm512_set1_pd(A[i]), x), _mm512_mul_pd(_mm512_set1_pd(B[i]), y)),
+                _mm512_mul_pd(_mm512_set1_pd(C[i]), z));
+            const __m512d fv = _mm512_roundscale_pd(v, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+            const __m512d q = _mm512_roundscale_pd(_mm512_mul_pd(fv, r128), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+            d[k] = _mm512_cvttpd_epi32(q);
+        }
+        const __m256i lo = PA_NAME(pa_pack4)(d, m < 4 ? m : 4);
+        const __m256i hi = m > 4 ? PA_NAME(pa_pack4)(d + 4, m - 4) : _mm256_setzero_si256();
+        /* the values of the m directions, the other bytes 0 */
+        const __m512i keep = _mm512_inserti64x4(_mm512_set1_epi32(PA_NAME(pa_bytes)(m < 4 ? m : 4)),
+                                                _mm256_set1_epi32(PA_NAME(pa_bytes)(m > 4 ? m - 4 : 0)), 1);
+        const __m512i R = _mm512_and_si512(
+            PA_NAME(pa_lookup)(T, _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1)), keep);
+        /* the four bytes of each dword summed (unsigned bytes times 1, pairs, then dwords) */
+        const __m512i s = _mm512_madd_epi16(_mm512_maddubs_epi16(R, _mm512_set1_epi8(1)), _mm512_set1_epi16(1));
+        sum = _mm256_add_epi32(sum, _mm256_add_epi32(_mm512_castsi512_si256(s), _mm512_extracti64x4_epi64(s, 1)));
+    }
+    return _mm512_cvtepi32_pd(sum);
+}
+#else
 
 /* calcHeight with three vectors at eight points (sum3) */
-PA_INLINE __m512d pa_sum3(const double *P, __m256i vmask, const double *A, const double *B,
-                          const double *C, uint32_t n, __m512d x, __m512d y, __m512d z)
+PA_INLINE __m512d PA_NAME(pa_sum3)(const double *P, __m256i vmask, const __m512i *T, const double *A,
+                                   const double *B, const double *C, uint32_t n, __m512d x,
+                                   __m512d y, __m512d z)
 {
+    (void)T;
     const __m512d r128 = _mm512_set1_pd(RT_RECIP128);
     const __m256i one = _mm256_set1_epi32(1);
     __m512d acc = _mm512_setzero_pd();
@@ -45,9 +155,11 @@ PA_INLINE __m512d pa_sum3(const double *P, __m256i vmask, const double *A, const
 }
 
 /* calcProf with three vectors at eight points (prof3): floor(floor(v) / 128) */
-PA_INLINE __m512d pa_prof3(const double *P, __m256i vmask, const double *A, const double *B,
-                           const double *C, uint32_t n, __m512d x, __m512d y, __m512d z)
+PA_INLINE __m512d PA_NAME(pa_prof3)(const double *P, __m256i vmask, const __m512i *T, const double *A,
+                                    const double *B, const double *C, uint32_t n, __m512d x,
+                                    __m512d y, __m512d z)
 {
+    (void)T;
     const __m512d r128 = _mm512_set1_pd(RT_RECIP128);
     __m512d acc = _mm512_setzero_pd();
     for (uint32_t i = 0; i < n; i++) {
@@ -62,8 +174,10 @@ PA_INLINE __m512d pa_prof3(const double *P, __m256i vmask, const double *A, cons
     return acc;
 }
 
+#endif
+
 /* round_js: floor, plus one where the fraction is >= 0.5 */
-PA_INLINE __m512d pa_round_js(__m512d v)
+PA_INLINE __m512d PA_NAME(pa_round_js)(__m512d v)
 {
     const __m512d f = _mm512_roundscale_pd(v, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
     const __mmask8 up = _mm512_cmp_pd_mask(_mm512_sub_pd(v, f), _mm512_set1_pd(0.5), _CMP_GE_OQ);
@@ -72,8 +186,8 @@ PA_INLINE __m512d pa_round_js(__m512d v)
 
 /* Columns c0 .. c1 (c1 - c0 a multiple of 8) of row r, w its northward
  * offset, n directions. */
-PA_INLINE void pa_row_n(const planet_job *j, int64_t r, double w, int64_t c0, int64_t c1,
-                        uint32_t n)
+PA_INLINE void PA_NAME(pa_row_n)(const planet_job *j, const __m512i *T, int64_t r, double w,
+                                 int64_t c0, int64_t c1, uint32_t n)
 {
     const rt_planet *p = j->p;
     const rt_terra_out *o = j->out;
@@ -111,7 +225,7 @@ PA_INLINE void pa_row_n(const planet_job *j, int64_t r, double w, int64_t c0, in
             const __m512d x = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(u, ex), wnx), _mm512_mul_pd(d, cx));
             const __m512d y = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(u, ey), wny), _mm512_mul_pd(d, cy));
             const __m512d z = _mm512_add_pd(wnz, _mm512_mul_pd(d, cz));
-            const __m512d ht = pa_sum3(P, vmask, V[RT_PLANET_AH], V[RT_PLANET_BH], V[RT_PLANET_CH], n, x, y, z);
+            const __m512d ht = PA_NAME(pa_sum3)(P, vmask, T, V[RT_PLANET_AH], V[RT_PLANET_BH], V[RT_PLANET_CH], n, x, y, z);
             const __mmask8 lake = in & _mm512_cmp_pd_mask(lake_h, ht, _CMP_GT_OQ);
             const __mmask8 mud = in & ~lake & _mm512_cmp_pd_mask(lake_b, ht, _CMP_GT_OQ);
             const __mmask8 land = in & ~lake & ~mud;
@@ -120,13 +234,13 @@ PA_INLINE void pa_row_n(const planet_job *j, int64_t r, double w, int64_t c0, in
             terrain = _mm256_mask_blend_epi32(lake, terrain, _mm256_set1_epi32(RT_LAKE));
             terrain = _mm256_mask_blend_epi32(mud, terrain, _mm256_set1_epi32(RT_MUD));
             if (land) {
-                const __m512d a1 = pa_prof3(P, vmask, V[RT_PLANET_A1], V[RT_PLANET_B1], V[RT_PLANET_C1], n, x, y, z);
+                const __m512d a1 = PA_NAME(pa_prof3)(P, vmask, T, V[RT_PLANET_A1], V[RT_PLANET_B1], V[RT_PLANET_C1], n, x, y, z);
                 const __mmask8 town = land & _mm512_cmp_pd_mask(a1, _mm512_set1_pd(120.0), _CMP_LT_OQ);
                 const __mmask8 open = land & ~town;
                 terrain = _mm256_mask_blend_epi32(town, terrain, _mm256_set1_epi32(RT_TOWN));
                 if (open) {
-                    const __m512d a = pa_prof3(P, vmask, V[RT_PLANET_A2], V[RT_PLANET_B2], V[RT_PLANET_C2], n, x, y, z);
-                    const __m512d b = pa_prof3(P, vmask, V[RT_PLANET_A3], V[RT_PLANET_B3], V[RT_PLANET_C3], n, x, y, z);
+                    const __m512d a = PA_NAME(pa_prof3)(P, vmask, T, V[RT_PLANET_A2], V[RT_PLANET_B2], V[RT_PLANET_C2], n, x, y, z);
+                    const __m512d b = PA_NAME(pa_prof3)(P, vmask, T, V[RT_PLANET_A3], V[RT_PLANET_B3], V[RT_PLANET_C3], n, x, y, z);
                     const __mmask8 a_lo = _mm512_cmp_pd_mask(a, _mm512_set1_pd(255.0), _CMP_LT_OQ);
                     const __mmask8 b_lo = _mm512_cmp_pd_mask(b, _mm512_set1_pd(255.0), _CMP_LT_OQ);
                     const __mmask8 b_lo2 = _mm512_cmp_pd_mask(b, _mm512_set1_pd(200.0), _CMP_LT_OQ);
@@ -136,10 +250,10 @@ PA_INLINE void pa_row_n(const planet_job *j, int64_t r, double w, int64_t c0, in
                     kind = _mm256_mask_blend_epi32(a_lo & b_lo, kind, _mm256_set1_epi32(RT_GRASS));
                     terrain = _mm256_mask_blend_epi32(open, terrain, kind);
                     /* the feature at the rounded point */
-                    rd[0] = pa_round_js(x);
-                    rd[1] = pa_round_js(y);
-                    rd[2] = pa_round_js(z);
-                    a_f = pa_prof3(P, vmask, V[RT_PLANET_B2], V[RT_PLANET_A3], V[RT_PLANET_C3], n, rd[0],
+                    rd[0] = PA_NAME(pa_round_js)(x);
+                    rd[1] = PA_NAME(pa_round_js)(y);
+                    rd[2] = PA_NAME(pa_round_js)(z);
+                    a_f = PA_NAME(pa_prof3)(P, vmask, T, V[RT_PLANET_B2], V[RT_PLANET_A3], V[RT_PLANET_C3], n, rd[0],
                                    rd[1], rd[2]);
                     /* the axis of the largest |coordinate| (ties to the later) */
                     const __m512d ax = _mm512_abs_pd(rd[0]), ay = _mm512_abs_pd(rd[1]);
@@ -153,7 +267,7 @@ PA_INLINE void pa_row_n(const planet_job *j, int64_t r, double w, int64_t c0, in
                         _mm512_mul_pd(_mm512_mul_pd(a_f, _mm512_mul_pd(uu, vv)), _mm512_set1_pd(RT_RECIP128));
                     const __mmask8 big = _mm512_cmp_pd_mask(_mm512_abs_pd(t), two52, _CMP_NLT_UQ);
                     const __m512i f =
-                        _mm512_and_si512(_mm512_cvttpd_epi64(pa_round_js(_mm512_maskz_mov_pd(~big, t))), fmask);
+                        _mm512_and_si512(_mm512_cvttpd_epi64(PA_NAME(pa_round_js)(_mm512_maskz_mov_pd(~big, t))), fmask);
                     const __mmask8 hit = _mm512_cmpeq_epi64_mask(f, _mm512_set1_epi64(4)) |
                                          _mm512_cmpeq_epi64_mask(f, _mm512_set1_epi64(8)) |
                                          _mm512_cmpeq_epi64_mask(f, _mm512_set1_epi64(16));
@@ -182,10 +296,19 @@ PA_INLINE void pa_row_n(const planet_job *j, int64_t r, double w, int64_t c0, in
     }
 }
 
-static PA_ATTR void map_cols_avx512(const planet_job *j, int64_t r, double w, int64_t c0, int64_t c1)
+static PA_ATTR void PA_NAME(map_cols)(const planet_job *j, int64_t r, double w, int64_t c0, int64_t c1)
 {
+    __m512i T[4];
+#if PA_BYTES
+    for (int q = 0; q < 4; q++) T[q] = _mm512_loadu_si512((const void *)(j->bytes + 64 * q));
+#else
+    for (int q = 0; q < 4; q++) T[q] = _mm512_setzero_si512();
+#endif
     if (j->p->directions == 5)
-        pa_row_n(j, r, w, c0, c1, 5);
+        PA_NAME(pa_row_n)(j, T, r, w, c0, c1, 5);
     else
-        pa_row_n(j, r, w, c0, c1, j->p->directions);
+        PA_NAME(pa_row_n)(j, T, r, w, c0, c1, j->p->directions);
 }
+
+#undef PA_ATTR
+#undef PA_INLINE
