@@ -206,8 +206,11 @@ static PyObject *planet_map(PyObject *module, PyObject *args, PyObject *kwds)
     a.p.simd = simd;
     npy_intp dims[2] = {(npy_intp)ny, (npy_intp)nx};
     static const int types[5] = {NPY_FLOAT64, NPY_FLOAT64, NPY_UINT8, NPY_UINT8, NPY_BOOL};
+    static const char *const names[5] = {"height", "depth", "terrain", "feature", "visible"};
+    /* fresh arrays through the output cache (helpers.c): a loop of maps does
+     * not fault its 19 bytes a pixel in anew (3 ms of a 800 x 600 map) */
     for (int k = 0; k < 5; k++)
-        if (!(outs[k] = (PyArrayObject *)PyArray_EMPTY(2, dims, types[k], 0))) goto fail;
+        if (!(outs[k] = rtpy_output(NULL, names[k], types[k], 2, dims))) goto fail;
     rt_terra_out o = {PyArray_DATA(outs[0]), PyArray_DATA(outs[1]), PyArray_DATA(outs[2]),
                       PyArray_DATA(outs[3])};
     rt_status s;
