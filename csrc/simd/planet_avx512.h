@@ -1,14 +1,14 @@
 /*
  * planet_avx512.h - the rows of a planet map, eight columns a step, the
  * whole of terra in vector registers: AVX-512 F, BW, DQ, VL.  Included by
- * planet.c (which defines planet_job, store and feature_of_a) inside its
- * x86-64 section.
+ * planet.c (which defines planet_job and feature_of_a) inside its x86-64
+ * section.
  *
  * Every value is computed by the operations of map_point, terra_xyz_pre,
  * sum3, prof3 and round_js in their order, on IEEE doubles (no fused
  * multiply-add: -ffp-contract=off), so each lane holds the bits the scalar
  * rows hold; the profile is read by gathers at the indices the scalar code
- * uses (every floor converts to int32 exactly: map_simd_ok).  The
+ * uses (every floor converts to int32 exactly: map_kernel).  The
  * classification (lake, mud, town, grass, moor, thicket, wood) is a blend
  * of compares on the same sums.  The feature test computes
  * f = low32(round_js(a*uw/128)) & feature_mask in the vector only where
@@ -16,7 +16,7 @@
  * the rare lanes where f is 4, 8 or 16, or where |a*uw/128| is larger, get
  * the scalar feature_of_a with the very a, xr, yr, zr.  Lanes outside the
  * disc are stored as map_point stores them.  A planet with a placed table
- * is not served here (map_rows uses the AVX2 rows).
+ * is not served here (map_rows uses the AVX2 sums, map_chunk_avx2).
  *
  * A template, included twice by planet.c: PA_NAME(f) names the functions,
  * PA_TARGET is their target, PA_BYTES 1 reads the profile from four
