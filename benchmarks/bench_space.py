@@ -22,6 +22,12 @@ import numpy as np
 from _common import cpu_model, timeit
 
 import relfterrain as rt
+from relfterrain import _core
+
+# Planet(20000).map(30, 40, 800, 600, threads=1) by the scalar code before
+# the SIMD rows (7639fb6^), median on the project's machine: issue 23's
+# reference (docs/performance/speed.md, "Planets"); the target is 4x.
+ORIGINAL_MAP_MS = 48.0
 
 
 def numpy_sum3(prof, A, B, C, x, y, z):
@@ -91,6 +97,24 @@ def proportions():
     print(f"  total variation distance {0.5 * np.abs(flat - sph).sum():.4f}")
 
 
+def issue_map(r):
+    """Issue 23's map on every SIMD variant of the rows (the same bits), and
+    the ratios to the scalar rows of this run and to the original code."""
+    p = rt.Planet(20_000)
+    prm, step = p._params(), 2 * p.radius / (600 - 1)
+    t, _ = timeit(lambda: p.map(30, 40, 800, 600, threads=1), 3 * r)
+    print(f"issue 23 map: Planet(20000).map(30, 40, 800, 600, threads=1): {t * 1e3:.2f} ms, "
+          f"x{ORIGINAL_MAP_MS / (t * 1e3):.1f} the original scalar code's ~{ORIGINAL_MAP_MS:.0f} ms "
+          f"(target x4)")
+    times = {}
+    for name, (code, ok, _) in _core.simd_variants().items():
+        if ok and code > 0:
+            times[name], _ = timeit(lambda code=code: _core.planet_map(
+                prm, 30, 40, 800, 600, step, threads=1, simd=code), 3 * r)
+    for name, tv in times.items():
+        print(f"  rows {name:>10}: {tv * 1e3:8.2f} ms, x{times['scalar'] / tv:.1f} the scalar rows")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=5)
@@ -115,6 +139,7 @@ def main():
     tm1, _ = timeit(lambda: planet.map(45, 30, nx, ny, threads=1), r)
     print(f"  NumPy transcription (height and kinds, no features): {tn * 1e3:8.2f} ms; "
           f"relfterrain 1 thread (height, kinds and features) is x{tn / tm1:.1f} faster")
+    issue_map(r)
     # repeated calls on a planet with a placed table: the table is built
     # once per change (place/remove), not per call
     placed = rt.Planet(10_000)

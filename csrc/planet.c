@@ -248,8 +248,14 @@ typedef struct planet_job {
     int64_t cols, rows;
     uint8_t *visible;
     rt__watch *w;
-    int simd; /* map: the SIMD rows (map_chunk_avx2) */
+    int simd; /* map: the rows' kernel (MAP_SCALAR, ...) */
+    const uint8_t *bytes; /* map, MAP_VBMI: the profile as 256 bytes */
 } planet_job;
+
+/* the map rows: scalar; AVX2 sums with the classification scalar (a placed
+ * table, or more than 8 directions on AVX2); terra in AVX2 or AVX-512
+ * registers, the profile read by gathers or (VBMI) from bytes in registers */
+enum { MAP_SCALAR, MAP_AVX2_PRE, MAP_AVX2, MAP_AVX512, MAP_VBMI };
 
 static void store(const rt_terra_out *o, int64_t k, double h, double d, uint8_t t, uint8_t f)
 {
@@ -432,18 +438,51 @@ __attribute__((target("avx2"))) static void map_chunk_avx2(const planet_job *j, 
     }
 }
 
-/* Can the SIMD rows serve this map: AVX2, and every sum small enough that
- * floor(j) and floor(floor(v)/128) convert to int32 exactly (|v| < 2^37
- * with the radius bounding |x|, |y|, |z|)? */
-static int map_simd_ok(const rt_planet *p)
+#include "simd/planet_avx2.h"
+#define PA_TARGET "avx512f,avx512bw,avx512dq,avx512vl"
+#define PA_NAME(f) f##_avx512
+#define PA_BYTES 0
+#include "simd/planet_avx512.h"
+#undef PA_TARGET
+#undef PA_NAME
+#undef PA_BYTES
+#define PA_TARGET "avx512f,avx512bw,avx512dq,avx512vl,avx512vbmi"
+#define PA_NAME(f) f##_vbmi
+#define PA_BYTES 1
+#include "simd/planet_avx512.h"
+#undef PA_TARGET
+#undef PA_NAME
+#undef PA_BYTES
+
+/* A byte profile: every value an integer in 0..255 and the length dividing
+ * 256; *out gets it repeated to 256 entries (index & 255 then == index & mask). */
+static int byte_profile(const rt_planet *p, uint8_t *out)
 {
-    if (rt_simd_resolve(RT_SIMD_AUTO) < RT_SIMD_AVX2) return 0;
+    if (p->profile_len > 256) return 0;
+    for (uint32_t k = 0; k < p->profile_len; k++)
+        if (!(p->profile[k] >= 0.0 && p->profile[k] <= 255.0 && p->profile[k] == rt__floor(p->profile[k])))
+            return 0;
+    for (uint32_t k = 0; k < 256; k++) out[k] = (uint8_t)p->profile[k & (p->profile_len - 1)];
+    return 1;
+}
+
+/* The rows' kernel of this map: the variant p->simd resolves to, if every
+ * sum is small enough that floor(j) and floor(floor(v)/128) convert to
+ * int32 exactly (|v| < 2^37 with the radius bounding |x|, |y|, |z|); the
+ * rows of terra in vector registers only without a placed table, the VBMI
+ * rows only with a byte profile (then in *bytes). */
+static int map_kernel(const rt_planet *p, uint8_t *bytes)
+{
+    const int v = rt_simd_resolve(p->simd);
+    if (v != RT_SIMD_AVX2 && v != RT_SIMD_AVX512 && v != RT_SIMD_AVX512VBMI) return MAP_SCALAR;
     for (int s = 0; s < 4; s++)
         for (uint32_t i = 0; i < p->directions; i++) {
             double m = fabs(p->vec[3 * s][i]) + fabs(p->vec[3 * s + 1][i]) + fabs(p->vec[3 * s + 2][i]);
-            if (!(m * p->radius * 1.001 < 137438953472.0)) return 0; /* 2^37 */
+            if (!(m * p->radius * 1.001 < 137438953472.0)) return MAP_SCALAR; /* 2^37 */
         }
-    return 1;
+    if (p->placed) return MAP_AVX2_PRE;
+    if (v == RT_SIMD_AVX2) return p->directions <= PV_DIRECTIONS ? MAP_AVX2 : MAP_AVX2_PRE;
+    return v == RT_SIMD_AVX512VBMI && byte_profile(p, bytes) ? MAP_VBMI : MAP_AVX512;
 }
 #else
 #define PLANET_SIMD 0
@@ -480,7 +519,26 @@ static void map_rows(void *ctx, int64_t begin, int64_t end)
     const double hc = 0.5 * (double)(j->cols - 1), hr = 0.5 * (double)(j->rows - 1);
     int64_t pending = 0;
 #if PLANET_SIMD
-    if (j->simd) {
+    if (j->simd == MAP_AVX2 || j->simd == MAP_AVX512 || j->simd == MAP_VBMI) {
+        const int64_t n8 = j->cols & ~(int64_t)(j->simd == MAP_AVX2 ? 3 : 7);
+        for (int64_t r = begin; r < end; r++) {
+            const double w = ((double)r - hr) * j->step;
+            for (int64_t c0 = 0; c0 < n8; c0 += PLANET_CHUNK) {
+                const int64_t c1 = n8 - c0 < PLANET_CHUNK ? n8 : c0 + PLANET_CHUNK;
+                if (rt__watch_charge(j->w, &pending, (c1 - c0) * 4 * RT_WORK_POINT)) return;
+                if (j->simd == MAP_VBMI)
+                    map_cols_vbmi(j, r, w, c0, c1);
+                else if (j->simd == MAP_AVX512)
+                    map_cols_avx512(j, r, w, c0, c1);
+                else
+                    map_cols_avx2(j, r, w, c0, c1);
+            }
+            for (int64_t c = n8; c < j->cols; c++) /* the last columns */
+                map_point(j, r, c, w, R2, hc);
+        }
+        return;
+    }
+    if (j->simd == MAP_AVX2_PRE) {
         double pre[8 * PLANET_CHUNK], xyz[3 * PLANET_CHUNK], rrs[PLANET_CHUNK];
         for (int64_t r = begin; r < end; r++) {
             double w = ((double)r - hr) * j->step;
@@ -547,7 +605,9 @@ rt_status rt_planet_map(const rt_planet *p, double lat0, double lon0, int64_t nx
     j.cols = nx;
     j.rows = ny;
 #if PLANET_SIMD
-    j.simd = map_simd_ok(p);
+    uint8_t bytes[256];
+    j.simd = map_kernel(p, bytes);
+    j.bytes = bytes;
 #endif
     rt__parallel_watch(threads, ny, 4 * RT_WORK_POINT * nx, map_rows, &j, &wt);
     return rt__watch_status(&wt);

@@ -897,13 +897,15 @@ typedef struct rt_planet {
     uint32_t feature_mask;   /* 0xfff */
     /* borrowed, may be NULL: keys (xr, rt_planet_key_y(yr, zr)) */
     const rt_placed *placed;
+    int simd; /* rt_simd variant of rt_planet_map's rows: RT_SIMD_AUTO (the same bits in every one) */
 } rt_planet;
 
 /* One of the default third vectors (RT_CLASSIC_DIRECTIONS values) for
  * which = RT_PLANET_CH, RT_PLANET_C1, RT_PLANET_C2, RT_PLANET_C3; else NULL. */
 const int32_t *rt_planet_third_vector(int which);
 /* The classic profile and vectors, the default third vectors, radius 10 km,
- * lake base and height 204, feature mask 0xfff, no placed table. */
+ * lake base and height 204, feature mask 0xfff, no placed table, simd
+ * RT_SIMD_AUTO. */
 void rt_planet_defaults(rt_planet *p);
 /* RT_ERR_NULL, profile and vector errors (*bad_vector an RT_PLANET_ index),
  * RT_ERR_PARAM (radius not in (0, RT_TERRAIN_DOMAIN], a level not finite). */
