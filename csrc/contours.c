@@ -28,6 +28,44 @@ static double band(double z, double interval, double inverse)
     return b;
 }
 
+/* Below this |z / interval| a band is found through a 32-bit integer (the
+ * fast paths); a grid beyond it takes floor() and the general cell path. */
+#define FAST_BAND 1073741824.0 /* 2^30 */
+
+/* band() of a row of n heights into b; 0 when one is beyond FAST_BAND (then
+ * b is band() of each through floor).  floor(q) for |q| < 2^30 is the
+ * truncation t less (t > q): the same value, in a loop without branches or
+ * calls that the compiler vectorises (floor() is a call or a long sequence
+ * on baseline x86-64). */
+static int band_row(const double *z, double *b, int64_t n, double interval, double inverse)
+{
+    int far = 0;
+    for (int64_t c = 0; c < n; c++) {
+        double q = z[c] * inverse;
+        far |= !(q > -FAST_BAND && q < FAST_BAND);
+        double qc = q > -FAST_BAND ? (q < FAST_BAND ? q : FAST_BAND) : -FAST_BAND;
+        double f = (double)(int32_t)qc;
+        f -= f > qc;
+        f += z[c] >= (f + 1.0) * interval;
+        f -= z[c] < f * interval;
+        b[c] = f;
+    }
+    if (!far) return 1;
+    for (int64_t c = 0; c < n; c++) b[c] = band(z[c], interval, inverse);
+    return 0;
+}
+
+/* band() of one height known to be within FAST_BAND (a cell's centre, the
+ * mean of four such corners: |q| < 2^30 + 1 at most). */
+static inline double band_near(double z, double interval, double inverse)
+{
+    double q = z * inverse;
+    double f = q > -FAST_BAND && q < FAST_BAND ? (double)(int32_t)q : floor(q);
+    f -= f > q;
+    f += z >= (f + 1.0) * interval;
+    f -= z < f * interval;
+    return f;
+}
 
 /* Where a band of cell rows writes its pixels: the mask, except its first
  * pixel row, which the band above shares (a cell writes the pixels of its own
@@ -39,12 +77,38 @@ typedef struct target {
     int64_t nx, ny, first_row;
 } target;
 
-static void set_pixel(const target *t, double row, double col, uint8_t value)
+/* The pixel nearest (row, col), a point of cell (r, c): floor(row + 0.5),
+ * floor(col + 0.5).  A vertex lies on its cell (0 <= t <= 1 and the offsets
+ * in [0, 1]: see edge()), so row + 0.5 is in [r + 0.5, r + 1.5] and its floor
+ * is r + (row + 0.5 >= r + 1), a comparison instead of a floor; anything else
+ * (which cannot happen) takes the floor. */
+static inline int64_t nearest(double x, int64_t base)
 {
-    int64_t rr = (int64_t)floor(row + 0.5), cc = (int64_t)floor(col + 0.5);
+    double y = x + 0.5, lo = (double)base;
+    if (y >= lo && y < lo + 2.0) return base + (y >= lo + 1.0);
+    return (int64_t)floor(y); /* not reached */
+}
+
+static inline void set_pixel(const target *t, int64_t r, int64_t c, double row, double col,
+                             uint8_t value)
+{
+    int64_t rr = nearest(row, r), cc = nearest(col, c);
     if (rr < 0 || rr >= t->ny || cc < 0 || cc >= t->nx) return; /* cannot happen: inside the cell */
     uint8_t *p = t->first && rr == t->first_row ? t->first + cc : t->mask + rr * t->nx + cc;
     if (*p < value) *p = value;
+}
+
+/* Whether the level k (a whole number) is a multiple of index_every = d:
+ * below 2^32 Lemire's test (|k| * c <= c - 1 with c = 2^64 / d rounded up,
+ * in 64-bit words; exact for every 32-bit |k| and d >= 1), the same answer as
+ * fmod's at a fraction of a division's cost; beyond, an integer remainder
+ * below 2^53 and fmod above (all exact). */
+static inline int is_index(double k, int d, uint64_t c)
+{
+    double a = fabs(k);
+    if (a < 4294967296.0) return (uint64_t)(uint32_t)a * c <= c - 1;
+    if (a < 9007199254740992.0) return (int64_t)k % d == 0;
+    return fmod(k, (double)d) == 0.0;
 }
 
 /* The vertices of the levels crossing the edge a -> b of the triangle of cell
@@ -54,29 +118,79 @@ static void set_pixel(const target *t, double row, double col, uint8_t value)
  * the time of one cell, not of its 10^9 levels (issue 19). */
 static int64_t edge(const target *tg, int64_t r, int64_t c, double va, double vb, double ba,
                     double bb, double ra, double ca, double rb, double cb, double interval,
-                    int index_every, int64_t room)
+                    int index_every, uint64_t index_c, int64_t room)
 {
     if (bb == ba) return 0;
     double lo = ba < bb ? ba : bb;
     if (!(fabs(bb - ba) <= (double)room)) return room < INT64_MAX ? room + 1 : room;
     int64_t count = (int64_t)fabs(bb - ba);
+    /* k*interval lies between va and vb (the bands' inequalities), so
+     * 0 <= t <= 1 and the vertex lies on the edge, inside the cell */
     for (int64_t m = 0; m < count; m++) {
         double k = count == 1 ? lo + 1.0 : (lo + 1.0) + (double)m;
         double t = (k * interval - va) / (vb - va);
         double row = (double)r + (ra + t * (rb - ra));
         double col = (double)c + (ca + t * (cb - ca));
-        uint8_t value = 1;
-        if (index_every) {
-            /* k is a whole number: below 2^53 an integer remainder, the same
-             * answer as fmod's (exact too) at a fraction of its cost */
-            if (fabs(k) < 9007199254740992.0)
-                value = (int64_t)k % index_every == 0 ? 2 : 1;
-            else
-                value = fmod(k, (double)index_every) == 0.0 ? 2 : 1;
-        }
-        set_pixel(tg, row, col, value);
+        uint8_t value = index_every && is_index(k, index_every, index_c) ? 2 : 1;
+        set_pixel(tg, r, c, row, col, value);
     }
     return count;
+}
+
+/* One edge of fast_cell(): edge() for a band difference of 0 or 1, without
+ * a branch.  The same operations in the same order as edge(); the pixel is
+ * written with the value 0 (no change) where no level crosses (the t of
+ * such an edge may be 0/0: its pixel is still one of the cell's).  rows[0]
+ * and rows[1] are the cell's two pixel rows, fr and fc its corner. */
+static inline int fast_edge(uint8_t *const rows[2], double fr, double fc, double va, double vb,
+                            double ba, double bb, double ra, double ca, double rb, double cb,
+                            double interval, int index_every, uint64_t index_c)
+{
+    int cross = bb != ba;
+    double k = (ba < bb ? ba : bb) + 1.0;
+    double t = (k * interval - va) / (vb - va);
+    double row = fr + (ra + t * (rb - ra));
+    double col = fc + (ca + t * (cb - ca));
+    /* floor(row + 0.5) and floor(col + 0.5) of a point of the cell (nearest()) */
+    int down = row + 0.5 >= fr + 1.0, right = col + 0.5 >= fc + 1.0;
+    int index = index_every && (uint64_t)(uint32_t)fabs(k) * index_c <= index_c - 1;
+    uint8_t value = (uint8_t)(cross + (cross & index));
+    uint8_t *p = rows[down] + right;
+    *p = *p < value ? value : *p;
+    return cross;
+}
+
+/* The vertices of a crossed cell (r, c) whose eight edges cross one level at
+ * most each (nearly every crossed cell), without branches; the bands are
+ * within FAST_BAND (|k| < 2^32 for is_index's first test).  Returns the
+ * vertices, or -1 when an edge crosses two levels or more (edge() then). */
+static inline int fast_cell(const target *tg, int64_t r, int64_t c, const double v[4],
+                            const double b[4], double vc, double bc, double interval,
+                            int index_every, uint64_t index_c)
+{
+    double d = fabs(b[1] - b[0]);
+    d = fmax(d, fabs(b[2] - b[1]));
+    d = fmax(d, fabs(b[3] - b[2]));
+    d = fmax(d, fabs(b[0] - b[3]));
+    d = fmax(d, fabs(bc - b[0]));
+    d = fmax(d, fabs(bc - b[1]));
+    d = fmax(d, fabs(bc - b[2]));
+    d = fmax(d, fabs(bc - b[3]));
+    if (d > 1.0) return -1;
+    uint8_t *rows[2] = {(tg->first && r == tg->first_row ? tg->first : tg->mask + r * tg->nx) + c,
+                        tg->mask + (r + 1) * tg->nx + c};
+    const double fr = (double)r, fc = (double)c;
+    const int ie = index_every;
+    const uint64_t ic = index_c;
+    /* corners (0, 0), (0, 1), (1, 1), (1, 0) as (row, column) offsets; centre (0.5, 0.5) */
+    return fast_edge(rows, fr, fc, v[0], v[1], b[0], b[1], 0.0, 0.0, 0.0, 1.0, interval, ie, ic) +
+           fast_edge(rows, fr, fc, v[0], vc, b[0], bc, 0.0, 0.0, 0.5, 0.5, interval, ie, ic) +
+           fast_edge(rows, fr, fc, v[1], v[2], b[1], b[2], 0.0, 1.0, 1.0, 1.0, interval, ie, ic) +
+           fast_edge(rows, fr, fc, v[1], vc, b[1], bc, 0.0, 1.0, 0.5, 0.5, interval, ie, ic) +
+           fast_edge(rows, fr, fc, v[2], v[3], b[2], b[3], 1.0, 1.0, 1.0, 0.0, interval, ie, ic) +
+           fast_edge(rows, fr, fc, v[2], vc, b[2], bc, 1.0, 1.0, 0.5, 0.5, interval, ie, ic) +
+           fast_edge(rows, fr, fc, v[3], v[0], b[3], b[0], 1.0, 0.0, 0.0, 0.0, interval, ie, ic) +
+           fast_edge(rows, fr, fc, v[3], vc, b[3], bc, 1.0, 0.0, 0.5, 0.5, interval, ie, ic);
 }
 
 typedef struct job {
@@ -88,6 +202,7 @@ typedef struct job {
     int *nomem;
     double interval;
     int index_every;
+    uint64_t index_c; /* is_index()'s constant for index_every */
     rt__watch *w;
 } job;
 
@@ -118,12 +233,14 @@ static void run_bands(void *ctx, int64_t begin, int64_t end)
         int64_t total = 0, pending = 0;
         double *b0 = rowb, *b1 = rowb + nx;
         const double *z = j->z;
-        for (int64_t c = 0; c < nx; c++) b0[c] = band(z[r0 * nx + c], interval, inverse);
+        int near0 = band_row(z + r0 * nx, b0, nx, interval, inverse), near1;
         for (int64_t r = r0; r < r1; r++) {
             /* a row of cells: its bands, and the crossings of the few crossed */
             if (rt__watch_charge(j->w, &pending, 16 * nx)) break;
             const double *z0 = z + r * nx, *z1 = z0 + nx;
-            for (int64_t c = 0; c < nx; c++) b1[c] = band(z1[c], interval, inverse);
+            near1 = band_row(z1, b1, nx, interval, inverse);
+            /* both rows' bands within FAST_BAND: the cells' fast paths */
+            const int near = near0 && near1;
             /* Which cells of the row a level crosses, in a pass without
              * branches (the compiler vectorises it).  Most cells lie in one
              * band: the centre's band is that one exactly when
@@ -148,16 +265,24 @@ static void run_bands(void *ctx, int64_t begin, int64_t end)
                 double v[4] = {z0[c], z0[c + 1], z1[c + 1], z1[c]};
                 double b[4] = {b0[c], b0[c + 1], b1[c + 1], b1[c]};
                 double vc = (((v[0] + v[1]) + v[2]) + v[3]) * 0.25;
-                double bc = band(vc, interval, inverse);
+                double bc = near ? band_near(vc, interval, inverse) : band(vc, interval, inverse);
+                if (near && total <= j->max_crossings - 8) {
+                    int n = fast_cell(&tg, r, c, v, b, vc, bc, interval, j->index_every,
+                                      j->index_c);
+                    if (n >= 0) {
+                        total += n;
+                        continue;
+                    }
+                }
                 for (int i = 0; i < 4 && total <= j->max_crossings; i++) {
                     int k = (i + 1) % 4;
                     /* an edge whose ends share a band has no vertex: no call */
                     if (b[k] != b[i])
                         total += edge(&tg, r, c, v[i], v[k], b[i], b[k], dr[i], dc[i], dr[k],
-                                      dc[k], interval, j->index_every, j->max_crossings - total);
+                                      dc[k], interval, j->index_every, j->index_c, j->max_crossings - total);
                     if (bc != b[i] && total <= j->max_crossings)
                         total += edge(&tg, r, c, v[i], vc, b[i], bc, dr[i], dc[i], 0.5, 0.5,
-                                      interval, j->index_every, j->max_crossings - total);
+                                      interval, j->index_every, j->index_c, j->max_crossings - total);
                 }
                 if (total > j->max_crossings) break;
             }
@@ -165,6 +290,7 @@ static void run_bands(void *ctx, int64_t begin, int64_t end)
             double *swap = b0;
             b0 = b1;
             b1 = swap;
+            near0 = near1;
         }
         j->totals[bi] = total;
     }
@@ -204,8 +330,9 @@ rt_status rt_contour_mask_threads(const double *z, int64_t nx, int64_t ny, doubl
         if (!firsts) return RT_ERR_NOMEM;
     }
     int nomem = 0;
+    uint64_t index_c = index_every > 0 ? UINT64_MAX / (uint64_t)index_every + 1 : 0;
     job j = {z, mask, firsts, nx, ny, bands, max_crossings, totals, &nomem, interval,
-             index_every, &w};
+             index_every, index_c, &w};
     if (bands > 1)
         rt_parallel_for((int)bands, bands, run_bands, &j);
     else
