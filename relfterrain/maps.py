@@ -211,12 +211,24 @@ def terrain_colours(codes: np.ndarray, palette: str | Palette = "relf") -> np.nd
     a = np.asarray(codes)
     if a.ndim != 2 or a.dtype != np.uint8:
         raise ValueError(f"codes: must be a 2-D uint8 array, got {a.dtype} {a.shape}")
-    if a.size and int(a.max()) >= len(TerrainType):
+    return _colours(a, pal)[0]
+
+
+def _colours(codes: np.ndarray, pal: Palette) -> tuple[np.ndarray, np.ndarray]:
+    """``terrain_colours`` of a 2-D uint8 grid and how many of each code 0..255
+    it has: one pass in C (csrc/contours.c, rt_map_colours)."""
+    table = np.asarray(pal.terrain)
+    if table.dtype != np.uint8:  # a Palette of other integers: NumPy, in its dtype
+        if codes.size and int(codes.max()) >= len(TerrainType):
+            raise ValueError(f"codes: terrain codes are 0..{len(TerrainType) - 1}, "
+                             f"got {int(codes.max())}")
+        return (np.take(table, codes[::-1], axis=0),
+                np.bincount(codes.ravel(), minlength=256))
+    img, counts = _core.map_colours(codes, table)
+    if counts[len(TerrainType):].any():
         raise ValueError(f"codes: terrain codes are 0..{len(TerrainType) - 1}, "
-                         f"got {int(a.max())}")
-    # one row lookup per pixel (np.take of 3-byte rows: measured the fastest
-    # NumPy way, 4x fancy indexing and 4x a 32-bit lookup plus a copy)
-    return np.take(pal.terrain, a[::-1], axis=0)
+                         f"got {int(np.flatnonzero(counts)[-1])}")
+    return img, counts
 
 
 # -- contours (CONREC) --------------------------------------------------------
@@ -394,6 +406,15 @@ def _draw_north_lines(img: np.ndarray, x0: float, step: float, nx: int, spacing:
             img[:, lo:hi] = colour
 
 
+def _paint_lines_numpy(img: np.ndarray, mask: np.ndarray, colour: RGB, width: int,
+                       index_width: int) -> None:
+    """The contour lines of a mask (south first) painted into img (north up),
+    in NumPy: what ``_core.contour_paint`` does in C (the tests compare them)."""
+    m = mask[::-1]
+    lines = _thicken(m == 1, width) | _thicken(m == 2, index_width)
+    img.reshape(-1, 3)[np.flatnonzero(lines)] = colour
+
+
 def _thicken(m: np.ndarray, width: int) -> np.ndarray:
     """m grown to lines ``width`` pixels wide (towards the south-east)."""
     out = m.copy()
@@ -468,8 +489,10 @@ def _render(terrain: Terrain, x0: float, y0: float, nx: int, ny: int, step: floa
         hidden.add(_T.ROAD)
     if not on["paths"]:
         hidden.add(_T.PATH)
-    # which kinds occur: one pass, so that the passes for kinds absent are skipped
-    present = np.bincount(codes.ravel(), minlength=len(TerrainType))
+    # which kinds occur (counted as the ground is painted), so that the passes
+    # for kinds absent are skipped
+    img, present = _colours(codes, pal)
+    present = present[:len(TerrainType)]
     lut = np.zeros(len(TerrainType), bool)
     lut[[int(k) for k in hidden]] = True
     marsh = None
@@ -482,7 +505,7 @@ def _render(terrain: Terrain, x0: float, y0: float, nx: int, ny: int, step: floa
             marsh = np.zeros(codes.shape, bool)
             marsh[r, c] = codes[r, c] == _T.MARSH
         codes[r, c] = under
-    img = terrain_colours(codes, pal)
+        img = _colours(codes, pal)[0]
     t_grid = clock()
 
     gx = _pixel_index(x0, step, nx)
@@ -493,22 +516,15 @@ def _render(terrain: Terrain, x0: float, y0: float, nx: int, ny: int, step: floa
     if contours:
         # the contours on the threads asked for; by default on one (on this
         # project's shared 2-core machine two threads measured slower)
-        mask = contour_mask(g.height, interval, index_every,
-                            threads=1 if threads is None else threads)[::-1]
         width = max(1, round(0.5 / step))
         # on coarse maps a thick index contour would hide everything between
         index_width = width + (step <= 2.0)
-        if width == 1 and index_width == 2:
-            # the common case in one pass: every contour pixel, plus the index
-            # pixels grown one to the south-east (as _thicken(.., 2) grows them)
-            lines = mask != 0
-            ix = mask == 2
-            lines[1:, :] |= ix[:-1, :]
-            lines[:, 1:] |= ix[:, :-1]
-            lines[1:, 1:] |= ix[:-1, :-1]
-        else:
-            lines = _thicken(mask == 1, width) | _thicken(mask == 2, index_width)
-        img.reshape(-1, 3)[np.flatnonzero(lines)] = pal.contour
+        if index_every > 2**31 - 1:  # as contour_mask says it
+            raise ValueError(f"index_every: must be <= 2**31 - 1, got {index_every}")
+        # contour_mask's pixels painted in C as _paint_lines_numpy paints them
+        _core.contour_paint(np.ascontiguousarray(g.height), interval, index_every,
+                            _MAX_CROSSINGS, img, tuple(int(v) for v in pal.contour), width,
+                            index_width, threads=1 if threads is None else threads)
     if north_lines is not None:
         _draw_north_lines(img, x0, step, nx, north_lines, pal.black)
     t_contours = clock()
@@ -600,8 +616,17 @@ def _symbols(terrain: Terrain, g: TerrainGrid, img: np.ndarray, x0: float, y0: f
              nx: int, ny: int, step: float, pal: Palette, on: dict[str, bool],
              threads: int | None) -> np.ndarray:
     Image, ImageDraw = _pil()
-    im = Image.fromarray(img)
+    # The symbols are drawn as colour numbers 1.. into a one-byte picture (0:
+    # none), then copied over the map: Pillow sets the same pixels in "L" as
+    # in "RGB" (no antialiasing), without two copies of the RGB map.
+    im = Image.new("L", (nx, ny), 0)
     draw = ImageDraw.Draw(im)
+    inks: dict[RGB, int] = {}
+
+    def ink(colour: RGB | None) -> int | None:
+        if colour is None:
+            return None
+        return inks.setdefault(tuple(colour), len(inks) + 1)
 
     def px(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return (x - x0) / step, (ny - 1) - (y - y0) / step
@@ -615,9 +640,10 @@ def _symbols(terrain: Terrain, g: TerrainGrid, img: np.ndarray, x0: float, y0: f
         if len(centres):
             cx, cy = px(centres[:, 0].astype(float), centres[:, 1].astype(float))
             half = max(6.0 / step, 1.5)
-            edge = pal.building_edge if pal.building_edge != pal.building else None
+            edge = ink(pal.building_edge if pal.building_edge != pal.building else None)
+            fill = ink(pal.building)
             for u, v in zip(cx.tolist(), cy.tolist()):
-                draw.rectangle([u - half, v - half, u + half, v + half], fill=pal.building,
+                draw.rectangle([u - half, v - half, u + half, v + half], fill=fill,
                                outline=edge)
     if on["features"]:
         fx, fy, fc = _integer_features(terrain, g, x0, y0, nx, ny, step, threads)
@@ -630,7 +656,7 @@ def _symbols(terrain: Terrain, g: TerrainGrid, img: np.ndarray, x0: float, y0: f
             if sym is None:
                 continue
             shape, colour_name = sym
-            colour = getattr(pal, colour_name)
+            colour = ink(getattr(pal, colour_name))
             if shape == "dot":
                 rad = h - 0.5
                 draw.ellipse([u - rad, v - rad, u + rad, v + rad], fill=colour)
@@ -639,7 +665,13 @@ def _symbols(terrain: Terrain, g: TerrainGrid, img: np.ndarray, x0: float, y0: f
             else:
                 draw.line([u - h, v - h, u + h, v + h], fill=colour, width=lw)
                 draw.line([u - h, v + h, u + h, v - h], fill=colour, width=lw)
-    return np.array(im)
+    if inks:
+        drawn = np.asarray(im)
+        at = np.flatnonzero(drawn)
+        if at.size:
+            colours = np.array([(0, 0, 0), *inks], np.uint8)
+            img.reshape(-1, 3)[at] = colours[drawn.ravel()[at]]
+    return img
 
 
 def render(
