@@ -2,6 +2,8 @@
  * contours.c - binding of the contour pixels (csrc/contours.c) for
  * relfterrain/maps.py.
  */
+#include <string.h>
+
 #include "helpers.h"
 
 /* The mask of z's contours into mask (ny, nx), without the GIL; 0, or -1 with
@@ -165,6 +167,44 @@ fail:
     return NULL;
 }
 
+/* The flat indices of the non-zero bytes of a uint8 array (C order), as
+ * numpy.flatnonzero: a pass that skips eight zero bytes at a time, for the
+ * sparse masks of a map (its point features). */
+static PyObject *flat_nonzero(PyObject *module, PyObject *arg)
+{
+    (void)module;
+    PyArrayObject *a = rtpy_input(arg, "a", NPY_UINT8, 0, 0), *out = NULL;
+    if (!a) return NULL;
+    const uint8_t *d = PyArray_DATA(a);
+    const npy_intp n = PyArray_SIZE(a);
+    npy_intp count = 0, k = 0;
+    for (; k + 8 <= n; k += 8) {
+        uint64_t w;
+        memcpy(&w, d + k, 8);
+        if (w)
+            for (int i = 0; i < 8; i++) count += d[k + i] != 0;
+    }
+    for (; k < n; k++) count += d[k] != 0;
+    npy_intp dims[1] = {count};
+    out = rtpy_output(Py_None, "indices", NPY_INTP, 1, dims);
+    if (!out) {
+        Py_DECREF(a);
+        return NULL;
+    }
+    npy_intp *o = PyArray_DATA(out), m = 0;
+    for (k = 0; k + 8 <= n && m < count; k += 8) {
+        uint64_t w;
+        memcpy(&w, d + k, 8);
+        if (w)
+            for (int i = 0; i < 8; i++)
+                if (d[k + i]) o[m++] = k + i;
+    }
+    for (; k < n && m < count; k++)
+        if (d[k]) o[m++] = k;
+    Py_DECREF(a);
+    return (PyObject *)out;
+}
+
 static PyMethodDef contours_methods[] = {
     {"contour_mask", (PyCFunction)(void (*)(void))contours_mask, METH_VARARGS | METH_KEYWORDS,
      "contour_mask(z, interval, index_every, max_crossings, threads=1, *, simd=0) -> uint8 "
@@ -173,6 +213,8 @@ static PyMethodDef contours_methods[] = {
      "contour_paint(z, interval, index_every, max_crossings, img, colour, width, index_width, "
      "threads=1, *, simd=0)\n--\n\ncontour_mask's lines painted into img (ny, nx, 3) uint8, north up, "
      "grown width (index_width) pixels to the south-east (maps._thicken)."},
+    {"flat_nonzero", flat_nonzero, METH_O,
+     "flat_nonzero(a)\n--\n\nnumpy.flatnonzero of a uint8 array, skipping zero words."},
     {"map_colours", map_colours, METH_VARARGS,
      "map_colours(codes, table) -> (img, counts)\n--\n\nimg (ny, nx, 3) = table[codes] north "
      "up; counts[256] of each code (codes beyond the table: black pixels, counted)."},

@@ -28,18 +28,17 @@ static CK_ATTR double CK(band)(double z, double interval, double inverse)
 static CK_ATTR int CK(band_row)(const double *z, double *b, int64_t n, double interval, double inverse)
 {
     const double magic = 6755399441055744.0; /* 1.5 * 2^52 */
-    double most = 0.0;
+    int64_t far = 0; /* an integer "or" (a double max would not vectorise) */
     for (int64_t c = 0; c < n; c++) {
         double q = z[c] * inverse;
-        double a = fabs(q);
-        most = most > a ? most : a;
+        far |= !(fabs(q) < FAST_BAND) ? (int64_t)1 : (int64_t)0;
         double f = (q + magic) - magic;
         f -= f > q ? 1.0 : 0.0;
         f += z[c] >= (f + 1.0) * interval ? 1.0 : 0.0;
         f -= z[c] < f * interval ? 1.0 : 0.0;
         b[c] = f;
     }
-    if (most < FAST_BAND) return 1;
+    if (!far) return 1;
     for (int64_t c = 0; c < n; c++) b[c] = CK(band)(z[c], interval, inverse);
     return 0;
 }

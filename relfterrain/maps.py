@@ -583,12 +583,20 @@ def _placed_lines(terrain: Terrain, x0: float, y0: float, nx: int, ny: int, step
     return out
 
 
+def _nonzero(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.nonzero`` of a sparse 2-D uint8 grid (rows, columns in C order),
+    a few times faster (``_core.flat_nonzero`` skips eight zero bytes at once)."""
+    if a.dtype != np.uint8 or a.ndim != 2:
+        return np.nonzero(a)  # pragma: no cover - the grids are uint8
+    return np.divmod(_core.flat_nonzero(np.ascontiguousarray(a)), a.shape[1])
+
+
 def _integer_features(terrain: Terrain, g: TerrainGrid, x0: float, y0: float, nx: int,
                       ny: int, step: float,
                       threads: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """World (x, y) and code of every point feature at the integer points in view."""
     if step == 1.0 and x0 == math.floor(x0) and y0 == math.floor(y0):
-        r, c = np.nonzero(g.feature)
+        r, c = _nonzero(g.feature)
         return g.x[c], g.y[r], g.feature[r, c]
     half = 0.5 * step
     xa = math.ceil(x0 - half)
@@ -600,10 +608,10 @@ def _integer_features(terrain: Terrain, g: TerrainGrid, x0: float, y0: float, nx
         e = np.empty(0)
         return e, e, np.empty(0, np.uint8)
     if w * h > _MAX_FEATURE_POINTS:
-        r, c = np.nonzero(g.feature)
+        r, c = _nonzero(g.feature)
         return g.x[c], g.y[r], g.feature[r, c]
     f = terrain.feature_grid(xa, ya, w, h, 1.0, threads=threads)
-    r, c = np.nonzero(f)
+    r, c = _nonzero(f)
     return (xa + c).astype(np.float64), (ya + r).astype(np.float64), f[r, c]
 
 
@@ -667,7 +675,7 @@ def _symbols(terrain: Terrain, g: TerrainGrid, img: np.ndarray, x0: float, y0: f
                 draw.line([u - h, v + h, u + h, v - h], fill=colour, width=lw)
     if inks:
         drawn = np.asarray(im)
-        at = np.flatnonzero(drawn)
+        at = _core.flat_nonzero(drawn)
         if at.size:
             colours = np.array([(0, 0, 0), *inks], np.uint8)
             img.reshape(-1, 3)[at] = colours[drawn.ravel()[at]]
