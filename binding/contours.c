@@ -205,6 +205,98 @@ static PyObject *flat_nonzero(PyObject *module, PyObject *arg)
     return (PyObject *)out;
 }
 
+/* The PNG scanlines of an RGB image of at most 256 colours, as a palette
+ * image: (rows, colours, bits), rows (h, 1 + ceil(w * bits / 8)) uint8, each
+ * a filter byte 0 and the pixels' palette indices (bits 4: two a byte, the
+ * first in the high nibble, when there are at most 16 colours; else 8);
+ * colours (n, 3) in order of first appearance.  None beyond 256 colours. */
+static PyObject *png_palette_rows(PyObject *module, PyObject *arg)
+{
+    (void)module;
+    PyArrayObject *a = rtpy_input(arg, "array", NPY_UINT8, 3, 3), *idx = NULL, *rows = NULL,
+                  *colours = NULL;
+    if (!a) return NULL;
+    if (PyArray_DIM(a, 2) != 3) {
+        Py_DECREF(a);
+        PyErr_SetString(PyExc_ValueError, "array: must be (height, width, 3) uint8");
+        return NULL;
+    }
+    const npy_intp h = PyArray_DIM(a, 0), w = PyArray_DIM(a, 1);
+    npy_intp idims[2] = {h, w};
+    idx = rtpy_output(Py_None, "indices", NPY_UINT8, 2, idims);
+    if (!idx) goto fail;
+    /* an exact hash of the 24-bit colours: 1024 slots, linear probing */
+    uint32_t keys[1024], palette[256];
+    int16_t slot_of[1024];
+    memset(slot_of, -1, sizeof slot_of);
+    int n = 0, over = 0;
+    const uint8_t *d = PyArray_DATA(a);
+    uint8_t *o = PyArray_DATA(idx);
+    Py_BEGIN_ALLOW_THREADS
+    uint32_t last = 0xFFFFFFFFu;
+    uint8_t last_index = 0;
+    for (npy_intp k = 0; k < h * w; k++) {
+        uint32_t key = (uint32_t)d[3 * k] | (uint32_t)d[3 * k + 1] << 8 |
+                       (uint32_t)d[3 * k + 2] << 16;
+        if (key != last) {
+            uint32_t hsh = (key * 2654435761u) >> 22;
+            while (slot_of[hsh] >= 0 && keys[hsh] != key) hsh = (hsh + 1) & 1023u;
+            if (slot_of[hsh] < 0) {
+                if (n == 256) {
+                    over = 1;
+                    break;
+                }
+                keys[hsh] = key;
+                palette[n] = key;
+                slot_of[hsh] = (int16_t)n++;
+            }
+            last = key;
+            last_index = (uint8_t)slot_of[hsh];
+        }
+        o[k] = last_index;
+    }
+    Py_END_ALLOW_THREADS
+    if (over) {
+        Py_DECREF(a);
+        Py_DECREF(idx);
+        Py_RETURN_NONE;
+    }
+    const int bits = n <= 16 ? 4 : 8;
+    const npy_intp row_bytes = 1 + (bits == 4 ? (w + 1) / 2 : w);
+    npy_intp rdims[2] = {h, row_bytes}, cdims[2] = {n, 3};
+    rows = rtpy_output(Py_None, "rows", NPY_UINT8, 2, rdims);
+    colours = rtpy_output(Py_None, "colours", NPY_UINT8, 2, cdims);
+    if (!rows || !colours) goto fail;
+    uint8_t *c = PyArray_DATA(colours), *r = PyArray_DATA(rows);
+    for (int i = 0; i < n; i++) {
+        c[3 * i] = (uint8_t)palette[i], c[3 * i + 1] = (uint8_t)(palette[i] >> 8);
+        c[3 * i + 2] = (uint8_t)(palette[i] >> 16);
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (npy_intp y = 0; y < h; y++) {
+        uint8_t *row = r + y * row_bytes;
+        const uint8_t *src = o + y * w;
+        row[0] = 0; /* filter: none */
+        if (bits == 8) {
+            memcpy(row + 1, src, (size_t)w);
+        } else {
+            for (npy_intp x = 0; x < w / 2; x++)
+                row[1 + x] = (uint8_t)(src[2 * x] << 4 | src[2 * x + 1]);
+            if (w % 2) row[row_bytes - 1] = (uint8_t)(src[w - 1] << 4);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    Py_DECREF(a);
+    Py_DECREF(idx);
+    return Py_BuildValue("(NNi)", rows, colours, bits);
+fail:
+    Py_XDECREF(a);
+    Py_XDECREF(idx);
+    Py_XDECREF(rows);
+    Py_XDECREF(colours);
+    return NULL;
+}
+
 static PyMethodDef contours_methods[] = {
     {"contour_mask", (PyCFunction)(void (*)(void))contours_mask, METH_VARARGS | METH_KEYWORDS,
      "contour_mask(z, interval, index_every, max_crossings, threads=1, *, simd=0) -> uint8 "
@@ -213,6 +305,9 @@ static PyMethodDef contours_methods[] = {
      "contour_paint(z, interval, index_every, max_crossings, img, colour, width, index_width, "
      "threads=1, *, simd=0)\n--\n\ncontour_mask's lines painted into img (ny, nx, 3) uint8, north up, "
      "grown width (index_width) pixels to the south-east (maps._thicken)."},
+    {"png_palette_rows", png_palette_rows, METH_O,
+     "png_palette_rows(array)\n--\n\n(rows, colours, bits) of an RGB image's palette PNG "
+     "(filter 0; 4 bits a pixel up to 16 colours), or None beyond 256 colours."},
     {"flat_nonzero", flat_nonzero, METH_O,
      "flat_nonzero(a)\n--\n\nnumpy.flatnonzero of a uint8 array, skipping zero words."},
     {"map_colours", map_colours, METH_VARARGS,

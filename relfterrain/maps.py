@@ -848,34 +848,6 @@ def _text_chunks(text: Mapping[str, str] | None) -> list[bytes]:
     return out
 
 
-def _palette_indices(a: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """``(indices, colours)`` of an RGB image of at most 256 colours, else None.
-
-    Exact: every pixel's colour is one of ``colours`` (Pillow's getcolors
-    counts them), and a multiplicative hash without collisions on those
-    colours maps each pixel to its own one.
-    """
-    Image, _ = _pil()
-    im = Image.fromarray(a)
-    found = im.getcolors(256)
-    if found is None:
-        return None
-    colours = np.array([c for _, c in found], dtype=np.uint32).reshape(-1, 3)
-    keys = colours[:, 0] | (colours[:, 1] << 8) | (colours[:, 2] << 16)
-    words = np.frombuffer(im.convert("RGBX").tobytes(), dtype="<u4").reshape(a.shape[:2])
-    keys |= words[0, 0] & np.uint32(0xFF000000)  # the padding byte X, the same everywhere
-    for m in range(1, 1 << 12):
-        mult = np.uint32((m * 2654435761) & 0xFFFFFFFF)
-        slots = (keys * mult) >> np.uint32(16)
-        if np.unique(slots).size == keys.size:
-            break
-    else:  # pragma: no cover - 256 keys in 65536 slots: a multiplier is found at once
-        return None
-    table = np.zeros(1 << 16, np.uint8)
-    table[slots] = np.arange(keys.size, dtype=np.uint8)
-    return np.take(table, (words * mult) >> np.uint32(16)), colours.astype(np.uint8)
-
-
 def png_bytes(array: Any, *, text: Mapping[str, str] | None = None) -> bytes:
     """The image as PNG bytes: an 8-bit palette PNG when it has at most 256 colours.
 
@@ -893,7 +865,8 @@ def png_bytes(array: Any, *, text: Mapping[str, str] | None = None) -> bytes:
 
     a = _rgb(array)
     chunks = _text_chunks(text)
-    pal = _palette_indices(a) if a.shape[2] == 3 else None
+    # the scanlines of the palette image in one pass in C (binding/contours.c)
+    pal = _core.png_palette_rows(a) if a.shape[2] == 3 else None
     if pal is None:
         Image, _ = _pil()
         import io
@@ -905,17 +878,8 @@ def png_bytes(array: Any, *, text: Mapping[str, str] | None = None) -> bytes:
             return data
         # the text chunks after IHDR (its 8-byte signature and 25-byte chunk)
         return data[:33] + b"".join(chunks) + data[33:]
-    idx, colours = pal
-    h, w = idx.shape
-    rows = np.zeros((h, w + 1), np.uint8)  # each row: filter type 0, then the indices
-    rows[:, 1:] = idx
-    bits = 8
-    if colours.shape[0] <= 16:  # two pixels a byte: half the bytes to compress
-        bits = 4
-        rows = np.zeros((h, (w + 1) // 2 + 1), np.uint8)
-        rows[:, 1:1 + w // 2] = (idx[:, 0:w - 1:2] << 4) | idx[:, 1:w:2]
-        if w % 2:
-            rows[:, -1] = idx[:, -1] << 4
+    rows, colours, bits = pal
+    h, w = a.shape[:2]
     return b"".join([
         b"\x89PNG\r\n\x1a\n",
         _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, bits, 3, 0, 0, 0)),
