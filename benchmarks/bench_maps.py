@@ -15,7 +15,7 @@ process (``time.process_time``, steadier on a shared machine). Printed:
 2. a 256 x 256 map tile at 1 and 4 m per pixel, ratio to the 2 ms target;
 3. ``save_map`` against ``map`` (target: within 1.5x), with the PNG
    encoders measured side by side on the same map: the palette PNG
-   (``maps.png_bytes``, zlib level 1, chosen by this table) against Pillow's
+   (``maps.png_bytes``, zlib level 1, run-length strategy) against Pillow's
    RGB PNG at levels 1 and 6 (level 6 is Pillow's default, the old path);
 4. the map as The Forest shows it (``maps.orienteering_map``) at 1 and 2 px
    per metre, its ratio to issue 21's 50 ms target for 800 x 600 pixels,
@@ -145,7 +145,7 @@ def main() -> None:
           f"{save_c / map_c:.2f}x map (CPU)")
     print(f"{'PNG encoder':34} {'CPU ms':>7} {'bytes':>8} {'x palette':>10}")
     pal_w, pal_c = measure(lambda: maps.png_bytes(img), r)
-    rows = [("palette, zlib 1 (png_bytes)", pal_c, len(maps.png_bytes(img)))]
+    rows = [("palette, zlib 1 RLE (png_bytes)", pal_c, len(maps.png_bytes(img)))]
     for level in (1, 6):
         w, c = measure(lambda v=level: pillow_png(img, v), r)
         rows.append((f"Pillow RGB, level {level}" + (" (old)" if level == 6 else ""), c,

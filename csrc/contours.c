@@ -16,18 +16,9 @@
 #include "relfterrain.h"
 #include "rt_internal.h"
 
-/* k with k*interval <= z < (k+1)*interval, exactly for the products used:
- * the estimate floor(z * (1/interval)) is within one of it (as floor(z /
- * interval) is), and the two corrections make it the one k that the
- * inequalities allow, the same k as the NumPy version's. */
-static double band(double z, double interval, double inverse)
-{
-    double b = floor(z * inverse);
-    b += z >= (b + 1.0) * interval;
-    b -= z < b * interval;
-    return b;
-}
-
+/* Below this |z / interval| a band is found through a 32-bit integer (the
+ * fast paths); a grid beyond it takes floor() and the general cell path. */
+#define FAST_BAND 1073741824.0 /* 2^30 */
 
 /* Where a band of cell rows writes its pixels: the mask, except its first
  * pixel row, which the band above shares (a cell writes the pixels of its own
@@ -39,46 +30,6 @@ typedef struct target {
     int64_t nx, ny, first_row;
 } target;
 
-static void set_pixel(const target *t, double row, double col, uint8_t value)
-{
-    int64_t rr = (int64_t)floor(row + 0.5), cc = (int64_t)floor(col + 0.5);
-    if (rr < 0 || rr >= t->ny || cc < 0 || cc >= t->nx) return; /* cannot happen: inside the cell */
-    uint8_t *p = t->first && rr == t->first_row ? t->first + cc : t->mask + rr * t->nx + cc;
-    if (*p < value) *p = value;
-}
-
-/* The vertices of the levels crossing the edge a -> b of the triangle of cell
- * (r, c); (ra, ca), (rb, cb) are the ends' offsets within the cell.  More
- * than `room` crossings (what the limit leaves) are not drawn: the count
- * (at least room + 1) is returned at once, so a tiny interval is refused in
- * the time of one cell, not of its 10^9 levels (issue 19). */
-static int64_t edge(const target *tg, int64_t r, int64_t c, double va, double vb, double ba,
-                    double bb, double ra, double ca, double rb, double cb, double interval,
-                    int index_every, int64_t room)
-{
-    if (bb == ba) return 0;
-    double lo = ba < bb ? ba : bb;
-    if (!(fabs(bb - ba) <= (double)room)) return room < INT64_MAX ? room + 1 : room;
-    int64_t count = (int64_t)fabs(bb - ba);
-    for (int64_t m = 0; m < count; m++) {
-        double k = count == 1 ? lo + 1.0 : (lo + 1.0) + (double)m;
-        double t = (k * interval - va) / (vb - va);
-        double row = (double)r + (ra + t * (rb - ra));
-        double col = (double)c + (ca + t * (cb - ca));
-        uint8_t value = 1;
-        if (index_every) {
-            /* k is a whole number: below 2^53 an integer remainder, the same
-             * answer as fmod's (exact too) at a fraction of its cost */
-            if (fabs(k) < 9007199254740992.0)
-                value = (int64_t)k % index_every == 0 ? 2 : 1;
-            else
-                value = fmod(k, (double)index_every) == 0.0 ? 2 : 1;
-        }
-        set_pixel(tg, row, col, value);
-    }
-    return count;
-}
-
 typedef struct job {
     const double *z;
     uint8_t *mask;
@@ -88,6 +39,7 @@ typedef struct job {
     int *nomem;
     double interval;
     int index_every;
+    uint64_t index_c; /* is_index()'s constant for index_every */
     rt__watch *w;
 } job;
 
@@ -97,80 +49,25 @@ static int64_t band_start(const job *j, int64_t b)
     return (j->ny - 1) * b / j->bands;
 }
 
-static void run_bands(void *ctx, int64_t begin, int64_t end)
-{
-    const job *j = ctx;
-    const int64_t nx = j->nx;
-    const double interval = j->interval, inverse = 1.0 / interval;
-    static const double dr[4] = {0.0, 0.0, 1.0, 1.0}, dc[4] = {0.0, 1.0, 1.0, 0.0};
-    /* the bands of two rows of points, each computed once */
-    double *rowb = malloc((size_t)(2 * nx) * sizeof *rowb);
-    uint8_t *crossed = malloc((size_t)nx + 8);
-    if (!rowb || !crossed) {
-        free(rowb);
-        free(crossed);
-        *j->nomem = 1;
-        return;
-    }
-    for (int64_t bi = begin; bi < end; bi++) {
-        int64_t r0 = band_start(j, bi), r1 = band_start(j, bi + 1);
-        target tg = {j->mask, bi > 0 ? j->firsts + (bi - 1) * nx : NULL, nx, j->ny, r0};
-        int64_t total = 0, pending = 0;
-        double *b0 = rowb, *b1 = rowb + nx;
-        const double *z = j->z;
-        for (int64_t c = 0; c < nx; c++) b0[c] = band(z[r0 * nx + c], interval, inverse);
-        for (int64_t r = r0; r < r1; r++) {
-            /* a row of cells: its bands, and the crossings of the few crossed */
-            if (rt__watch_charge(j->w, &pending, 16 * nx)) break;
-            const double *z0 = z + r * nx, *z1 = z0 + nx;
-            for (int64_t c = 0; c < nx; c++) b1[c] = band(z1[c], interval, inverse);
-            /* Which cells of the row a level crosses, in a pass without
-             * branches (the compiler vectorises it).  Most cells lie in one
-             * band: the centre's band is that one exactly when
-             * b*interval <= vc < (b+1)*interval (the inequalities band()
-             * makes true, whose solution is unique). */
-            for (int64_t c = 0; c + 1 < nx; c++) {
-                double b00 = b0[c];
-                double vc = (((z0[c] + z0[c + 1]) + z1[c + 1]) + z1[c]) * 0.25;
-                crossed[c] = (uint8_t)((b0[c + 1] != b00) | (b1[c + 1] != b00) | (b1[c] != b00) |
-                                       !(vc >= b00 * interval) | !(vc < (b00 + 1.0) * interval));
-            }
-            memset(crossed + (nx - 1), 0, 9); /* the end: eight zeros and one past */
-            for (int64_t c = 0; c + 1 < nx; c++) {
-                /* skip eight uncrossed cells at a time */
-                uint64_t eight;
-                memcpy(&eight, crossed + c, 8);
-                if (eight == 0) {
-                    c += 7;
-                    continue;
-                }
-                if (!crossed[c]) continue;
-                double v[4] = {z0[c], z0[c + 1], z1[c + 1], z1[c]};
-                double b[4] = {b0[c], b0[c + 1], b1[c + 1], b1[c]};
-                double vc = (((v[0] + v[1]) + v[2]) + v[3]) * 0.25;
-                double bc = band(vc, interval, inverse);
-                for (int i = 0; i < 4 && total <= j->max_crossings; i++) {
-                    int k = (i + 1) % 4;
-                    /* an edge whose ends share a band has no vertex: no call */
-                    if (b[k] != b[i])
-                        total += edge(&tg, r, c, v[i], v[k], b[i], b[k], dr[i], dc[i], dr[k],
-                                      dc[k], interval, j->index_every, j->max_crossings - total);
-                    if (bc != b[i] && total <= j->max_crossings)
-                        total += edge(&tg, r, c, v[i], vc, b[i], bc, dr[i], dc[i], 0.5, 0.5,
-                                      interval, j->index_every, j->max_crossings - total);
-                }
-                if (total > j->max_crossings) break;
-            }
-            if (total > j->max_crossings) break;
-            double *swap = b0;
-            b0 = b1;
-            b1 = swap;
-        }
-        j->totals[bi] = total;
-    }
-    free(rowb);
-    free(crossed);
-}
+#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
+#define RT_CONTOUR_AVX2 1
+#else
+#define RT_CONTOUR_AVX2 0
+#endif
+
+/* the kernel in portable C, and for AVX2 when the compiler can target it */
+#define CK(name) name##_c
+#define CK_ATTR
+#include "contours_kernel.h"
+#undef CK
+#undef CK_ATTR
+#if RT_CONTOUR_AVX2
+#define CK(name) name##_avx2
+#define CK_ATTR __attribute__((target("avx2")))
+#include "contours_kernel.h"
+#undef CK
+#undef CK_ATTR
+#endif
 
 /* Bands of at least this many cells each (smaller: not worth a thread). */
 #define CONTOUR_BAND_CELLS ((int64_t)1 << 17)
@@ -179,6 +76,22 @@ rt_status rt_contour_mask_threads(const double *z, int64_t nx, int64_t ny, doubl
                                   int index_every, int64_t max_crossings, uint8_t *mask,
                                   int64_t *crossings, int threads, const rt_poll *poll)
 {
+    return rt_contour_mask_variant(z, nx, ny, interval, index_every, max_crossings, mask,
+                                   crossings, threads, RT_SIMD_AUTO, poll);
+}
+
+rt_status rt_contour_mask_variant(const double *z, int64_t nx, int64_t ny, double interval,
+                                  int index_every, int64_t max_crossings, uint8_t *mask,
+                                  int64_t *crossings, int threads, int simd,
+                                  const rt_poll *poll)
+{
+    if (simd < 0 || simd >= RT_SIMD_COUNT) return RT_ERR_PARAM;
+    /* AVX2 (and the AVX-512 variants, which include it) run the AVX2 kernel */
+    void (*run)(void *, int64_t, int64_t) = run_bands_c;
+#if RT_CONTOUR_AVX2
+    int v = rt_simd_resolve(simd);
+    if (v == RT_SIMD_AVX2 || v == RT_SIMD_AVX512 || v == RT_SIMD_AVX512VBMI) run = run_bands_avx2;
+#endif
     if (!z || !mask) return RT_ERR_NULL;
     if (nx < 1 || ny < 1 || nx > INT64_MAX / ny) return RT_ERR_SIZE;
     if (!(isfinite(interval) && interval > 0.0) || index_every < 0) return RT_ERR_PARAM;
@@ -204,12 +117,13 @@ rt_status rt_contour_mask_threads(const double *z, int64_t nx, int64_t ny, doubl
         if (!firsts) return RT_ERR_NOMEM;
     }
     int nomem = 0;
+    uint64_t index_c = index_every > 0 ? UINT64_MAX / (uint64_t)index_every + 1 : 0;
     job j = {z, mask, firsts, nx, ny, bands, max_crossings, totals, &nomem, interval,
-             index_every, &w};
+             index_every, index_c, &w};
     if (bands > 1)
-        rt_parallel_for((int)bands, bands, run_bands, &j);
+        rt_parallel_for((int)bands, bands, run, &j);
     else
-        run_bands(&j, 0, 1);
+        run(&j, 0, 1);
     int64_t total = 0;
     for (int64_t b = 0; b < bands; b++) total += totals[b];
     /* the first pixel row of each band after the first, into the mask */
@@ -233,4 +147,65 @@ rt_status rt_contour_mask(const double *z, int64_t nx, int64_t ny, double interv
 {
     return rt_contour_mask_threads(z, nx, ny, interval, index_every, max_crossings, mask,
                                    crossings, 1, poll);
+}
+
+/* -- painting (relfterrain/maps.py's layers, in one pass each) ------------ */
+
+rt_status rt_map_colours(const uint8_t *codes, int64_t nx, int64_t ny, const uint8_t *table,
+                         int ntable, uint8_t *img, int64_t *counts)
+{
+    if (!codes || !table || !img) return RT_ERR_NULL;
+    if (nx < 0 || ny < 0 || (ny && nx > INT64_MAX / 3 / ny)) return RT_ERR_SIZE;
+    if (ntable < 0 || ntable > 256) return RT_ERR_PARAM;
+    int64_t seen[256] = {0};
+    /* a row of 3-byte colours: the table padded to 256 rows (a code
+     * beyond it is counted, painted black and reported) */
+    uint8_t rgb[256][3];
+    memset(rgb, 0, sizeof rgb);
+    memcpy(rgb, table, (size_t)ntable * 3);
+    for (int64_t i = 0; i < ny; i++) {
+        const uint8_t *src = codes + (ny - 1 - i) * nx; /* north up */
+        uint8_t *dst = img + i * nx * 3;
+        for (int64_t c = 0; c < nx; c++) {
+            const uint8_t *p = rgb[src[c]];
+            dst[3 * c] = p[0];
+            dst[3 * c + 1] = p[1];
+            dst[3 * c + 2] = p[2];
+            seen[src[c]]++;
+        }
+    }
+    if (counts) memcpy(counts, seen, sizeof seen);
+    for (int k = ntable; k < 256; k++)
+        if (seen[k]) return RT_ERR_PARAM;
+    return RT_OK;
+}
+
+/* Set the RGB pixel (i, j) of an nx-wide image, if it is inside. */
+static inline void paint(uint8_t *img, int64_t nx, int64_t ny, int64_t i, int64_t j,
+                         const uint8_t rgb[3])
+{
+    if (i >= ny || j >= nx) return;
+    uint8_t *p = img + (i * nx + j) * 3;
+    p[0] = rgb[0], p[1] = rgb[1], p[2] = rgb[2];
+}
+
+void rt_paint_lines(const uint8_t *mask, int64_t nx, int64_t ny, uint8_t *img,
+                    const uint8_t rgb[3], int width, int index_width)
+{
+    if (width < 1) width = 1;
+    if (index_width < 1) index_width = 1;
+    for (int64_t i = 0; i < ny; i++) {
+        const uint8_t *m = mask + (ny - 1 - i) * nx; /* image row i: north up */
+        for (int64_t j = 0; j < nx; j++) {
+            if (!m[j]) continue;
+            int w = m[j] == 2 ? index_width : width;
+            paint(img, nx, ny, i, j, rgb);
+            /* grown towards the south-east: d pixels down, right and both */
+            for (int d = 1; d < w; d++) {
+                paint(img, nx, ny, i + d, j, rgb);
+                paint(img, nx, ny, i, j + d, rgb);
+                paint(img, nx, ny, i + d, j + d, rgb);
+            }
+        }
+    }
 }

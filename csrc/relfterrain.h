@@ -466,6 +466,29 @@ rt_status rt_contour_mask(const double *z, int64_t nx, int64_t ny, double interv
 rt_status rt_contour_mask_threads(const double *z, int64_t nx, int64_t ny, double interval,
                                   int index_every, int64_t max_crossings, uint8_t *mask,
                                   int64_t *crossings, int threads, const rt_poll *poll);
+/* rt_contour_mask_threads with the kernel of SIMD variant `simd` (rt_simd:
+ * RT_SIMD_AUTO the best this CPU runs; a variant it cannot run falls back to
+ * the portable one).  Every variant sets the same pixels.  RT_ERR_PARAM: simd
+ * not an rt_simd code. */
+rt_status rt_contour_mask_variant(const double *z, int64_t nx, int64_t ny, double interval,
+                                  int index_every, int64_t max_crossings, uint8_t *mask,
+                                  int64_t *crossings, int threads, int simd,
+                                  const rt_poll *poll);
+
+/* The map's ground colours (SPEC 15): img (ny, nx, 3), north up (image row i
+ * is codes row ny-1-i, grids being south first), pixel = table[code] (ntable
+ * rows of 3 bytes); counts (may be NULL) receives how many of each code
+ * 0..255 there are (256 entries).  RT_ERR_PARAM: a code >= ntable (its pixel
+ * black). */
+rt_status rt_map_colours(const uint8_t *codes, int64_t nx, int64_t ny, const uint8_t *table,
+                         int ntable, uint8_t *img, int64_t *counts);
+/* Paint the contour lines of a mask (rt_contour_mask's: south first, 1
+ * contour, 2 index) into an RGB image (ny, nx, 3) north up: every pixel
+ * with a mask value and the pixels up to width-1 (index_width-1 for 2)
+ * below, right and diagonally below-right of it (in the image) take rgb.
+ * maps.py's _thicken, grown towards the south-east. */
+void rt_paint_lines(const uint8_t *mask, int64_t nx, int64_t ny, uint8_t *img,
+                    const uint8_t rgb[3], int width, int index_width);
 
 /* ------------------------------------------------------------------------ */
 /* Classic fractal generators (seeds 001 and 002)                           */

@@ -655,3 +655,82 @@ def test_contour_mask_limit_on_threads(terrain):
             _core.contour_mask(z, 0.01, 5, 1000, threads=threads)
     with pytest.raises(ValueError, match="threads"):
         maps.contour_mask(z, 5.0, 5, threads=0)
+
+
+# -- the painting in C (csrc/contours.c, contours_kernel.h) ---------------------
+
+def _kernel_grids():
+    t = rt.Terrain()
+    rng = np.random.default_rng(23)
+    steep = rng.normal(0, 40, (70, 90))            # edges crossing several levels
+    ties = rng.integers(-20, 40, (50, 61)).astype(float)  # heights on the levels
+    far = 1.0e12 + rng.normal(0, 30, (40, 33))     # bands beyond 2^30: the floor path
+    # at interval 5, bands about 2^30: some rows of points beyond it, some not
+    mixed = 5.0 * 2.0**30 + rng.normal(0, 30, (60, 65))
+    mixed[::3] -= 200.0
+    return [t.height_grid(23396, 5318, 300, 200), t.height_grid(23396.3, 5318.7, 97, 41, 0.37),
+            steep, ties, far, mixed, -ties, rng.normal(0, 3, (2, 17))]
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_contour_kernel_every_simd_variant_equals_the_numpy_transcription(threads):
+    from relfterrain import _core
+
+    codes = sorted({code for code, _, _ in _core.simd_variants().values()})
+    for z in _kernel_grids():
+        for interval, index_every in ((5.0, 5), (1.0, 3), (0.7, 1), (2.5, 0)):
+            want = maps._contour_mask_numpy(z, interval, index_every)
+            for simd in codes:
+                got = _core.contour_mask(z, interval, index_every, 1 << 26, threads=threads,
+                                         simd=simd)
+                np.testing.assert_array_equal(got, want, err_msg=f"simd {simd}, {interval}")
+    with pytest.raises(ValueError):
+        _core.contour_mask(np.zeros((3, 3)), 5.0, 5, 100, simd=99)
+
+
+@pytest.mark.parametrize("width, index_width", [(1, 2), (1, 1), (2, 3), (3, 3), (4, 2)])
+def test_contour_paint_equals_the_numpy_painting(width, index_width):
+    from relfterrain import _core
+
+    rng = np.random.default_rng(width * 10 + index_width)
+    for z in _kernel_grids()[:4]:
+        base = rng.integers(0, 256, z.shape + (3,), dtype=np.uint8)
+        want = base.copy()
+        maps._paint_lines_numpy(want, maps._contour_mask_numpy(z, 5.0, 5), (184, 78, 27),
+                                width, index_width)
+        for threads in (1, 2):
+            got = base.copy()
+            _core.contour_paint(z, 5.0, 5, 1 << 26, got, (184, 78, 27), width, index_width,
+                                threads=threads)
+            np.testing.assert_array_equal(got, want)
+
+
+def test_map_colours_equals_take_and_bincount():
+    from relfterrain import _core
+
+    rng = np.random.default_rng(7)
+    table = maps.PALETTES["isom"].terrain
+    for shape in ((1, 1), (3, 7), (64, 129), (0, 5)):
+        codes = rng.integers(0, len(rt.TerrainType), shape, dtype=np.uint8)
+        img, counts = _core.map_colours(codes, table)
+        np.testing.assert_array_equal(img, np.take(table, codes[::-1], axis=0))
+        np.testing.assert_array_equal(counts, np.bincount(codes.ravel(), minlength=256))
+    bad = np.array([[0, 13], [200, 1]], np.uint8)
+    with pytest.raises(ValueError, match=r"^codes: terrain codes are 0\.\.12, got 200$"):
+        maps.terrain_colours(bad)
+    # a Palette of wider integers: the NumPy path, the same colours in its dtype
+    wide = maps.PALETTES["relf"]._replace(terrain=maps.PALETTES["relf"].terrain.astype(np.int64))
+    codes = rng.integers(0, len(rt.TerrainType), (9, 11), dtype=np.uint8)
+    np.testing.assert_array_equal(maps.terrain_colours(codes, wide),
+                                  maps.terrain_colours(codes, "relf"))
+
+
+def test_flat_nonzero_equals_numpy():
+    from relfterrain import _core
+
+    rng = np.random.default_rng(3)
+    for n in (0, 1, 7, 8, 9, 63, 64, 65, 1001):
+        for density in (0.0, 0.01, 0.5, 1.0):
+            a = (rng.random(n) < density).astype(np.uint8) * rng.integers(1, 256, n, dtype=np.uint8)
+            np.testing.assert_array_equal(_core.flat_nonzero(a), np.flatnonzero(a))
+            np.testing.assert_array_equal(_core.flat_nonzero(a.reshape(1, -1)), np.flatnonzero(a))
