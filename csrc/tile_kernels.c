@@ -77,32 +77,32 @@ int rt__tile_windows(const int32_t *iprof, uint32_t len, int32_t *win)
     return (int)(rows - 1);
 }
 
-int rt__point_dwin(const double *profile, uint32_t len, double *dwin)
+/* The double windows of `lanes` (4 or 8) columns: row b holds p0 of the
+ * entries b + ((j - b) mod lanes), then their p1 - p0 (rt__point_dwin and
+ * rt__point_dwin8 below). */
+static int point_dwin_lanes(const double *profile, uint32_t len, double *dwin,
+                            uint32_t lanes, uint32_t max_rows)
 {
-    const uint32_t mask = len - 1, rows = len < 4 ? 4 : len;
-    if (rows > RT_DWIN_ROWS) return -1;
+    const uint32_t mask = len - 1, rows = len < lanes ? lanes : len;
+    if (rows > max_rows) return -1;
     for (uint32_t b = 0; b < rows; b++)
-        for (uint32_t j = 0; j < 4; j++) {
-            uint32_t e = b + ((j - b) & 3u);
+        for (uint32_t j = 0; j < lanes; j++) {
+            uint32_t e = b + ((j - b) & (lanes - 1));
             double p0 = profile[e & mask], p1 = profile[(e + 1) & mask];
-            dwin[b * 8 + j] = p0;
-            dwin[b * 8 + 4 + j] = p1 - p0;
+            dwin[b * 2 * lanes + j] = p0;
+            dwin[b * 2 * lanes + lanes + j] = p1 - p0;
         }
     return (int)(rows - 1);
 }
 
+int rt__point_dwin(const double *profile, uint32_t len, double *dwin)
+{
+    return point_dwin_lanes(profile, len, dwin, 4, RT_DWIN_ROWS);
+}
+
 int rt__point_dwin8(const double *profile, uint32_t len, double *dwin8)
 {
-    const uint32_t mask = len - 1, rows = len < 8 ? 8 : len;
-    if (rows > RT_DWIN8_ROWS) return -1;
-    for (uint32_t b = 0; b < rows; b++)
-        for (uint32_t j = 0; j < 8; j++) {
-            uint32_t e = b + ((j - b) & 7u);
-            double p0 = profile[e & mask], p1 = profile[(e + 1) & mask];
-            dwin8[b * 16 + j] = p0;
-            dwin8[b * 16 + 8 + j] = p1 - p0;
-        }
-    return (int)(rows - 1);
+    return point_dwin_lanes(profile, len, dwin8, 8, RT_DWIN8_ROWS);
 }
 
 int rt__point_win16(const int32_t *iprof, uint32_t len, int32_t *win16)

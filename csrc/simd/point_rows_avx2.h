@@ -256,6 +256,31 @@ PR_INLINE __m256i pr_mask32(__m256d m0, __m256d m1)
     return _mm256_permute4x64_epi64(_mm256_castps_si256(s), 0xD8); /* 0 1 4 5 2 3 6 7 -> in order */
 }
 
+/* The last columns (k1 to nk) of a classify_out pass, fewer than a vector:
+ * the codes of the tile pass `classify` split into the terrain and feature
+ * bytes and the candidate bits; returns the candidates' bit (nonzero: some).
+ * Shared by the AVX2 and AVX-512 point rows (point_rows_avx512.h). */
+static int pr_classify_out_tail(const rt_classify_args *ca, int k1,
+                                void (*classify)(const rt_classify_args *))
+{
+    const int nk = ca->nk;
+    int any = 0;
+    rt_classify_args rest = *ca;
+    rest.nk = nk - k1;
+    rest.ht += k1, rest.a1 += k1, rest.a2 += k1, rest.a3 += k1, rest.fa += k1, rest.xr += k1;
+    rest.height += k1, rest.depth += k1;
+    classify(&rest);
+    for (int q = k1; q < nk; q++) {
+        const int32_t cd = ca->code[q - k1];
+        if ((q & 7) == 0) ca->cmask[q >> 3] = 0;
+        ca->terrain[q] = (uint8_t)(cd & 0xff);
+        ca->feature[q] = RT_NONE;
+        ca->cmask[q >> 3] |= (uint8_t)((cd >> 8 & 1) << (q & 7));
+        any |= cd >> 8;
+    }
+    return any;
+}
+
 static PR_ATTR int pr_classify_out_avx2(const rt_classify_args *ca)
 {
     const int nk = ca->nk, k1 = nk & ~7;
@@ -320,21 +345,7 @@ static PR_ATTR int pr_classify_out_avx2(const rt_classify_args *ca)
         ca->cmask[k >> 3] = (uint8_t)bits;
         any |= bits;
     }
-    if (k1 < nk) { /* the last columns: the codes of tile_classify_avx2 */
-        rt_classify_args rest = *ca;
-        rest.nk = nk - k1;
-        rest.ht += k1, rest.a1 += k1, rest.a2 += k1, rest.a3 += k1, rest.fa += k1, rest.xr += k1;
-        rest.height += k1, rest.depth += k1;
-        tile_classify_avx2(&rest);
-        for (int q = k1; q < nk; q++) {
-            const int32_t cd = ca->code[q - k1];
-            if ((q & 7) == 0) ca->cmask[q >> 3] = 0;
-            ca->terrain[q] = (uint8_t)(cd & 0xff);
-            ca->feature[q] = RT_NONE;
-            ca->cmask[q >> 3] |= (uint8_t)((cd >> 8 & 1) << (q & 7));
-            any |= cd >> 8;
-        }
-    }
+    if (k1 < nk) any |= pr_classify_out_tail(ca, k1, tile_classify_avx2);
     return any != 0;
 }
 

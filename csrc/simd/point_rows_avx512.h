@@ -336,21 +336,7 @@ static PX_ATTR int tile_classify_out_avx512w(const rt_classify_args *ca)
         ca->cmask[(k >> 3) + 1] = (uint8_t)(cand >> 8);
         any |= cand;
     }
-    if (k1 < nk) { /* the last columns: the codes of tile_classify_avx512 */
-        rt_classify_args rest = *ca;
-        rest.nk = nk - k1;
-        rest.ht += k1, rest.a1 += k1, rest.a2 += k1, rest.a3 += k1, rest.fa += k1, rest.xr += k1;
-        rest.height += k1, rest.depth += k1;
-        tile_classify_avx512(&rest);
-        for (int q = k1; q < nk; q++) {
-            const int32_t cd = ca->code[q - k1];
-            if ((q & 7) == 0) ca->cmask[q >> 3] = 0;
-            ca->terrain[q] = (uint8_t)(cd & 0xff);
-            ca->feature[q] = RT_NONE;
-            ca->cmask[q >> 3] |= (uint8_t)((cd >> 8 & 1) << (q & 7));
-            any |= cd >> 8;
-        }
-    }
+    if (k1 < nk) any |= pr_classify_out_tail(ca, k1, tile_classify_avx512);
     return any != 0;
 }
 
