@@ -685,33 +685,17 @@ static PyObject *TerrainCore_buildings(TerrainCore *self, PyObject *args, PyObje
     if (!buf) return PyErr_NoMemory();
     rt_terrain p;
     rtpy_placed_box *box = rtpy_terrain_snapshot(self, &p);
-    long long n = 0;
-    /* the poll (Ctrl-C) between lattice rows, every 4096 points or so */
     rtpy_poll pl;
     const rt_poll *poll = rtpy_poll_init(&pl);
-    int stopped = 0;
-    long long since = 0;
+    int64_t n = 0;
+    rt_status s;
     Py_BEGIN_ALLOW_THREADS
-    for (long long j = 0; j < ky && !stopped; j++) {
-        for (long long i = 0; i < kx; i++) {
-            int64_t bx = xs + 16 * i, by = ys + 16 * j;
-            if (rt_building_at(&p, bx, by)) {
-                buf[2 * n] = bx;
-                buf[2 * n + 1] = by;
-                n++;
-            }
-        }
-        since += kx;
-        if (since >= 4096) {
-            since = 0;
-            stopped = poll->fn(poll->ctx);
-        }
-    }
+    s = rt_buildings_lattice(&p, xs, ys, kx, ky, buf, cap, &n, poll);
     Py_END_ALLOW_THREADS
     rtpy_box_release(box);
-    if (stopped) {
+    if (s != RT_OK) {
         PyMem_RawFree(buf);
-        return rtpy_raise(RT_ERR_INTERRUPTED, "nx, ny");
+        return rtpy_raise(s, "nx, ny");
     }
     npy_intp dims[2] = {(npy_intp)n, 2};
     PyArrayObject *out = (PyArrayObject *)PyArray_EMPTY(2, dims, NPY_INT64, 0);

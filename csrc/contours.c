@@ -157,26 +157,38 @@ rt_status rt_map_colours(const uint8_t *codes, int64_t nx, int64_t ny, const uin
     if (!codes || !table || !img) return RT_ERR_NULL;
     if (nx < 0 || ny < 0 || (ny && nx > INT64_MAX / 3 / ny)) return RT_ERR_SIZE;
     if (ntable < 0 || ntable > 256) return RT_ERR_PARAM;
-    int64_t seen[256] = {0};
-    /* a row of 3-byte colours: the table padded to 256 rows (a code
-     * beyond it is counted, painted black and reported) */
-    uint8_t rgb[256][3];
+    /* four histograms, so that a run of one code (most of a map) does not
+     * make every count wait for the one before it */
+    int64_t seen[4][256];
+    memset(seen, 0, sizeof seen);
+    /* the table padded to 256 rows of 4 bytes (a code beyond it is counted,
+     * painted black and reported); a pixel is stored as 4 bytes, the 4th
+     * overwritten by the next pixel, and the last of a row as 3 */
+    uint8_t rgb[256][4];
     memset(rgb, 0, sizeof rgb);
-    memcpy(rgb, table, (size_t)ntable * 3);
+    for (int k = 0; k < ntable; k++) memcpy(rgb[k], table + 3 * k, 3);
     for (int64_t i = 0; i < ny; i++) {
         const uint8_t *src = codes + (ny - 1 - i) * nx; /* north up */
         uint8_t *dst = img + i * nx * 3;
-        for (int64_t c = 0; c < nx; c++) {
-            const uint8_t *p = rgb[src[c]];
-            dst[3 * c] = p[0];
-            dst[3 * c + 1] = p[1];
-            dst[3 * c + 2] = p[2];
-            seen[src[c]]++;
+        int64_t c = 0;
+        for (; c + 4 < nx; c += 4) {
+            uint8_t a = src[c], b = src[c + 1], d = src[c + 2], e = src[c + 3];
+            memcpy(dst + 3 * c, rgb[a], 4);
+            memcpy(dst + 3 * c + 3, rgb[b], 4);
+            memcpy(dst + 3 * c + 6, rgb[d], 4);
+            memcpy(dst + 3 * c + 9, rgb[e], 4);
+            seen[0][a]++, seen[1][b]++, seen[2][d]++, seen[3][e]++;
+        }
+        for (; c < nx; c++) {
+            memcpy(dst + 3 * c, rgb[src[c]], 3);
+            seen[0][src[c]]++;
         }
     }
-    if (counts) memcpy(counts, seen, sizeof seen);
+    int64_t total[256];
+    for (int k = 0; k < 256; k++) total[k] = seen[0][k] + seen[1][k] + seen[2][k] + seen[3][k];
+    if (counts) memcpy(counts, total, sizeof total);
     for (int k = ntable; k < 256; k++)
-        if (seen[k]) return RT_ERR_PARAM;
+        if (total[k]) return RT_ERR_PARAM;
     return RT_OK;
 }
 

@@ -327,6 +327,15 @@ typedef struct rt_poll {
     void *ctx;
 } rt_poll;
 
+/* Every building centre of the lattice (xs + 16 i, ys + 16 j), i < kx, j < ky
+ * (xs, ys multiples of 16, all within +-2^40): rt_building_at of each point,
+ * in rows south to north, each west to east, into xy (x, y a centre; the
+ * first cap of them); *count how many there are (more than cap: only cap
+ * written).  The poll is called between chunks of the lattice. */
+rt_status rt_buildings_lattice(const rt_terrain *t, int64_t xs, int64_t ys, int64_t kx,
+                               int64_t ky, int64_t *xy, int64_t cap, int64_t *count,
+                               const rt_poll *poll);
+
 /* ------------------------------------------------------------------------ */
 /* Threads                                                                  */
 /* ------------------------------------------------------------------------ */

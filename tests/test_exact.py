@@ -452,6 +452,18 @@ def test_buildings_empty_and_edges(classic):
     assert got == exp
 
 
+def test_buildings_in_lattice_order_across_chunks(classic):
+    """Centres come row by row (south to north), each west to east, as the
+    reference's loops visit them, also when the lattice of a row is longer
+    than the core's chunk (16384 lattice points) and west of the origin."""
+    for x0, y0, nx, ny in ((23500, 5700, 300, 250), (-150_000, 5792, 300_000, 40),
+                           (23503, 5701, 16, 16), (-37, -41, 90, 70)):
+        got = np.asarray(classic.buildings(x0, y0, nx, ny)).tolist()
+        exp = R.buildings(R.CLASSIC, x0, y0, nx, ny)
+        assert got == sorted(map(list, exp), key=lambda c: (c[1], c[0]))
+    assert len(np.asarray(classic.buildings(-150_000, 5792, 300_000, 40))) > 0
+
+
 def test_longest_profile_allowed():
     """Length 2**24 is allowed (mask 2**24 - 1) and indexes without folding."""
     n = 2 ** 24
