@@ -316,8 +316,11 @@ int rtpy_check_block(long long nx, long long ny, long long c0, long long r0, siz
  * arrays own their data as any NumPy array; only the memory behind them is
  * recycled.  A buffer taken from the cache holds old values, as any
  * np.empty may: every output is written entirely by the call. */
-#define POOL_MIN_BYTES ((size_t)1 << 20)
-#define POOL_SLOTS 8
+/* 64 KiB: a 256 x 256 map tile's grids (512 and 64 KiB) too; below
+ * 1 MiB glibc's malloc hands back fresh pages for them on every call (a
+ * quarter of the tile's time, 2026-11-27) */
+#define POOL_MIN_BYTES ((size_t)1 << 16)
+#define POOL_SLOTS 16
 
 static struct {
     PyThread_type_lock lock;

@@ -148,6 +148,8 @@ _SYMBOLS = {
     Feature.ROOT: ("x", "green"),
 }
 
+_SYMBOL_CODES = {int(k): v for k, v in _SYMBOLS.items()}
+
 # Beyond this many integer points the features of a coarse map are those at
 # its grid points only (a map of more than 16 M m^2 at step > 1).
 _MAX_FEATURE_POINTS = 1 << 24
@@ -668,12 +670,16 @@ def _symbols(terrain: Terrain, g: TerrainGrid, img: np.ndarray, x0: float, y0: f
         size = _symbol_size(step)
         h = size / 2.0
         lw = max(1, round(size / 5.0))
+        # each code's shape and ink, looked up once a map (not once a symbol)
+        kinds: dict[int, tuple[str, int | None]] = {}
         for u, v, code in zip(cx.tolist(), cy.tolist(), fc.tolist()):
-            sym = _SYMBOLS.get(Feature(code))
+            sym = kinds.get(code)
             if sym is None:
-                continue
-            shape, colour_name = sym
-            colour = ink(getattr(pal, colour_name))
+                if code not in _SYMBOL_CODES:
+                    continue
+                shape, name = _SYMBOL_CODES[code]
+                sym = kinds[code] = (shape, ink(getattr(pal, name)))
+            shape, colour = sym
             if shape == "dot":
                 rad = h - 0.5
                 draw.ellipse([u - rad, v - rad, u + rad, v + rad], fill=colour)

@@ -4,7 +4,7 @@
   height_row, prof_at, classify) instead of the point path: compared with the
   independent transcription of the seed (tests/reference.py) at random
   non-dyadic steps and origins, on every SIMD variant this CPU has;
-- fresh outputs of 1 MiB and more come from a cache of freed buffers: a
+- fresh outputs of 64 KiB and more come from a cache of freed buffers: a
   reused buffer is overwritten entirely;
 - threads=None picks the idle cores (one for small grids): the same bits as
   one thread;
@@ -129,9 +129,9 @@ def test_non_dyadic_threads_and_blocks(variant):
 
 
 # ------------------------------------------------------------ fresh outputs
-def test_fresh_outputs_reuse_is_exact():
+@pytest.mark.parametrize("n", [512, 96])  # 2 MiB and 72 KiB of heights: through the cache
+def test_fresh_outputs_reuse_is_exact(n):
     t = rt.Terrain()
-    n = 512  # 2 MiB of heights: through the cache
     a = t.height_grid(23396, 5318, n, n, threads=1)
     expect = np.full((n, n), np.nan)
     t.height_grid(24000.5, 5000.25, n, n, 0.5, out=expect, threads=1)
