@@ -12,7 +12,9 @@ process (``time.process_time``, steadier on a shared machine). Printed:
 1. the classic 800 x 600 map (``Terrain.map(*CLASSIC_MAP)``) split into the
    grid (terra and the palette lookup), the contours and the symbols, for
    each palette, and its ratio to the 8 ms target and to the grid it draws;
-2. a 256 x 256 map tile at 1 and 4 m per pixel, ratio to the 2 ms target;
+2. a 256 x 256 map tile at 1 and 4 m per pixel, ratio to the 2 ms target,
+   and the tiles the tile server draws (``tiles.render_tile``, "map" layer)
+   at zoom 1 to -4;
 3. ``save_map`` against ``map`` (target: within 1.5x), with the PNG
    encoders measured side by side on the same map: the palette PNG
    (``maps.png_bytes``, zlib level 1, run-length strategy) against Pillow's
@@ -134,6 +136,16 @@ def main() -> None:
     for step in (1.0, 4.0):
         tw, tc = measure(lambda s=step: t.map(23040, 5120, 256, 256, s, threads=1), r)
         print(f"step {step:g} m/px: {ms(tw)} ms wall, {ms(tc)} ms CPU; "
+              f"{tc / TILE_TARGET:.2f}x the 2 ms target (CPU)")
+
+    # what the tile server draws (relfterrain.tiles.render_tile, "map" layer:
+    # pixel centres at half metres, the options of tiles.map_options)
+    from relfterrain import tiles
+    for z in (1, 0, -1, -2, -4):
+        m = 2.0 ** -z
+        tx, ty = int(23040 // (256 * m)), int(-5376 // (256 * m))
+        tw, tc = measure(lambda z=z, tx=tx, ty=ty: tiles.render_tile(t, "map", z, tx, ty), r)
+        print(f"served tile z={z:<2} ({m:g} m/px): {ms(tw)} ms wall, {ms(tc)} ms CPU; "
               f"{tc / TILE_TARGET:.2f}x the 2 ms target (CPU)")
 
     print("\n3. save_map against map (target: save_map within 1.5x of map)")
