@@ -40,6 +40,12 @@ double rt__height_point(const rt_terrain *t, double x, double y);
 /* The structural checks of rt_terrain_check without the O(profile) scan of
  * the values (cheap enough for every call). */
 rt_status rt__terrain_check_shape(const rt_terrain *t, int *bad_vector);
+/* The features alone of a checked block (feature_grid.c): RT_OK with out
+ * written when the block is one it serves (step 1 from an integer origin
+ * inside the domain, on an AVX-512 variant), RT_ERR_PARAM with nothing
+ * written otherwise, RT_ERR_NOMEM.  The same bytes as rt_terra_grid's. */
+rt_status rt__feature_grid_sparse(const rt_terrain *t, const rt_block *b, uint8_t *out,
+                                  int threads);
 /* A block is valid: sizes, offsets and every point finite. */
 rt_status rt__check_block(const rt_block *b);
 

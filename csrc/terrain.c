@@ -1391,6 +1391,11 @@ rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b, const rt_terra_o
     if (s == RT_OK) s = rt__check_block(b);
     if (s != RT_OK) return s;
     if (!out) return RT_ERR_NULL;
+    /* the features alone: from the feature value, terra at its candidates */
+    if (out->feature && !out->height && !out->depth && !out->terrain && !out->ground) {
+        s = rt__feature_grid_sparse(t, b, out->feature, threads);
+        if (s != RT_ERR_PARAM) return s;
+    }
     void *raw;
     block_job j = {.t = t, .b = b, .out = out};
     j.nbufs = thread_count(threads, b->ny);
