@@ -34,6 +34,7 @@
 #define RT_FEATURE_AVX512 0
 #endif
 
+#if RT_FEATURE_AVX512
 typedef struct feature_job {
     const rt_terrain *t;
     int64_t xa, ya, nx;
@@ -62,7 +63,6 @@ static void decide(const rt_terrain *t, int64_t x, int64_t y, uint8_t *o)
     *o = res.feature;
 }
 
-#if RT_FEATURE_AVX512
 #define FG_ATTR __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl")))
 
 /* floor(v / 128) for any int64 v (no right shift of a negative). */
