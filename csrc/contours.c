@@ -167,10 +167,12 @@ rt_status rt_map_colours(const uint8_t *codes, int64_t nx, int64_t ny, const uin
     uint8_t rgb[256][4];
     memset(rgb, 0, sizeof rgb);
     for (int k = 0; k < ntable; k++) memcpy(rgb[k], table + 3 * k, 3);
+    const int vbmi = rt__map_colours_vbmi_ok();
     for (int64_t i = 0; i < ny; i++) {
         const uint8_t *src = codes + (ny - 1 - i) * nx; /* north up */
         uint8_t *dst = img + i * nx * 3;
-        int64_t c = 0;
+        /* sixty-four pixels a step where the CPU can, the rest below */
+        int64_t c = vbmi ? rt__map_colours_row_vbmi(src, nx, table, ntable, dst, seen[0]) : 0;
         for (; c + 4 < nx; c += 4) {
             uint8_t a = src[c], b = src[c + 1], d = src[c + 2], e = src[c + 3];
             memcpy(dst + 3 * c, rgb[a], 4);

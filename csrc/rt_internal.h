@@ -71,6 +71,14 @@ static inline int rt__is_int_within(double v, double limit)
     return isfinite(v) && fabs(v) <= limit && v == floor(v);
 }
 
+/* The ground colours of a row of map codes on AVX-512 VBMI
+ * (map_colours_vbmi.c): pixels [0, k) done, k a multiple of 64 (0 on other
+ * CPUs, or from the first chunk with a code >= min(ntable, 64)), their
+ * codes counted into counts[]; rt__map_colours_vbmi_ok: this CPU runs it. */
+int64_t rt__map_colours_row_vbmi(const uint8_t *src, int64_t n, const uint8_t *table,
+                                 int ntable, uint8_t *dst, int64_t *counts);
+int rt__map_colours_vbmi_ok(void);
+
 /* Might the placed table hold a key (x, y) with x0 <= x <= x1?  Conservative
  * (a bounding box); 0 for NULL or an empty table.  placed.c */
 int rt__placed_near(const rt_placed *p, int64_t x0, int64_t x1, int64_t y);

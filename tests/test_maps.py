@@ -725,6 +725,27 @@ def test_map_colours_equals_take_and_bincount():
                                   maps.terrain_colours(codes, "relf"))
 
 
+@pytest.mark.parametrize("ntable", [1, 13, 63, 64, 65, 256])
+@pytest.mark.parametrize("width", [1, 63, 64, 65, 200, 257])
+def test_map_colours_any_table_and_width(ntable, width):
+    # sixty-four pixels a step on AVX-512 VBMI (csrc/map_colours_vbmi.c), the
+    # rest and the chunks holding a code >= min(ntable, 64) by the scalar loop:
+    # every code painted and counted as take and bincount do, codes beyond
+    # the table black and counted
+    from relfterrain import _core
+
+    rng = np.random.default_rng(ntable * 1000 + width)
+    table = rng.integers(0, 256, (ntable, 3), dtype=np.uint8)
+    padded = np.zeros((256, 3), np.uint8)
+    padded[:ntable] = table
+    codes = rng.integers(0, ntable, (5, width), dtype=np.uint8)
+    if width > 70:
+        codes[2, 70] = 255  # a code beyond (or at the end of) the table mid-row
+    img, counts = _core.map_colours(codes, table)
+    np.testing.assert_array_equal(img, padded[codes[::-1]])
+    np.testing.assert_array_equal(counts, np.bincount(codes.ravel(), minlength=256))
+
+
 def test_flat_nonzero_equals_numpy():
     from relfterrain import _core
 
