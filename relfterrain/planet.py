@@ -154,6 +154,10 @@ class Planet:
         Lake base 204 (MUD below it) and the lake level (default the base).
     feature_mask : int
         The point-feature mask (0xfff).
+    simd : str, optional
+        The SIMD variant of the map's rows (see :func:`relfterrain.simd_variants`;
+        default the ``RELFTERRAIN_SIMD`` environment variable, else ``"auto"``).
+        Every variant gives the same bits.
 
     Examples
     --------
@@ -167,7 +171,9 @@ class Planet:
 
     def __init__(self, radius: float, *, profile: Any = None, lake_base: float = 204.0,
                  lake_height: float | None = None, feature_mask: int = 0xFFF,
-                 **vectors: Any) -> None:
+                 simd: str | None = None, **vectors: Any) -> None:
+        from .terrain import _simd_code
+
         r = _validate.real(radius, "radius")
         if not 0 < r <= _core.TERRAIN_DOMAIN:
             raise ValueError(f"radius: must be > 0 and <= 2**26 metres, got {r!r}")
@@ -187,12 +193,26 @@ class Planet:
         self.lake_height = _validate.real(self.lake_base if lake_height is None else lake_height,
                                           "lake_height")
         self.feature_mask = _validate.uint32(feature_mask, "feature_mask")
+        self._simd = _simd_code(simd)
         self._placed: dict[tuple[int, int, int], int] = {}
         # the C table of _placed, built once when a call first needs it after
         # a change (place, remove): calls do not rebuild it
         self._placed_table: Any = None
         # place/remove and the building of the C table are one step each
         self._lock = threading.RLock()
+
+    @property
+    def simd(self) -> str:
+        """The SIMD variant the map's rows run as (settable, as ``Terrain.simd``)."""
+        table = _core.simd_variants()
+        name = next(n for n, (c, _, _) in table.items() if c == self.__dict__.get("_simd", 0))
+        return str(table[name][2])
+
+    @simd.setter
+    def simd(self, value: str) -> None:
+        from .terrain import _simd_code
+
+        self._simd = _simd_code(value)
 
     def __getattr__(self, name: str) -> Any:
         if name in _NAMES:
@@ -351,7 +371,8 @@ class Planet:
         # height, depth (float64), terrain, feature and visible (uint8): 19 bytes a pixel
         _core.check_alloc(19 * nx * ny, "nx, ny", f"a {ny} x {nx} map")
         h, d, t, f, v = _core.planet_map(self._params(), lat0, lon0, nx, ny, step,
-                                         threads=_validate.threads(threads))
+                                         threads=_validate.threads(threads),
+                                         simd=self.__dict__.get("_simd", 0))
         return PlanetMap(h, d, t, f, v, step)
 
     # -- placed table ----------------------------------------------------------

@@ -122,3 +122,24 @@ def test_map_any_number_of_directions_every_variant(n):
     p = rt.Planet(4000.0, feature_mask=0x1C, **vectors)
     _check_every_variant(p, 33.0, -71.0, 29, 7, 1.0)
     _check_every_variant(p, -12.0, 150.0, 21, 15, 2.0 * 4000.0 / 14)
+
+
+def test_planet_simd_parameter_and_environment(monkeypatch):
+    # Planet(simd=...) and RELFTERRAIN_SIMD choose the rows as Terrain's do:
+    # the variant is the one asked for, and the map the same on each
+    base = rt.Planet(5000).map(20.0, 30.0, 33, 7)
+    for name in rt.simd_variants():
+        p = rt.Planet(5000, simd=name)
+        assert p.simd == name
+        m = p.map(20.0, 30.0, 33, 7)
+        for got, want in zip(m[:5], base[:5]):
+            assert got.tobytes() == want.tobytes(), name
+    monkeypatch.setenv("RELFTERRAIN_SIMD", "scalar")
+    assert rt.Planet(5000).simd == "scalar"
+    q = rt.Planet(5000)
+    q.simd = "auto"
+    assert q.simd == rt.simd_variants()[-1]
+    with pytest.raises(ValueError, match=r"^simd: must be one of"):
+        rt.Planet(5000, simd="fastest")
+    with pytest.raises(TypeError, match="simd"):
+        rt.Planet(5000, simd=3)
