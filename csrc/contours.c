@@ -67,6 +67,16 @@ static int64_t band_start(const job *j, int64_t b)
 #include "contours_kernel.h"
 #undef CK
 #undef CK_ATTR
+/* and for AVX-512: the kernel's functions, and rows of its own (eight
+ * crossed cells a vector) */
+#define CK(name) name##_avx512
+#define CK_ATTR __attribute__((target("avx2,avx512f,avx512bw,avx512dq,avx512vl")))
+#define CK_OWN_RUN
+#include "contours_kernel.h"
+#include "simd/contours_avx512.h"
+#undef CK_OWN_RUN
+#undef CK
+#undef CK_ATTR
 #endif
 
 /* Bands of at least this many cells each (smaller: not worth a thread). */
@@ -86,11 +96,14 @@ rt_status rt_contour_mask_variant(const double *z, int64_t nx, int64_t ny, doubl
                                   const rt_poll *poll)
 {
     if (simd < 0 || simd >= RT_SIMD_COUNT) return RT_ERR_PARAM;
-    /* AVX2 (and the AVX-512 variants, which include it) run the AVX2 kernel */
+    /* AVX2 runs the AVX2 kernel, the AVX-512 variants the AVX-512 rows (whose
+     * gathers take 32-bit columns: wider rows, the AVX2 kernel) */
     void (*run)(void *, int64_t, int64_t) = run_bands_c;
 #if RT_CONTOUR_AVX2
     int v = rt_simd_resolve(simd);
-    if (v == RT_SIMD_AVX2 || v == RT_SIMD_AVX512 || v == RT_SIMD_AVX512VBMI) run = run_bands_avx2;
+    if (v == RT_SIMD_AVX2) run = run_bands_avx2;
+    if (v == RT_SIMD_AVX512 || v == RT_SIMD_AVX512VBMI)
+        run = nx < INT32_MAX ? run_bands_avx512 : run_bands_avx2;
 #endif
     if (!z || !mask) return RT_ERR_NULL;
     if (nx < 1 || ny < 1 || nx > INT64_MAX / ny) return RT_ERR_SIZE;
