@@ -116,7 +116,6 @@ C5_INLINE int64_t c5_row(const job *j, const target *tg, int64_t r, const double
                          const int32_t *idx, int64_t n, uint32_t *words, double inverse,
                          int64_t total)
 {
-    static const double off_r[5] = {0.0, 0.0, 1.0, 1.0, 0.5}, off_c[5] = {0.0, 1.0, 1.0, 0.0, 0.5};
     const double interval = j->interval;
     c5_cells s;
     s.iv = _mm512_set1_pd(interval);
@@ -126,7 +125,6 @@ C5_INLINE int64_t c5_row(const job *j, const target *tg, int64_t r, const double
     s.use_index = j->index_every ? (__mmask8)0xFF : (__mmask8)0;
     const __m512d iv = s.iv, inv = _mm512_set1_pd(inverse), unit = _mm512_set1_pd(1.0),
                   quarter = _mm512_set1_pd(0.25);
-    const __m256i ones = _mm256_set1_epi32(1);
     for (int64_t i = 0; i < n; i += 8) {
         /* the limit near: the rest cell by cell (each batch adds <= 64) */
         if (!(j->max_crossings >= 64 && total <= j->max_crossings - 64)) {
@@ -172,13 +170,18 @@ C5_INLINE int64_t c5_row(const job *j, const target *tg, int64_t r, const double
         }
         const __mmask8 fast = in & (__mmask8)~many;
         __mmask8 one[4] = {0, 0, 0, 0}, two[4] = {0, 0, 0, 0};
-        __m256i count = _mm256_setzero_si256();
-        for (int e = 0; e < 8; e++) {
-            const __mmask8 m = cross[e] & fast;
-            count = _mm256_mask_add_epi32(count, m, count, ones);
-            c5_edge(&s, from[e], to[e], off_r[from[e]], off_c[from[e]], off_r[to[e]], off_c[to[e]], m,
-                    one, two);
-        }
+        /* each edge with its corners' offsets as constants (off_r, off_c) */
+#define C5_EDGE(e, f, t, ra, ca, rb, cb) \
+    c5_edge(&s, f, t, ra, ca, rb, cb, cross[e] & fast, one, two)
+        C5_EDGE(0, 0, 1, 0.0, 0.0, 0.0, 1.0);
+        C5_EDGE(1, 0, 4, 0.0, 0.0, 0.5, 0.5);
+        C5_EDGE(2, 1, 2, 0.0, 1.0, 1.0, 1.0);
+        C5_EDGE(3, 1, 4, 0.0, 1.0, 0.5, 0.5);
+        C5_EDGE(4, 2, 3, 1.0, 1.0, 1.0, 0.0);
+        C5_EDGE(5, 2, 4, 1.0, 1.0, 0.5, 0.5);
+        C5_EDGE(6, 3, 0, 1.0, 0.0, 0.0, 0.0);
+        C5_EDGE(7, 3, 4, 1.0, 0.0, 0.5, 0.5);
+#undef C5_EDGE
         /* the four pixel values of each lane, a byte each, into its word */
         __m256i w = _mm256_setzero_si256();
         for (int q = 0; q < 4; q++) {
@@ -188,13 +191,14 @@ C5_INLINE int64_t c5_row(const job *j, const target *tg, int64_t r, const double
         _mm256_mask_i32scatter_epi32(words, fast, ci, w, 4);
         if (fast == in) {
             /* no lane left: add the batch's crossings */
-            int32_t counts[8];
-            _mm256_storeu_si256((__m256i *)counts, count);
-            for (int l = 0; l < 8; l++) total += counts[l];
+            for (int e = 0; e < 8; e++) total += __builtin_popcount(cross[e] & fast);
             continue;
         }
         /* the others by CK(cell)(), in the order of the cells (the total at
          * a stop counts the cells before, as the portable kernel's) */
+        __m256i count = _mm256_setzero_si256();
+        for (int e = 0; e < 8; e++)
+            count = _mm256_mask_add_epi32(count, cross[e] & fast, count, _mm256_set1_epi32(1));
         int32_t counts[8];
         _mm256_storeu_si256((__m256i *)counts, count);
         for (int l = 0; l < 8 && i + l < n; l++) {
