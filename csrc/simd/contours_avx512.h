@@ -64,11 +64,7 @@ C5_INLINE int64_t c5_crossed(const double *z0, const double *z1, const double *b
     return n;
 }
 
-/* Edge e of C5's cells (contours_kernel.h's CK(fast_cell)()): from corner f
- * to corner t (0..3 the corners (0,0), (0,1), (1,1), (1,0), 4 the centre),
- * accumulating into the slots' masks: one[s] the lanes with a vertex at
- * pixel slot s (0 (r,c), 1 (r,c+1), 2 (r+1,c), 3 (r+1,c+1)), two[s] those
- * whose vertex there is an index contour's. */
+/* The cells of a batch: eight lanes. */
 typedef struct c5_cells {
     __m512d v[5], b[5]; /* corners and centre: heights, bands */
     __m512d fr, fc;     /* the cells' row and columns, as doubles */
@@ -77,11 +73,20 @@ typedef struct c5_cells {
     __mmask8 use_index;        /* 0xFF when index_every > 0 */
 } c5_cells;
 
+/* The edge from corner f to corner t of the lanes `fast` (contours_kernel.h's
+ * CK(fast_cell)(), the same operations: 0..3 the corners (0,0), (0,1),
+ * (1,1), (1,0) with offsets (ra, ca), (rb, cb), 4 the centre (0.5, 0.5)):
+ * the value of its vertex, if a level crosses it, put into *w by byte max
+ * at the byte of the vertex's pixel (0 (r,c), 1 (r,c+1), 2 (r+1,c),
+ * 3 (r+1,c+1)); *count +1 in those lanes. */
 C5_INLINE void c5_edge(const c5_cells *s, int f, int t, double ra, double ca, double rb, double cb,
-                       __mmask8 m, __mmask8 one[4], __mmask8 two[4])
+                       __mmask8 fast, __m256i *w, __m256i *count)
 {
     const __m512d half = _mm512_set1_pd(0.5), unit = _mm512_set1_pd(1.0);
+    const __m256i one = _mm256_set1_epi32(1);
     __m512d va = s->v[f], vb = s->v[t], ba = s->b[f], bb = s->b[t];
+    const __mmask8 m = fast & _mm512_cmp_pd_mask(_mm512_sub_pd(bb, ba), _mm512_setzero_pd(),
+                                                 _CMP_NEQ_UQ);
     /* (ba < bb ? ba : bb) + 1.0: minpd returns its second operand unless a < b */
     __m512d lv = _mm512_add_pd(_mm512_min_pd(ba, bb), unit);
     __m512d num = _mm512_sub_pd(_mm512_mul_pd(lv, s->iv), va);
@@ -98,12 +103,14 @@ C5_INLINE void c5_edge(const c5_cells *s, int f, int t, double ra, double ca, do
     __m512i k = _mm512_cvttpd_epu64(_mm512_abs_pd(lv));
     __mmask8 idx = s->use_index &
                    _mm512_cmple_epu64_mask(_mm512_mullo_epi64(k, s->index_c), s->index_c1);
-    __mmask8 p[4] = {(__mmask8)(m & ~down & ~right), (__mmask8)(m & ~down & right),
-                     (__mmask8)(m & down & ~right), (__mmask8)(m & down & right)};
-    for (int q = 0; q < 4; q++) {
-        one[q] |= p[q];
-        two[q] |= p[q] & idx;
-    }
+    /* the value (1, 2 for an index contour, 0 no vertex) shifted to its byte */
+    __m256i value = _mm256_mask_add_epi32(_mm256_maskz_mov_epi32(m, one), idx & m,
+                                          _mm256_maskz_mov_epi32(m, one), one);
+    __m256i shift = _mm256_mask_add_epi32(_mm256_maskz_mov_epi32(down, _mm256_set1_epi32(16)),
+                                          right, _mm256_maskz_mov_epi32(down, _mm256_set1_epi32(16)),
+                                          _mm256_set1_epi32(8));
+    *w = _mm256_max_epu8(*w, _mm256_sllv_epi32(value, shift));
+    *count = _mm256_mask_add_epi32(*count, m, *count, one);
 }
 
 /* The pixels of a row of cells' crossed cells idx[0 .. n) into words (per
@@ -159,46 +166,38 @@ C5_INLINE int64_t c5_row(const job *j, const target *tg, int64_t r, const double
         s.v[4] = vc;
         s.b[4] = f;
         s.fc = _mm512_cvtepi32_pd(ci);
-        /* the edges' crossings, and the cells with an edge crossing 2+ levels */
+        /* the cells with an edge crossing two levels or more */
         static const int from[8] = {0, 0, 1, 1, 2, 2, 3, 3}, to[8] = {1, 4, 2, 4, 3, 4, 0, 4};
-        __mmask8 cross[8], many = 0;
+        __mmask8 many = 0;
         const __m512d pone = _mm512_set1_pd(1.0), mone = _mm512_set1_pd(-1.0);
         for (int e = 0; e < 8; e++) {
             __m512d d = _mm512_sub_pd(s.b[to[e]], s.b[from[e]]);
-            cross[e] = _mm512_cmp_pd_mask(d, _mm512_setzero_pd(), _CMP_NEQ_UQ);
             many |= _mm512_cmp_pd_mask(d, pone, _CMP_GT_OQ) | _mm512_cmp_pd_mask(d, mone, _CMP_LT_OQ);
         }
         const __mmask8 fast = in & (__mmask8)~many;
-        __mmask8 one[4] = {0, 0, 0, 0}, two[4] = {0, 0, 0, 0};
-        /* each edge with its corners' offsets as constants (off_r, off_c) */
-#define C5_EDGE(e, f, t, ra, ca, rb, cb) \
-    c5_edge(&s, f, t, ra, ca, rb, cb, cross[e] & fast, one, two)
-        C5_EDGE(0, 0, 1, 0.0, 0.0, 0.0, 1.0);
-        C5_EDGE(1, 0, 4, 0.0, 0.0, 0.5, 0.5);
-        C5_EDGE(2, 1, 2, 0.0, 1.0, 1.0, 1.0);
-        C5_EDGE(3, 1, 4, 0.0, 1.0, 0.5, 0.5);
-        C5_EDGE(4, 2, 3, 1.0, 1.0, 1.0, 0.0);
-        C5_EDGE(5, 2, 4, 1.0, 1.0, 0.5, 0.5);
-        C5_EDGE(6, 3, 0, 1.0, 0.0, 0.0, 0.0);
-        C5_EDGE(7, 3, 4, 1.0, 0.0, 0.5, 0.5);
-#undef C5_EDGE
-        /* the four pixel values of each lane, a byte each, into its word */
-        __m256i w = _mm256_setzero_si256();
-        for (int q = 0; q < 4; q++) {
-            w = _mm256_mask_add_epi32(w, one[q], w, _mm256_set1_epi32(1 << (8 * q)));
-            w = _mm256_mask_add_epi32(w, two[q], w, _mm256_set1_epi32(1 << (8 * q)));
-        }
+        /* the four pixel values of each lane, a byte each, in its word; each
+         * edge with its corners' offsets as constants */
+        __m256i w = _mm256_setzero_si256(), count = _mm256_setzero_si256();
+        c5_edge(&s, 0, 1, 0.0, 0.0, 0.0, 1.0, fast, &w, &count);
+        c5_edge(&s, 0, 4, 0.0, 0.0, 0.5, 0.5, fast, &w, &count);
+        c5_edge(&s, 1, 2, 0.0, 1.0, 1.0, 1.0, fast, &w, &count);
+        c5_edge(&s, 1, 4, 0.0, 1.0, 0.5, 0.5, fast, &w, &count);
+        c5_edge(&s, 2, 3, 1.0, 1.0, 1.0, 0.0, fast, &w, &count);
+        c5_edge(&s, 2, 4, 1.0, 1.0, 0.5, 0.5, fast, &w, &count);
+        c5_edge(&s, 3, 0, 1.0, 0.0, 0.0, 0.0, fast, &w, &count);
+        c5_edge(&s, 3, 4, 1.0, 0.0, 0.5, 0.5, fast, &w, &count);
         _mm256_mask_i32scatter_epi32(words, fast, ci, w, 4);
         if (fast == in) {
             /* no lane left: add the batch's crossings */
-            for (int e = 0; e < 8; e++) total += __builtin_popcount(cross[e] & fast);
+            __m128i c4 = _mm_add_epi32(_mm256_castsi256_si128(count),
+                                       _mm256_extracti128_si256(count, 1));
+            c4 = _mm_add_epi32(c4, _mm_shuffle_epi32(c4, 0x4E));
+            c4 = _mm_add_epi32(c4, _mm_shuffle_epi32(c4, 0xB1));
+            total += _mm_cvtsi128_si32(c4);
             continue;
         }
         /* the others by CK(cell)(), in the order of the cells (the total at
          * a stop counts the cells before, as the portable kernel's) */
-        __m256i count = _mm256_setzero_si256();
-        for (int e = 0; e < 8; e++)
-            count = _mm256_mask_add_epi32(count, cross[e] & fast, count, _mm256_set1_epi32(1));
         int32_t counts[8];
         _mm256_storeu_si256((__m256i *)counts, count);
         for (int l = 0; l < 8 && i + l < n; l++) {
