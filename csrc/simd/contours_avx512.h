@@ -201,7 +201,10 @@ C5_INLINE int64_t c5_row(const job *j, const target *tg, int64_t r, const double
         int32_t counts[8];
         _mm256_storeu_si256((__m256i *)counts, count);
         for (int l = 0; l < 8 && i + l < n; l++) {
-            if (fast >> l & 1) {
+            /* a lane of the vectors counts as CK(fast_cell)(), which
+             * CK(cell)() takes while the limit is 8 away; nearer, CK(cell)()
+             * again (its vertices, already set, and its count up to a stop) */
+            if (fast >> l & 1 && total <= j->max_crossings - 8) {
                 total += counts[l];
             } else {
                 total = CK(cell)(j, tg, r, idx[i + l], z0, z1, b0, b1, 1, inverse, total);
