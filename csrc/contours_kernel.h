@@ -2,9 +2,11 @@
  * contours_kernel.h - the contour kernel of contours.c, compiled once per
  * instruction set: contours.c includes it with CK(name) naming each function
  * for the variant and CK_ATTR its target attribute (nothing for the portable
- * C; target("avx2") for the variant that AVX2 CPUs run).  The arithmetic is
- * the same in both (IEEE doubles, -ffp-contract=off: never fused), so both
- * set the same pixels; only the compiler's vectorisation differs.
+ * C; target("avx2") for the variant that AVX2 CPUs run; the AVX-512 target,
+ * with CK_OWN_RUN defined, for the functions that simd/contours_avx512.h's
+ * rows call on the cells its vectors do not take).  The arithmetic is the
+ * same in all (IEEE doubles, -ffp-contract=off: never fused), so all set the
+ * same pixels; only the compiler's vectorisation differs.
  */
 
 /* k with k*interval <= z < (k+1)*interval, exactly for the products used:
