@@ -67,7 +67,32 @@ static int64_t band_start(const job *j, int64_t b)
 #include "contours_kernel.h"
 #undef CK
 #undef CK_ATTR
+/* and for AVX-512: the kernel's functions, and rows of its own (eight
+ * crossed cells a vector) */
+#define CK(name) name##_avx512
+#define CK_ATTR __attribute__((target("avx2,avx512f,avx512bw,avx512dq,avx512vl")))
+#define CK_OWN_RUN
+#include "contours_kernel.h"
+#include "simd/contours_avx512.h"
+#undef CK_OWN_RUN
+#undef CK
+#undef CK_ATTR
 #endif
+
+/* Whether the n values of z are all finite: z - z is 0 for a finite z and
+ * NaN for an infinity or a NaN, and a sum stays 0 or turns NaN; eight sums
+ * side by side (the compiler vectorises them; no sum is reassociated). */
+static int all_finite(const double *z, int64_t n)
+{
+    double sum[8] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    int64_t k = 0;
+    for (; k + 8 <= n; k += 8)
+        for (int i = 0; i < 8; i++) sum[i] += z[k + i] - z[k + i];
+    for (; k < n; k++) sum[0] += z[k] - z[k];
+    int ok = 1;
+    for (int i = 0; i < 8; i++) ok &= sum[i] == 0.0;
+    return ok;
+}
 
 /* Bands of at least this many cells each (smaller: not worth a thread). */
 #define CONTOUR_BAND_CELLS ((int64_t)1 << 17)
@@ -86,20 +111,22 @@ rt_status rt_contour_mask_variant(const double *z, int64_t nx, int64_t ny, doubl
                                   const rt_poll *poll)
 {
     if (simd < 0 || simd >= RT_SIMD_COUNT) return RT_ERR_PARAM;
-    /* AVX2 (and the AVX-512 variants, which include it) run the AVX2 kernel */
+    /* AVX2 runs the AVX2 kernel, the AVX-512 variants the AVX-512 rows (whose
+     * gathers take 32-bit columns: wider rows, the AVX2 kernel) */
     void (*run)(void *, int64_t, int64_t) = run_bands_c;
 #if RT_CONTOUR_AVX2
     int v = rt_simd_resolve(simd);
-    if (v == RT_SIMD_AVX2 || v == RT_SIMD_AVX512 || v == RT_SIMD_AVX512VBMI) run = run_bands_avx2;
+    if (v == RT_SIMD_AVX2) run = run_bands_avx2;
+    if (v == RT_SIMD_AVX512 || v == RT_SIMD_AVX512VBMI)
+        run = nx < INT32_MAX ? run_bands_avx512 : run_bands_avx2;
 #endif
     if (!z || !mask) return RT_ERR_NULL;
     if (nx < 1 || ny < 1 || nx > INT64_MAX / ny) return RT_ERR_SIZE;
     if (!(isfinite(interval) && interval > 0.0) || index_every < 0) return RT_ERR_PARAM;
-    for (int64_t k = 0; k < nx * ny; k++)
-        if (!isfinite(z[k])) return RT_ERR_PARAM;
+    if (!all_finite(z, nx * ny)) return RT_ERR_PARAM;
     rt__watch w;
     if (rt__watch_start(&w, poll)) return RT_ERR_INTERRUPTED;
-    for (int64_t k = 0; k < nx * ny; k++) mask[k] = 0;
+    memset(mask, 0, (size_t)(nx * ny));
     if (crossings) *crossings = 0;
     if (ny < 2) return RT_OK;
     /* one band per thread, each with enough cells to pay for it; the pixels
@@ -203,11 +230,11 @@ static inline void paint(uint8_t *img, int64_t nx, int64_t ny, int64_t i, int64_
     p[0] = rgb[0], p[1] = rgb[1], p[2] = rgb[2];
 }
 
-void rt_paint_lines(const uint8_t *mask, int64_t nx, int64_t ny, uint8_t *img,
-                    const uint8_t rgb[3], int width, int index_width)
+/* rt_paint_lines pixel by pixel (any widths): each mask pixel pushes its
+ * colour to the pixels its width covers. */
+static void paint_lines_each(const uint8_t *mask, int64_t nx, int64_t ny, uint8_t *img,
+                             const uint8_t rgb[3], int width, int index_width)
 {
-    if (width < 1) width = 1;
-    if (index_width < 1) index_width = 1;
     for (int64_t i = 0; i < ny; i++) {
         const uint8_t *m = mask + (ny - 1 - i) * nx; /* image row i: north up */
         for (int64_t j = 0; j < nx; j++) {
@@ -222,4 +249,70 @@ void rt_paint_lines(const uint8_t *mask, int64_t nx, int64_t ny, uint8_t *img,
             }
         }
     }
+}
+
+/* Widths up to this: rt_paint_lines row by row, in passes without branches. */
+#define PAINT_ROWS 8
+
+void rt_paint_lines(const uint8_t *mask, int64_t nx, int64_t ny, uint8_t *img,
+                    const uint8_t rgb[3], int width, int index_width)
+{
+    if (width < 1) width = 1;
+    if (index_width < 1) index_width = 1;
+    const int most = width > index_width ? width : index_width;
+    /* the same pixels as paint_lines_each, pulled instead of pushed: pixel
+     * (i, j) takes the colour when a mask pixel (i - d, j), (i, j - d) or
+     * (i - d, j - d) reaches it (its width > d >= 1; d = 0: (i, j) itself).
+     * reach: the last `most` image rows' widths (0 where no line); row: the
+     * image row's painted pixels (1) */
+    uint8_t *buf = nx > 0 && ny > 0 && most <= PAINT_ROWS && nx <= INT64_MAX / 2 / PAINT_ROWS
+                       ? malloc((size_t)(most + 1) * (size_t)nx)
+                       : NULL;
+    if (!buf) {
+        paint_lines_each(mask, nx, ny, img, rgb, width, index_width);
+        return;
+    }
+    uint8_t *reach = buf, *row = buf + most * nx;
+    /* eight pixels' bytes: the colour, and for each set of them on (bit k:
+     * pixel k) the bytes of those pixels all ones (byte order of memory) */
+    uint64_t colour[3], spread[256][3];
+    uint8_t bytes[24];
+    for (int k = 0; k < 24; k++) bytes[k] = rgb[k % 3];
+    memcpy(colour, bytes, sizeof colour);
+    for (unsigned bits = 0; bits < 256; bits++) {
+        for (int k = 0; k < 24; k++) bytes[k] = bits >> (k / 3) & 1u ? 0xFF : 0;
+        memcpy(spread[bits], bytes, sizeof bytes);
+    }
+    const uint8_t w1 = (uint8_t)width, w2 = (uint8_t)index_width;
+    for (int64_t i = 0; i < ny; i++) {
+        const uint8_t *m = mask + (ny - 1 - i) * nx; /* image row i: north up */
+        uint8_t *r = reach + (i % most) * nx;
+        for (int64_t j = 0; j < nx; j++) r[j] = m[j] ? (m[j] == 2 ? w2 : w1) : 0;
+        for (int64_t j = 0; j < nx; j++) row[j] = r[j] != 0;
+        for (int d = 1; d < most; d++) {
+            const uint8_t dd = (uint8_t)d;
+            for (int64_t j = d; j < nx; j++) row[j] |= r[j - d] > dd;
+            if (i < d) continue;
+            const uint8_t *up = reach + ((i - d) % most) * nx;
+            for (int64_t j = 0; j < nx; j++) row[j] |= up[j] > dd;
+            for (int64_t j = d; j < nx; j++) row[j] |= up[j - d] > dd;
+        }
+        /* eight pixels (24 bytes) at a time: the colour where they are on */
+        uint8_t *dst = img + i * nx * 3;
+        int64_t j = 0;
+        for (; j + 8 <= nx; j += 8) {
+            /* bytes 0 or 1: bit k of the product's top byte is byte k (the
+             * partial products of the other bytes fall below or carry out) */
+            uint64_t eight, d[3];
+            memcpy(&eight, row + j, 8);
+            const unsigned bits = (unsigned)((eight * 0x0102040810204080u) >> 56);
+            memcpy(d, dst + 3 * j, sizeof d);
+            for (int k = 0; k < 3; k++)
+                d[k] = (d[k] & ~spread[bits][k]) | (colour[k] & spread[bits][k]);
+            memcpy(dst + 3 * j, d, sizeof d);
+        }
+        for (; j < nx; j++)
+            if (row[j]) dst[3 * j] = rgb[0], dst[3 * j + 1] = rgb[1], dst[3 * j + 2] = rgb[2];
+    }
+    free(buf);
 }

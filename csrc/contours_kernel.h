@@ -2,9 +2,11 @@
  * contours_kernel.h - the contour kernel of contours.c, compiled once per
  * instruction set: contours.c includes it with CK(name) naming each function
  * for the variant and CK_ATTR its target attribute (nothing for the portable
- * C; target("avx2") for the variant that AVX2 CPUs run).  The arithmetic is
- * the same in both (IEEE doubles, -ffp-contract=off: never fused), so both
- * set the same pixels; only the compiler's vectorisation differs.
+ * C; target("avx2") for the variant that AVX2 CPUs run; the AVX-512 target,
+ * with CK_OWN_RUN defined, for the functions that simd/contours_avx512.h's
+ * rows call on the cells its vectors do not take).  The arithmetic is the
+ * same in all (IEEE doubles, -ffp-contract=off: never fused), so all set the
+ * same pixels; only the compiler's vectorisation differs.
  */
 
 /* k with k*interval <= z < (k+1)*interval, exactly for the products used:
@@ -170,12 +172,44 @@ static inline CK_ATTR int CK(fast_cell)(const target *tg, int64_t r, int64_t c, 
     return n;
 }
 
+/* The crossed cell c of the row of cells r (points rows z0, z1, their bands
+ * b0, b1; near: both rows' bands within FAST_BAND): its vertices' pixels,
+ * by CK(fast_cell)() when it serves and the limit is not near, else by
+ * CK(edge)(), edge by edge, stopping beyond the limit.  Returns total plus
+ * the cell's crossings. */
+static inline CK_ATTR int64_t CK(cell)(const job *j, const target *tg, int64_t r, int64_t c,
+                                       const double *z0, const double *z1, const double *b0,
+                                       const double *b1, int near, double inverse, int64_t total)
+{
+    static const double dr[4] = {0.0, 0.0, 1.0, 1.0}, dc[4] = {0.0, 1.0, 1.0, 0.0};
+    const double interval = j->interval;
+    double v[4] = {z0[c], z0[c + 1], z1[c + 1], z1[c]};
+    double b[4] = {b0[c], b0[c + 1], b1[c + 1], b1[c]};
+    double vc = (((v[0] + v[1]) + v[2]) + v[3]) * 0.25;
+    double bc = near ? CK(band_near)(vc, interval, inverse) : CK(band)(vc, interval, inverse);
+    if (near && total <= j->max_crossings - 8) {
+        int n = CK(fast_cell)(tg, r, c, v, b, vc, bc, interval, j->index_every, j->index_c);
+        if (n >= 0) return total + n;
+    }
+    for (int i = 0; i < 4 && total <= j->max_crossings; i++) {
+        int k = (i + 1) % 4;
+        /* an edge whose ends share a band has no vertex: no call */
+        if (b[k] != b[i])
+            total += CK(edge)(tg, r, c, v[i], v[k], b[i], b[k], dr[i], dc[i], dr[k], dc[k],
+                              interval, j->index_every, j->index_c, j->max_crossings - total);
+        if (bc != b[i] && total <= j->max_crossings)
+            total += CK(edge)(tg, r, c, v[i], vc, b[i], bc, dr[i], dc[i], 0.5, 0.5, interval,
+                              j->index_every, j->index_c, j->max_crossings - total);
+    }
+    return total;
+}
+
+#ifndef CK_OWN_RUN
 static CK_ATTR void CK(run_bands)(void *ctx, int64_t begin, int64_t end)
 {
     const job *j = ctx;
     const int64_t nx = j->nx;
     const double interval = j->interval, inverse = 1.0 / interval;
-    static const double dr[4] = {0.0, 0.0, 1.0, 1.0}, dc[4] = {0.0, 1.0, 1.0, 0.0};
     /* the bands of two rows of points, each computed once */
     double *rowb = malloc((size_t)(2 * nx) * sizeof *rowb);
     uint8_t *crossed = malloc((size_t)nx + 8);
@@ -220,28 +254,7 @@ static CK_ATTR void CK(run_bands)(void *ctx, int64_t begin, int64_t end)
                     continue;
                 }
                 if (!crossed[c]) continue;
-                double v[4] = {z0[c], z0[c + 1], z1[c + 1], z1[c]};
-                double b[4] = {b0[c], b0[c + 1], b1[c + 1], b1[c]};
-                double vc = (((v[0] + v[1]) + v[2]) + v[3]) * 0.25;
-                double bc = near ? CK(band_near)(vc, interval, inverse) : CK(band)(vc, interval, inverse);
-                if (near && total <= j->max_crossings - 8) {
-                    int n = CK(fast_cell)(&tg, r, c, v, b, vc, bc, interval, j->index_every,
-                                      j->index_c);
-                    if (n >= 0) {
-                        total += n;
-                        continue;
-                    }
-                }
-                for (int i = 0; i < 4 && total <= j->max_crossings; i++) {
-                    int k = (i + 1) % 4;
-                    /* an edge whose ends share a band has no vertex: no call */
-                    if (b[k] != b[i])
-                        total += CK(edge)(&tg, r, c, v[i], v[k], b[i], b[k], dr[i], dc[i], dr[k],
-                                      dc[k], interval, j->index_every, j->index_c, j->max_crossings - total);
-                    if (bc != b[i] && total <= j->max_crossings)
-                        total += CK(edge)(&tg, r, c, v[i], vc, b[i], bc, dr[i], dc[i], 0.5, 0.5,
-                                      interval, j->index_every, j->index_c, j->max_crossings - total);
-                }
+                total = CK(cell)(j, &tg, r, c, z0, z1, b0, b1, near, inverse, total);
                 if (total > j->max_crossings) break;
             }
             if (total > j->max_crossings) break;
@@ -255,4 +268,4 @@ static CK_ATTR void CK(run_bands)(void *ctx, int64_t begin, int64_t end)
     free(rowb);
     free(crossed);
 }
-
+#endif /* CK_OWN_RUN */

@@ -12,6 +12,8 @@ import sys
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import relfterrain as rt
 from relfterrain import maps
@@ -688,7 +690,79 @@ def test_contour_kernel_every_simd_variant_equals_the_numpy_transcription(thread
         _core.contour_mask(np.zeros((3, 3)), 5.0, 5, 100, simd=99)
 
 
-@pytest.mark.parametrize("width, index_width", [(1, 2), (1, 1), (2, 3), (3, 3), (4, 2)])
+def _variant_codes():
+    from relfterrain import _core
+
+    return sorted({code for code, _, _ in _core.simd_variants().values()})
+
+
+def _assert_variants_equal_numpy(z, interval, index_every, threads=1):
+    from relfterrain import _core
+
+    want = maps._contour_mask_numpy(z, interval, index_every)
+    for simd in [0] + _variant_codes():
+        got = _core.contour_mask(np.ascontiguousarray(z), interval, index_every, 1 << 26,
+                                 threads=threads, simd=simd)
+        np.testing.assert_array_equal(got, want, err_msg=f"simd {simd}, {interval}, "
+                                                         f"{z.shape}")
+
+
+@pytest.mark.parametrize("nx", [1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 33, 64, 65])
+def test_contour_kernel_variants_on_every_width(nx):
+    # the AVX-512 rows take eight cells a vector and merge sixteen pixels a
+    # vector: widths about those, and one row, two columns
+    t = rt.Terrain()
+    rng = np.random.default_rng(nx)
+    grids = [t.height_grid(23396, 5318, nx, 23, 0.5), rng.normal(0, 25, (19, nx)),
+             rng.normal(0, 3, (1, nx)), rng.normal(0, 25, (2, nx))]
+    for z in grids:
+        for interval, index_every in ((5.0, 5), (0.5, 3), (2.5, 0)):
+            _assert_variants_equal_numpy(z, interval, index_every)
+
+
+def test_contour_kernel_variants_many_crossed_cells_and_huge_bands():
+    rng = np.random.default_rng(31)
+    t = rt.Terrain()
+    classic = t.height_grid(*rt.CLASSIC_MAP[:4])
+    cases = [
+        (classic, 5.0, 5),                      # the classic map: ~108,000 crossed cells
+        (classic, 0.3, 4),                      # nearly every cell, edges crossing 2+ levels
+        (rng.normal(0, 9, (90, 77)), 1.0, 5),   # most edges crossing 2+ levels
+        (classic + 5.0 * 2.0**30, 5.0, 5),      # bands just beyond 2^30: the general path
+        (classic + 5.0 * 2.0**30 - 300.0, 5.0, 5),  # about 2^30: rows of both paths
+        (classic * 1e6 + 4.0e15, 1e6, 5),       # bands beyond 2^32 (the index by remainder)
+        (-classic, 5.0, 2),
+    ]
+    for z, interval, index_every in cases:
+        _assert_variants_equal_numpy(z, interval, index_every)
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_contour_kernel_variants_limit_on_threads(threads):
+    # refused alike by every variant, at any limit (a batch of eight cells
+    # adds up to 64 crossings: limits about it and about the count)
+    from relfterrain import _core
+
+    z = rt.Terrain().height_grid(23000, 5000, 700, 400)
+    count = int((maps._contour_mask_numpy(z, 5.0, 5) > 0).sum())  # some pixels; fewer than crossings
+    for limit in (0, 7, 8, 63, 64, 65, 1000, count):
+        for simd in [0] + _variant_codes():
+            with pytest.raises(ValueError, match="too small for this map"):
+                _core.contour_mask(z, 5.0, 5, limit, threads=threads, simd=simd)
+
+
+@given(st.integers(1, 40), st.integers(1, 40), st.integers(0, 2**32 - 1),
+       st.sampled_from([0.5, 1.0, 2.5, 5.0]), st.integers(0, 6),
+       st.sampled_from([1.0, 10.0, 60.0]))
+@settings(max_examples=60)
+def test_contour_kernel_variants_random_grids(nx, ny, seed, interval, index_every, scale):
+    z = np.random.default_rng(seed).normal(0, scale, (ny, nx))
+    _assert_variants_equal_numpy(z, interval, index_every)
+
+
+# up to 8 wide the rows are pulled (rt_paint_lines), beyond pushed pixel by pixel
+@pytest.mark.parametrize("width, index_width", [(1, 2), (1, 1), (2, 3), (3, 3), (4, 2), (8, 8),
+                                                (9, 2), (1, 10)])
 def test_contour_paint_equals_the_numpy_painting(width, index_width):
     from relfterrain import _core
 

@@ -40,5 +40,7 @@ uint64_t test_sites(void);
 uint64_t test_mines(void);
 uint64_t test_space(void);
 uint64_t test_interrupt(void);
+/* the contour kernel's variants and painting against the portable ones */
+void test_contours(void);
 
 #endif /* RT_TEST_CHECK_H */

@@ -455,6 +455,7 @@ int main(void)
     test_paths();
     test_classic_map();
     test_fdlibm();
+    test_contours();
     /* every generator: one fingerprint line each, compared across platforms */
     uint64_t galaxy = test_galaxy();
     uint64_t classic = test_classic();
