@@ -17,8 +17,19 @@
  *    |A*x + B*y| < 2^36 gives |j| < 2^29) the exact sum lies in (2^52, 2^53),
  *    where the doubles are the integers, so rounding it down gives
  *    floor(j + 1.5*2^52) = floor(j) + 1.5*2^52 (1.5*2^52 is an integer);
- *    its low 32 bits are floor(j) modulo 2^32.  (The heights keep the
- *    seed's floor: their jint enters j - jint.)
+ *    its low 32 bits are floor(j) modulo 2^32.
+ *  - the heights take their index from the same sum (the caller's
+ *    |j| < 2^30) and jfrac = fl(j - floor(j)) from one vreducepd (imm 0x09:
+ *    no fraction bits kept, rounding down: j - floor(j), which is exact, so
+ *    its value is the seed's).  Only the sign of a zero jfrac may differ
+ *    from the seed's (j an integer); then the term p0 + jfrac*d differs at
+ *    most in the sign of a zero term, and that cannot reach the height:
+ *    the height is a sum from the seed's 0.0 (+0), a sum in
+ *    round-to-nearest is -0 only when both addends are -0, so the running
+ *    sum is never -0 and adding +0 or -0 to it gives the same bits.
+ *  - the leading directions with A = 0 (a constant term a row, above) are
+ *    summed once a row from 0.0, in the seed's order; the columns' sums
+ *    start from that partial sum (the same operations on the same values).
  *  - the windows hold 8 (doubles) or 16 (int32) entries a row, so one
  *    permute by the index itself (vpermpd reads its low 3 bits, vpermd its
  *    low 4) picks the entry of every lane, where the lanes' indices lie in
@@ -38,6 +49,9 @@
 #define PX_ATTR __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl")))
 #define PX_INLINE static inline __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl")))
 #define PX_FLOOR (_MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)
+/* vreducepd: j - floor(j) (0 fraction bits kept, rounding down, no precision
+ * exception) */
+#define PX_REDUCE_FLOOR (0x00 | _MM_FROUND_TO_NEG_INF | 0x08)
 
 /* the low 32 bits of lane 0 */
 PX_INLINE uint32_t px_lane0(__m512i v)
@@ -51,9 +65,11 @@ PX_INLINE __m512d px_dir_term(const pr_dir *dd, __m512d x, const double *dwin8, 
     const __m512d magic = _mm512_set1_pd(6755399441055744.0); /* 1.5 * 2^52 */
     const __m512d j = _mm512_add_pd(_mm512_mul_pd(_mm512_set1_pd(dd->a7), x),
                                     _mm512_set1_pd(dd->by7));
-    const __m512d jint = _mm512_roundscale_pd(j, PX_FLOOR);
-    const __m512d jfrac = _mm512_sub_pd(j, jint);
-    const __m512i qb = _mm512_castpd_si512(_mm512_add_pd(jint, magic)); /* exact: |jint| < 2^30 */
+    /* floor(j) + 1.5*2^52 by one addition rounded down, and floor(j) from
+     * it by an exact subtraction (the comment at the top) */
+    const __m512d qd = _mm512_add_round_pd(j, magic, PX_FLOOR);
+    const __m512d jfrac = _mm512_reduce_pd(j, PX_REDUCE_FLOOR);
+    const __m512i qb = _mm512_castpd_si512(qd);
     const double *row = dwin8 + ((size_t)((px_lane0(qb) - dd->off) & wm) << 4);
     const __m512d p0 = _mm512_permutexvar_pd(qb, _mm512_loadu_pd(row));
     const __m512d d = _mm512_permutexvar_pd(qb, _mm512_loadu_pd(row + 8));
@@ -63,6 +79,12 @@ PX_INLINE __m512d px_dir_term(const pr_dir *dd, __m512d x, const double *dwin8, 
 /* columns [0, n16) of a height row, sixteen a step */
 PX_INLINE void px_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n16)
 {
+    /* the leading directions with A = 0 add the same terms at every column:
+     * their sum, in the seed's order from 0.0, once a row */
+    uint32_t i0 = 0;
+    double hc = 0.0;
+    for (; i0 < n && dd[i0].con; i0++) hc += dd[i0].cterm;
+    const __m512d vhc = _mm512_set1_pd(hc);
     const double *dwin8 = r->dwin8;
     const uint32_t wm = r->dwin8_mask;
     const __m512d vx0 = _mm512_set1_pd(r->x0), vstep = _mm512_set1_pd(r->step);
@@ -73,9 +95,10 @@ PX_INLINE void px_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n, int
     for (int64_t c = 0; c < n16; c += 16) {
         const __m512d x0 = _mm512_add_pd(vx0, _mm512_mul_pd(ci0, vstep));
         const __m512d x1 = _mm512_add_pd(vx0, _mm512_mul_pd(ci1, vstep));
-        __m512d h0 = _mm512_setzero_pd(), h1 = _mm512_setzero_pd();
+        __m512d h0 = vhc, h1 = vhc;
         for (uint32_t i = 0; i < n; i++) {
             if (dd[i].con) {
+                if (i < i0) continue; /* in hc */
                 const __m512d ct = _mm512_set1_pd(dd[i].cterm);
                 h0 = _mm512_add_pd(h0, ct);
                 h1 = _mm512_add_pd(h1, ct);
@@ -343,5 +366,6 @@ static PX_ATTR int tile_classify_out_avx512w(const rt_classify_args *ca)
 #undef PX_ATTR
 #undef PX_INLINE
 #undef PX_FLOOR
+#undef PX_REDUCE_FLOOR
 
 #endif
