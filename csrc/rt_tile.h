@@ -79,6 +79,12 @@ typedef struct rt_point_row {
     /* the wide variants: eight-lane double windows (rt__point_dwin8), or NULL */
     const double *dwin8;
     uint32_t dwin8_mask;
+    /* scratch kept from row to row of one block (x does not depend on the
+     * row): fl(A*2^-7 * x) of every direction and column, filled by the
+     * first row of a kernel that uses it (*ax_ready set); or NULL */
+    double *ax;
+    size_t ax_cap;           /* its length in doubles */
+    int *ax_ready;
 } rt_point_row;
 
 /* Double windows for the point path's height rows (any profile, any step):

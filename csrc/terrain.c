@@ -779,6 +779,17 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
     /* straight into the output (mountains then applied in place) */
     const int direct = j->kern->height_store != NULL;
     const int64_t tile = direct ? TILE : RT_HS_TILE;
+    /* the point rows' products A*2^-7 * x of every column, computed by the
+     * first row and read by the others (rt_point_row.ax): at most 512 KiB,
+     * to stay in the L2 cache; without it the rows compute them */
+    double *ax = NULL;
+    size_t ax_cap = 0;
+    int ax_ready = 0;
+    if (!j->fast && j->kern->height_row && (uint64_t)b->nx * n <= ((uint64_t)64 << 10)) {
+        ax_cap = (size_t)b->nx * n;
+        ax = malloc(ax_cap * sizeof *ax);
+        if (!ax) ax_cap = 0;
+    }
     for (int64_t i = begin; i < end; i++) {
         int64_t r = b->r0 + i;
         double *out = j->height_out + i * b->nx;
@@ -814,7 +825,7 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
         } else if (j->kern->height_row && point_row_ok(t, b, p.y)) {
             rt_point_row pr = {t,     j->win, j->win_mask, b->x0,  b->step,     p.y,
                                b->c0, b->nx,  n,           out,    j->dwin, j->dwin_mask,
-                               j->dwin8, j->dwin8_mask};
+                               j->dwin8, j->dwin8_mask, ax, ax_cap, &ax_ready};
             j->kern->height_row(&pr);
             if (t->mountains)
                 for (int64_t c = 0; c < b->nx; c++) out[c] = mountain(t, out[c]);
@@ -825,6 +836,7 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
             }
         }
     }
+    free(ax);
 }
 
 /* The classic model sums 5 directions: a constant count lets the compiler

@@ -59,12 +59,12 @@ PX_INLINE uint32_t px_lane0(__m512i v)
     return (uint32_t)_mm_cvtsi128_si32(_mm512_castsi512_si128(v));
 }
 
-/* the term of one direction (pr_dir, off 7 when A < 0) at eight columns x */
-PX_INLINE __m512d px_dir_term(const pr_dir *dd, __m512d x, const double *dwin8, uint32_t wm)
+/* the term of one direction (pr_dir, off 7 when A < 0) at eight columns
+ * whose products fl(A*2^-7 * x) are ax */
+PX_INLINE __m512d px_dir_term(const pr_dir *dd, __m512d ax, const double *dwin8, uint32_t wm)
 {
     const __m512d magic = _mm512_set1_pd(6755399441055744.0); /* 1.5 * 2^52 */
-    const __m512d j = _mm512_add_pd(_mm512_mul_pd(_mm512_set1_pd(dd->a7), x),
-                                    _mm512_set1_pd(dd->by7));
+    const __m512d j = _mm512_add_pd(ax, _mm512_set1_pd(dd->by7));
     /* floor(j) + 1.5*2^52 by one addition rounded down, and floor(j) from
      * it by an exact subtraction (the comment at the top) */
     const __m512d qd = _mm512_add_round_pd(j, magic, PX_FLOOR);
@@ -76,8 +76,27 @@ PX_INLINE __m512d px_dir_term(const pr_dir *dd, __m512d x, const double *dwin8, 
     return _mm512_add_pd(p0, _mm512_mul_pd(jfrac, d));
 }
 
-/* columns [0, n16) of a height row, sixteen a step */
-PX_INLINE void px_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n16)
+/* fl(A*2^-7 * x) of the directions with A != 0 at columns [0, n16) of a
+ * row into ax (direction i at ax + i*n16), as px_row_n computes them */
+PX_INLINE void px_fill_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n16,
+                          double *ax)
+{
+    const __m512d vx0 = _mm512_set1_pd(r->x0), vstep = _mm512_set1_pd(r->step);
+    const __m512d eight = _mm512_set1_pd(8.0);
+    __m512d ci = _mm512_add_pd(_mm512_set1_pd((double)r->c0),
+                               _mm512_setr_pd(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0));
+    for (int64_t c = 0; c < n16; c += 8) {
+        const __m512d x = _mm512_add_pd(vx0, _mm512_mul_pd(ci, vstep));
+        for (uint32_t i = 0; i < n; i++)
+            if (!dd[i].con) _mm512_storeu_pd(ax + i * n16 + c, _mm512_mul_pd(_mm512_set1_pd(dd[i].a7), x));
+        ci = _mm512_add_pd(ci, eight);
+    }
+}
+
+/* columns [0, n16) of a height row, sixteen a step; the products
+ * fl(A*2^-7 * x) read from ax (px_fill_ax) when use_ax, else computed */
+PX_INLINE void px_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n16,
+                        const double *ax, int use_ax)
 {
     /* the leading directions with A = 0 add the same terms at every column:
      * their sum, in the seed's order from 0.0, once a row */
@@ -93,8 +112,11 @@ PX_INLINE void px_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n, int
     __m512d ci0 = _mm512_add_pd(_mm512_set1_pd((double)r->c0), lanes);
     __m512d ci1 = _mm512_add_pd(ci0, _mm512_set1_pd(8.0));
     for (int64_t c = 0; c < n16; c += 16) {
-        const __m512d x0 = _mm512_add_pd(vx0, _mm512_mul_pd(ci0, vstep));
-        const __m512d x1 = _mm512_add_pd(vx0, _mm512_mul_pd(ci1, vstep));
+        __m512d x0 = vx0, x1 = vx0;
+        if (!use_ax) {
+            x0 = _mm512_add_pd(vx0, _mm512_mul_pd(ci0, vstep));
+            x1 = _mm512_add_pd(vx0, _mm512_mul_pd(ci1, vstep));
+        }
         __m512d h0 = vhc, h1 = vhc;
         for (uint32_t i = 0; i < n; i++) {
             if (dd[i].con) {
@@ -104,8 +126,16 @@ PX_INLINE void px_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n, int
                 h1 = _mm512_add_pd(h1, ct);
                 continue;
             }
-            h0 = _mm512_add_pd(h0, px_dir_term(&dd[i], x0, dwin8, wm));
-            h1 = _mm512_add_pd(h1, px_dir_term(&dd[i], x1, dwin8, wm));
+            __m512d ax0, ax1;
+            if (use_ax) {
+                ax0 = _mm512_loadu_pd(ax + i * n16 + c);
+                ax1 = _mm512_loadu_pd(ax + i * n16 + c + 8);
+            } else {
+                ax0 = _mm512_mul_pd(_mm512_set1_pd(dd[i].a7), x0);
+                ax1 = _mm512_mul_pd(_mm512_set1_pd(dd[i].a7), x1);
+            }
+            h0 = _mm512_add_pd(h0, px_dir_term(&dd[i], ax0, dwin8, wm));
+            h1 = _mm512_add_pd(h1, px_dir_term(&dd[i], ax1, dwin8, wm));
         }
         _mm512_storeu_pd(r->out + c, h0);
         _mm512_storeu_pd(r->out + c + 8, h1);
@@ -137,10 +167,21 @@ static PX_ATTR void height_row_avx512w(const rt_point_row *r)
         dd[i].cterm = a == 0 ? pr_term(t, i, xc, r->y) : 0.0;
     }
     if (n16 > 0) {
-        if (r->n == 5)
-            px_row_n(r, dd, 5, n16);
+        /* the block's products, from the first row on (they depend on x0,
+         * step, c0, nx and A only, the same for every row of a block) */
+        const int use_ax = r->ax && r->ax_ready && (uint64_t)r->n * (uint64_t)n16 <= r->ax_cap;
+        if (use_ax && !*r->ax_ready) {
+            px_fill_ax(r, dd, r->n, n16, r->ax);
+            *r->ax_ready = 1;
+        }
+        if (r->n == 5 && use_ax)
+            px_row_n(r, dd, 5, n16, r->ax, 1);
+        else if (r->n == 5)
+            px_row_n(r, dd, 5, n16, NULL, 0);
+        else if (use_ax)
+            px_row_n(r, dd, r->n, n16, r->ax, 1);
         else
-            px_row_n(r, dd, r->n, n16);
+            px_row_n(r, dd, r->n, n16, NULL, 0);
     }
     if (n16 == r->nx) return;
     rt_point_row rest = *r;
