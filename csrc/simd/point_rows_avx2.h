@@ -56,13 +56,13 @@ typedef struct pr_dir {
     double cterm;
 } pr_dir;
 
-/* the term of one direction for four columns at x */
-PR_INLINE __m256d pr_dir_term(const pr_dir *dd, __m256d x, const double *dwin, uint32_t wm)
+/* the term of one direction for four columns whose products
+ * fl(A*2^-7 * x) are ax */
+PR_INLINE __m256d pr_dir_term(const pr_dir *dd, __m256d ax, const double *dwin, uint32_t wm)
 {
     const __m256d magic = _mm256_set1_pd(6755399441055744.0); /* 1.5 * 2^52 */
     const __m256i lo1 = _mm256_setr_epi32(0, 1, 0, 1, 0, 1, 0, 1);
-    const __m256d j = _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(dd->a7), x),
-                                    _mm256_set1_pd(dd->by7));
+    const __m256d j = _mm256_add_pd(ax, _mm256_set1_pd(dd->by7));
     const __m256d jint = _mm256_floor_pd(j);
     const __m256d jfrac = _mm256_sub_pd(j, jint);
     const __m256i qb = _mm256_castpd_si256(_mm256_add_pd(jint, magic));
@@ -75,11 +75,33 @@ PR_INLINE __m256d pr_dir_term(const pr_dir *dd, __m256d x, const double *dwin, u
     return _mm256_add_pd(p0, _mm256_mul_pd(jfrac, d));
 }
 
-PR_INLINE void pr_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n)
+/* fl(A*2^-7 * x) of the directions with A != 0 at columns [0, n8) of a row
+ * into ax (direction i at ax + i*n8), as pr_row_n computes them */
+PR_INLINE void pr_fill_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n8,
+                          double *ax)
 {
-    const int64_t nx = r->nx, n8 = nx & ~(int64_t)7;
+    const __m256d vx0 = _mm256_set1_pd(r->x0), vstep = _mm256_set1_pd(r->step);
+    const __m256d four = _mm256_set1_pd(4.0);
+    __m256d ci = _mm256_setr_pd((double)r->c0, (double)(r->c0 + 1), (double)(r->c0 + 2),
+                                (double)(r->c0 + 3));
+    for (int64_t c = 0; c < n8; c += 4) {
+        const __m256d x = _mm256_add_pd(vx0, _mm256_mul_pd(ci, vstep));
+        for (uint32_t i = 0; i < n; i++)
+            if (!dd[i].con) _mm256_storeu_pd(ax + i * n8 + c, _mm256_mul_pd(_mm256_set1_pd(dd[i].a7), x));
+        ci = _mm256_add_pd(ci, four);
+    }
+}
+
+/* columns [0, n8) of a height row, eight a step, directions [i0, n) of dd,
+ * their sums starting from hc (the sum of directions [0, i0), each with
+ * A = 0); the products fl(A*2^-7 * x) read from ax (pr_fill_ax) when use_ax,
+ * else computed; nocon: no direction in [i0, n) has A = 0 */
+PR_INLINE void pr_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t i0, uint32_t n,
+                        int64_t n8, const double *ax, int use_ax, int nocon, double hc)
+{
     const double *dwin = r->dwin;
     const uint32_t wm = r->dwin_mask;
+    const __m256d vhc = _mm256_set1_pd(hc);
     const __m256d vx0 = _mm256_set1_pd(r->x0), vstep = _mm256_set1_pd(r->step);
     const __m256d eight = _mm256_set1_pd(8.0);
     __m256d ci0 = _mm256_setr_pd((double)r->c0, (double)(r->c0 + 1), (double)(r->c0 + 2),
@@ -87,26 +109,35 @@ PR_INLINE void pr_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n)
     __m256d ci1 = _mm256_setr_pd((double)(r->c0 + 4), (double)(r->c0 + 5), (double)(r->c0 + 6),
                                  (double)(r->c0 + 7));
     for (int64_t c = 0; c < n8; c += 8) {
-        const __m256d x0 = _mm256_add_pd(vx0, _mm256_mul_pd(ci0, vstep));
-        const __m256d x1 = _mm256_add_pd(vx0, _mm256_mul_pd(ci1, vstep));
-        __m256d h0 = _mm256_setzero_pd(), h1 = _mm256_setzero_pd();
-        for (uint32_t i = 0; i < n; i++) {
-            if (dd[i].con) {
+        __m256d x0 = vx0, x1 = vx0;
+        if (!use_ax) {
+            x0 = _mm256_add_pd(vx0, _mm256_mul_pd(ci0, vstep));
+            x1 = _mm256_add_pd(vx0, _mm256_mul_pd(ci1, vstep));
+            ci0 = _mm256_add_pd(ci0, eight);
+            ci1 = _mm256_add_pd(ci1, eight);
+        }
+        __m256d h0 = vhc, h1 = vhc;
+        for (uint32_t i = i0; i < n; i++) {
+            if (!nocon && dd[i].con) {
                 const __m256d ct = _mm256_set1_pd(dd[i].cterm);
                 h0 = _mm256_add_pd(h0, ct);
                 h1 = _mm256_add_pd(h1, ct);
                 continue;
             }
-            h0 = _mm256_add_pd(h0, pr_dir_term(&dd[i], x0, dwin, wm));
-            h1 = _mm256_add_pd(h1, pr_dir_term(&dd[i], x1, dwin, wm));
+            __m256d ax0, ax1;
+            if (use_ax) {
+                ax0 = _mm256_loadu_pd(ax + i * n8 + c);
+                ax1 = _mm256_loadu_pd(ax + i * n8 + c + 4);
+            } else {
+                ax0 = _mm256_mul_pd(_mm256_set1_pd(dd[i].a7), x0);
+                ax1 = _mm256_mul_pd(_mm256_set1_pd(dd[i].a7), x1);
+            }
+            h0 = _mm256_add_pd(h0, pr_dir_term(&dd[i], ax0, dwin, wm));
+            h1 = _mm256_add_pd(h1, pr_dir_term(&dd[i], ax1, dwin, wm));
         }
         _mm256_storeu_pd(r->out + c, h0);
         _mm256_storeu_pd(r->out + c + 4, h1);
-        ci0 = _mm256_add_pd(ci0, eight);
-        ci1 = _mm256_add_pd(ci1, eight);
     }
-    for (int64_t c = n8; c < nx; c++)
-        r->out[c] = pr_height_point(r, r->x0 + (double)(r->c0 + c) * r->step);
 }
 
 /* A height row by the double windows; 0 (nothing written) when the row is
@@ -131,10 +162,37 @@ static PR_ATTR int pr_height_row_avx2(const rt_point_row *r)
         dd[i].con = a == 0;
         dd[i].cterm = a == 0 ? pr_term(t, i, xc, r->y) : 0.0;
     }
-    if (r->n == 5)
-        pr_row_n(r, dd, 5);
+    const uint32_t n = r->n;
+    const int64_t nx = r->nx, n8 = nx & ~(int64_t)7;
+    /* the block's products, from the first row on (they depend on x0, step,
+     * c0, nx and A only, the same for every row of a block; the caller gives
+     * the scratch to one kernel of a block only) */
+    const int use_ax = n8 > 0 && r->ax && r->ax_ready && (uint64_t)n * (uint64_t)n8 <= r->ax_cap;
+    if (use_ax && !*r->ax_ready) {
+        pr_fill_ax(r, dd, n, n8, r->ax);
+        *r->ax_ready = 1;
+    }
+    /* the leading directions with A = 0 add the same terms at every column:
+     * their sum, in the seed's order from 0.0, once a row (the heights are
+     * sums from 0.0 in the seed's order; the same operations on the same
+     * values) */
+    uint32_t i0 = 0, mixed = 0;
+    double hc = 0.0;
+    for (; i0 < n && dd[i0].con; i0++) hc += dd[i0].cterm;
+    for (uint32_t i = i0; i < n; i++) mixed |= (uint32_t)dd[i].con;
+    const double *ax = use_ax ? r->ax + i0 * n8 : NULL;
+    if (use_ax && !mixed && n - i0 == 4) /* the classic model, unrolled */
+        pr_row_n(r, dd + i0, 0, 4, n8, ax, 1, 1, hc);
+    else if (use_ax && !mixed)
+        pr_row_n(r, dd + i0, 0, n - i0, n8, ax, 1, 1, hc);
+    else if (use_ax)
+        pr_row_n(r, dd + i0, 0, n - i0, n8, ax, 1, 0, hc);
+    else if (n == 5)
+        pr_row_n(r, dd, i0, 5, n8, NULL, 0, 0, hc);
     else
-        pr_row_n(r, dd, r->n);
+        pr_row_n(r, dd, i0, n, n8, NULL, 0, 0, hc);
+    for (int64_t c = n8; c < nx; c++)
+        r->out[c] = pr_height_point(r, r->x0 + (double)(r->c0 + c) * r->step);
     return 1;
 }
 

@@ -93,16 +93,13 @@ PX_INLINE void px_fill_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, i
     }
 }
 
-/* columns [0, n16) of a height row, sixteen a step; the products
- * fl(A*2^-7 * x) read from ax (px_fill_ax) when use_ax, else computed */
-PX_INLINE void px_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n16,
-                        const double *ax, int use_ax)
+/* columns [0, n16) of a height row, sixteen a step, directions [i0, n) of
+ * dd, their sums starting from hc (the sum of directions [0, i0), each with
+ * A = 0); the products fl(A*2^-7 * x) read from ax (px_fill_ax) when
+ * use_ax, else computed; nocon: no direction in [i0, n) has A = 0 */
+PX_INLINE void px_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t i0, uint32_t n,
+                        int64_t n16, const double *ax, int use_ax, int nocon, double hc)
 {
-    /* the leading directions with A = 0 add the same terms at every column:
-     * their sum, in the seed's order from 0.0, once a row */
-    uint32_t i0 = 0;
-    double hc = 0.0;
-    for (; i0 < n && dd[i0].con; i0++) hc += dd[i0].cterm;
     const __m512d vhc = _mm512_set1_pd(hc);
     const double *dwin8 = r->dwin8;
     const uint32_t wm = r->dwin8_mask;
@@ -116,11 +113,12 @@ PX_INLINE void px_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n, int
         if (!use_ax) {
             x0 = _mm512_add_pd(vx0, _mm512_mul_pd(ci0, vstep));
             x1 = _mm512_add_pd(vx0, _mm512_mul_pd(ci1, vstep));
+            ci0 = _mm512_add_pd(ci0, sixteen);
+            ci1 = _mm512_add_pd(ci1, sixteen);
         }
         __m512d h0 = vhc, h1 = vhc;
-        for (uint32_t i = 0; i < n; i++) {
-            if (dd[i].con) {
-                if (i < i0) continue; /* in hc */
+        for (uint32_t i = i0; i < n; i++) {
+            if (!nocon && dd[i].con) {
                 const __m512d ct = _mm512_set1_pd(dd[i].cterm);
                 h0 = _mm512_add_pd(h0, ct);
                 h1 = _mm512_add_pd(h1, ct);
@@ -139,8 +137,6 @@ PX_INLINE void px_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n, int
         }
         _mm512_storeu_pd(r->out + c, h0);
         _mm512_storeu_pd(r->out + c + 8, h1);
-        ci0 = _mm512_add_pd(ci0, sixteen);
-        ci1 = _mm512_add_pd(ci1, sixteen);
     }
 }
 
@@ -166,7 +162,13 @@ static PX_ATTR void height_row_avx512w(const rt_point_row *r)
         dd[i].con = a == 0;
         dd[i].cterm = a == 0 ? pr_term(t, i, xc, r->y) : 0.0;
     }
-    if (n16 > 0) {
+    if (n16 == 0) {
+        rt_point_row all = *r;
+        all.ax = NULL; /* the block's scratch is this kernel's (its layout) */
+        height_row_avx2w(&all);
+        return;
+    }
+    {
         /* the block's products, from the first row on (they depend on x0,
          * step, c0, nx and A only, the same for every row of a block) */
         const int use_ax = r->ax && r->ax_ready && (uint64_t)r->n * (uint64_t)n16 <= r->ax_cap;
@@ -174,17 +176,29 @@ static PX_ATTR void height_row_avx512w(const rt_point_row *r)
             px_fill_ax(r, dd, r->n, n16, r->ax);
             *r->ax_ready = 1;
         }
-        if (r->n == 5 && use_ax)
-            px_row_n(r, dd, 5, n16, r->ax, 1);
-        else if (r->n == 5)
-            px_row_n(r, dd, 5, n16, NULL, 0);
+        /* the leading directions with A = 0 add the same terms at every
+         * column: their sum, in the seed's order from 0.0, once a row */
+        const uint32_t n = r->n;
+        uint32_t i0 = 0, mixed = 0;
+        double hc = 0.0;
+        for (; i0 < n && dd[i0].con; i0++) hc += dd[i0].cterm;
+        for (uint32_t i = i0; i < n; i++) mixed |= (uint32_t)dd[i].con;
+        const double *ax = use_ax ? r->ax + i0 * n16 : NULL;
+        /* the classic model (one leading A = 0, four others), unrolled */
+        if (use_ax && !mixed && n - i0 == 4)
+            px_row_n(r, dd + i0, 0, 4, n16, ax, 1, 1, hc);
+        else if (use_ax && !mixed)
+            px_row_n(r, dd + i0, 0, n - i0, n16, ax, 1, 1, hc);
         else if (use_ax)
-            px_row_n(r, dd, r->n, n16, r->ax, 1);
+            px_row_n(r, dd + i0, 0, n - i0, n16, ax, 1, 0, hc);
+        else if (n == 5)
+            px_row_n(r, dd, i0, 5, n16, NULL, 0, 0, hc);
         else
-            px_row_n(r, dd, r->n, n16, NULL, 0);
+            px_row_n(r, dd, i0, n, n16, NULL, 0, 0, hc);
     }
     if (n16 == r->nx) return;
     rt_point_row rest = *r;
+    rest.ax = NULL; /* the block's scratch is this kernel's (its layout) */
     rest.c0 += n16;
     rest.nx -= n16;
     rest.out += n16;
