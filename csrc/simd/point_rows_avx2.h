@@ -108,6 +108,21 @@ PR_INLINE void pr_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t i0, ui
                                  (double)(r->c0 + 3));
     __m256d ci1 = _mm256_setr_pd((double)(r->c0 + 4), (double)(r->c0 + 5), (double)(r->c0 + 6),
                                  (double)(r->c0 + 7));
+    if (use_ax) {
+        /* four columns a step: fewer live registers than eight (AVX2 has 16) */
+        for (int64_t c = 0; c < n8; c += 4) {
+            __m256d h = vhc;
+            for (uint32_t i = i0; i < n; i++) {
+                if (!nocon && dd[i].con) {
+                    h = _mm256_add_pd(h, _mm256_set1_pd(dd[i].cterm));
+                    continue;
+                }
+                h = _mm256_add_pd(h, pr_dir_term(&dd[i], _mm256_loadu_pd(ax + i * n8 + c), dwin, wm));
+            }
+            _mm256_storeu_pd(r->out + c, h);
+        }
+        return;
+    }
     for (int64_t c = 0; c < n8; c += 8) {
         __m256d x0 = vx0, x1 = vx0;
         if (!use_ax) {
