@@ -92,66 +92,59 @@ PR_INLINE void pr_fill_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, i
     }
 }
 
-/* columns [0, n8) of a height row, eight a step, directions [i0, n) of dd,
- * their sums starting from hc (the sum of directions [0, i0), each with
- * A = 0); the products fl(A*2^-7 * x) read from ax (pr_fill_ax) when use_ax,
- * else computed; nocon: no direction in [i0, n) has A = 0 */
-PR_INLINE void pr_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t i0, uint32_t n,
-                        int64_t n8, const double *ax, int use_ax, int nocon, double hc)
+/* columns [0, n8) of a height row, four a step (fewer live registers than
+ * eight: AVX2 has 16), directions [0, n) of dd, none with A = 0 unless !nocon,
+ * their sums starting from hc (the sum of the leading directions with A = 0,
+ * left out of dd); the products fl(A*2^-7 * x) read from ax (pr_fill_ax) */
+PR_INLINE void pr_row_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n8,
+                         const double *ax, int nocon, double hc)
 {
     const double *dwin = r->dwin;
     const uint32_t wm = r->dwin_mask;
     const __m256d vhc = _mm256_set1_pd(hc);
+    for (int64_t c = 0; c < n8; c += 4) {
+        __m256d h = vhc;
+        for (uint32_t i = 0; i < n; i++) {
+            if (!nocon && dd[i].con) {
+                h = _mm256_add_pd(h, _mm256_set1_pd(dd[i].cterm));
+                continue;
+            }
+            h = _mm256_add_pd(h, pr_dir_term(&dd[i], _mm256_loadu_pd(ax + i * n8 + c), dwin, wm));
+        }
+        _mm256_storeu_pd(r->out + c, h);
+    }
+}
+
+/* columns [0, n8) of a height row, eight a step, the products computed */
+PR_INLINE void pr_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n8)
+{
+    const double *dwin = r->dwin;
+    const uint32_t wm = r->dwin_mask;
     const __m256d vx0 = _mm256_set1_pd(r->x0), vstep = _mm256_set1_pd(r->step);
     const __m256d eight = _mm256_set1_pd(8.0);
     __m256d ci0 = _mm256_setr_pd((double)r->c0, (double)(r->c0 + 1), (double)(r->c0 + 2),
                                  (double)(r->c0 + 3));
     __m256d ci1 = _mm256_setr_pd((double)(r->c0 + 4), (double)(r->c0 + 5), (double)(r->c0 + 6),
                                  (double)(r->c0 + 7));
-    if (use_ax) {
-        /* four columns a step: fewer live registers than eight (AVX2 has 16) */
-        for (int64_t c = 0; c < n8; c += 4) {
-            __m256d h = vhc;
-            for (uint32_t i = i0; i < n; i++) {
-                if (!nocon && dd[i].con) {
-                    h = _mm256_add_pd(h, _mm256_set1_pd(dd[i].cterm));
-                    continue;
-                }
-                h = _mm256_add_pd(h, pr_dir_term(&dd[i], _mm256_loadu_pd(ax + i * n8 + c), dwin, wm));
-            }
-            _mm256_storeu_pd(r->out + c, h);
-        }
-        return;
-    }
     for (int64_t c = 0; c < n8; c += 8) {
-        __m256d x0 = vx0, x1 = vx0;
-        if (!use_ax) {
-            x0 = _mm256_add_pd(vx0, _mm256_mul_pd(ci0, vstep));
-            x1 = _mm256_add_pd(vx0, _mm256_mul_pd(ci1, vstep));
-            ci0 = _mm256_add_pd(ci0, eight);
-            ci1 = _mm256_add_pd(ci1, eight);
-        }
-        __m256d h0 = vhc, h1 = vhc;
-        for (uint32_t i = i0; i < n; i++) {
-            if (!nocon && dd[i].con) {
+        const __m256d x0 = _mm256_add_pd(vx0, _mm256_mul_pd(ci0, vstep));
+        const __m256d x1 = _mm256_add_pd(vx0, _mm256_mul_pd(ci1, vstep));
+        __m256d h0 = _mm256_setzero_pd(), h1 = _mm256_setzero_pd();
+        for (uint32_t i = 0; i < n; i++) {
+            if (dd[i].con) {
                 const __m256d ct = _mm256_set1_pd(dd[i].cterm);
                 h0 = _mm256_add_pd(h0, ct);
                 h1 = _mm256_add_pd(h1, ct);
                 continue;
             }
-            __m256d ax0, ax1;
-            if (use_ax) {
-                ax0 = _mm256_loadu_pd(ax + i * n8 + c);
-                ax1 = _mm256_loadu_pd(ax + i * n8 + c + 4);
-            } else {
-                ax0 = _mm256_mul_pd(_mm256_set1_pd(dd[i].a7), x0);
-                ax1 = _mm256_mul_pd(_mm256_set1_pd(dd[i].a7), x1);
-            }
-            h0 = _mm256_add_pd(h0, pr_dir_term(&dd[i], ax0, dwin, wm));
-            h1 = _mm256_add_pd(h1, pr_dir_term(&dd[i], ax1, dwin, wm));
+            const __m256d a = _mm256_set1_pd(dd[i].a7);
+            h0 = _mm256_add_pd(h0, pr_dir_term(&dd[i], _mm256_mul_pd(a, x0), dwin, wm));
+            h1 = _mm256_add_pd(h1, pr_dir_term(&dd[i], _mm256_mul_pd(a, x1), dwin, wm));
         }
         _mm256_storeu_pd(r->out + c, h0);
         _mm256_storeu_pd(r->out + c + 4, h1);
+        ci0 = _mm256_add_pd(ci0, eight);
+        ci1 = _mm256_add_pd(ci1, eight);
     }
 }
 
@@ -187,25 +180,27 @@ static PR_ATTR int pr_height_row_avx2(const rt_point_row *r)
         pr_fill_ax(r, dd, n, n8, r->ax);
         *r->ax_ready = 1;
     }
-    /* the leading directions with A = 0 add the same terms at every column:
-     * their sum, in the seed's order from 0.0, once a row (the heights are
-     * sums from 0.0 in the seed's order; the same operations on the same
-     * values) */
-    uint32_t i0 = 0, mixed = 0;
-    double hc = 0.0;
-    for (; i0 < n && dd[i0].con; i0++) hc += dd[i0].cterm;
-    for (uint32_t i = i0; i < n; i++) mixed |= (uint32_t)dd[i].con;
-    const double *ax = use_ax ? r->ax + i0 * n8 : NULL;
-    if (use_ax && !mixed && n - i0 == 4) /* the classic model, unrolled */
-        pr_row_n(r, dd + i0, 0, 4, n8, ax, 1, 1, hc);
-    else if (use_ax && !mixed)
-        pr_row_n(r, dd + i0, 0, n - i0, n8, ax, 1, 1, hc);
-    else if (use_ax)
-        pr_row_n(r, dd + i0, 0, n - i0, n8, ax, 1, 0, hc);
-    else if (n == 5)
-        pr_row_n(r, dd, i0, 5, n8, NULL, 0, 0, hc);
-    else
-        pr_row_n(r, dd, i0, n, n8, NULL, 0, 0, hc);
+    if (use_ax) {
+        /* the leading directions with A = 0 add the same terms at every
+         * column: their sum, in the seed's order from 0.0, once a row (the
+         * heights are sums from 0.0 in the seed's order: the same operations
+         * on the same values) */
+        uint32_t i0 = 0, mixed = 0;
+        double hc = 0.0;
+        for (; i0 < n && dd[i0].con; i0++) hc += dd[i0].cterm;
+        for (uint32_t i = i0; i < n; i++) mixed |= (uint32_t)dd[i].con;
+        const double *ax = r->ax + i0 * n8;
+        if (!mixed && n - i0 == 4) /* the classic model, unrolled */
+            pr_row_ax(r, dd + i0, 4, n8, ax, 1, hc);
+        else if (!mixed)
+            pr_row_ax(r, dd + i0, n - i0, n8, ax, 1, hc);
+        else
+            pr_row_ax(r, dd + i0, n - i0, n8, ax, 0, hc);
+    } else if (n == 5) {
+        pr_row_n(r, dd, 5, n8);
+    } else {
+        pr_row_n(r, dd, n, n8);
+    }
     for (int64_t c = n8; c < nx; c++)
         r->out[c] = pr_height_point(r, r->x0 + (double)(r->c0 + c) * r->step);
     return 1;

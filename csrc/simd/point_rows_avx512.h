@@ -93,14 +93,36 @@ PX_INLINE void px_fill_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, i
     }
 }
 
-/* columns [0, n16) of a height row, sixteen a step, directions [i0, n) of
- * dd, their sums starting from hc (the sum of directions [0, i0), each with
- * A = 0); the products fl(A*2^-7 * x) read from ax (px_fill_ax) when
- * use_ax, else computed; nocon: no direction in [i0, n) has A = 0 */
-PX_INLINE void px_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t i0, uint32_t n,
-                        int64_t n16, const double *ax, int use_ax, int nocon, double hc)
+/* columns [0, n16) of a height row, sixteen a step, directions [0, n) of dd,
+ * none with A = 0 unless !nocon, their sums starting from hc (the sum of the
+ * leading directions with A = 0, left out of dd); the products
+ * fl(A*2^-7 * x) read from ax (px_fill_ax) */
+PX_INLINE void px_row_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n16,
+                         const double *ax, int nocon, double hc)
 {
     const __m512d vhc = _mm512_set1_pd(hc);
+    const double *dwin8 = r->dwin8;
+    const uint32_t wm = r->dwin8_mask;
+    for (int64_t c = 0; c < n16; c += 16) {
+        __m512d h0 = vhc, h1 = vhc;
+        for (uint32_t i = 0; i < n; i++) {
+            if (!nocon && dd[i].con) {
+                const __m512d ct = _mm512_set1_pd(dd[i].cterm);
+                h0 = _mm512_add_pd(h0, ct);
+                h1 = _mm512_add_pd(h1, ct);
+                continue;
+            }
+            h0 = _mm512_add_pd(h0, px_dir_term(&dd[i], _mm512_loadu_pd(ax + i * n16 + c), dwin8, wm));
+            h1 = _mm512_add_pd(h1, px_dir_term(&dd[i], _mm512_loadu_pd(ax + i * n16 + c + 8), dwin8, wm));
+        }
+        _mm512_storeu_pd(r->out + c, h0);
+        _mm512_storeu_pd(r->out + c + 8, h1);
+    }
+}
+
+/* columns [0, n16) of a height row, sixteen a step, the products computed */
+PX_INLINE void px_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n16)
+{
     const double *dwin8 = r->dwin8;
     const uint32_t wm = r->dwin8_mask;
     const __m512d vx0 = _mm512_set1_pd(r->x0), vstep = _mm512_set1_pd(r->step);
@@ -109,34 +131,24 @@ PX_INLINE void px_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t i0, ui
     __m512d ci0 = _mm512_add_pd(_mm512_set1_pd((double)r->c0), lanes);
     __m512d ci1 = _mm512_add_pd(ci0, _mm512_set1_pd(8.0));
     for (int64_t c = 0; c < n16; c += 16) {
-        __m512d x0 = vx0, x1 = vx0;
-        if (!use_ax) {
-            x0 = _mm512_add_pd(vx0, _mm512_mul_pd(ci0, vstep));
-            x1 = _mm512_add_pd(vx0, _mm512_mul_pd(ci1, vstep));
-            ci0 = _mm512_add_pd(ci0, sixteen);
-            ci1 = _mm512_add_pd(ci1, sixteen);
-        }
-        __m512d h0 = vhc, h1 = vhc;
-        for (uint32_t i = i0; i < n; i++) {
-            if (!nocon && dd[i].con) {
+        const __m512d x0 = _mm512_add_pd(vx0, _mm512_mul_pd(ci0, vstep));
+        const __m512d x1 = _mm512_add_pd(vx0, _mm512_mul_pd(ci1, vstep));
+        __m512d h0 = _mm512_setzero_pd(), h1 = _mm512_setzero_pd();
+        for (uint32_t i = 0; i < n; i++) {
+            if (dd[i].con) {
                 const __m512d ct = _mm512_set1_pd(dd[i].cterm);
                 h0 = _mm512_add_pd(h0, ct);
                 h1 = _mm512_add_pd(h1, ct);
                 continue;
             }
-            __m512d ax0, ax1;
-            if (use_ax) {
-                ax0 = _mm512_loadu_pd(ax + i * n16 + c);
-                ax1 = _mm512_loadu_pd(ax + i * n16 + c + 8);
-            } else {
-                ax0 = _mm512_mul_pd(_mm512_set1_pd(dd[i].a7), x0);
-                ax1 = _mm512_mul_pd(_mm512_set1_pd(dd[i].a7), x1);
-            }
-            h0 = _mm512_add_pd(h0, px_dir_term(&dd[i], ax0, dwin8, wm));
-            h1 = _mm512_add_pd(h1, px_dir_term(&dd[i], ax1, dwin8, wm));
+            const __m512d a = _mm512_set1_pd(dd[i].a7);
+            h0 = _mm512_add_pd(h0, px_dir_term(&dd[i], _mm512_mul_pd(a, x0), dwin8, wm));
+            h1 = _mm512_add_pd(h1, px_dir_term(&dd[i], _mm512_mul_pd(a, x1), dwin8, wm));
         }
         _mm512_storeu_pd(r->out + c, h0);
         _mm512_storeu_pd(r->out + c + 8, h1);
+        ci0 = _mm512_add_pd(ci0, sixteen);
+        ci1 = _mm512_add_pd(ci1, sixteen);
     }
 }
 
@@ -176,25 +188,26 @@ static PX_ATTR void height_row_avx512w(const rt_point_row *r)
             px_fill_ax(r, dd, r->n, n16, r->ax);
             *r->ax_ready = 1;
         }
-        /* the leading directions with A = 0 add the same terms at every
-         * column: their sum, in the seed's order from 0.0, once a row */
         const uint32_t n = r->n;
-        uint32_t i0 = 0, mixed = 0;
-        double hc = 0.0;
-        for (; i0 < n && dd[i0].con; i0++) hc += dd[i0].cterm;
-        for (uint32_t i = i0; i < n; i++) mixed |= (uint32_t)dd[i].con;
-        const double *ax = use_ax ? r->ax + i0 * n16 : NULL;
-        /* the classic model (one leading A = 0, four others), unrolled */
-        if (use_ax && !mixed && n - i0 == 4)
-            px_row_n(r, dd + i0, 0, 4, n16, ax, 1, 1, hc);
-        else if (use_ax && !mixed)
-            px_row_n(r, dd + i0, 0, n - i0, n16, ax, 1, 1, hc);
-        else if (use_ax)
-            px_row_n(r, dd + i0, 0, n - i0, n16, ax, 1, 0, hc);
-        else if (n == 5)
-            px_row_n(r, dd, i0, 5, n16, NULL, 0, 0, hc);
-        else
-            px_row_n(r, dd, i0, n, n16, NULL, 0, 0, hc);
+        if (use_ax) {
+            /* the leading directions with A = 0 add the same terms at every
+             * column: their sum, in the seed's order from 0.0, once a row */
+            uint32_t i0 = 0, mixed = 0;
+            double hc = 0.0;
+            for (; i0 < n && dd[i0].con; i0++) hc += dd[i0].cterm;
+            for (uint32_t i = i0; i < n; i++) mixed |= (uint32_t)dd[i].con;
+            const double *ax = r->ax + i0 * n16;
+            if (!mixed && n - i0 == 4) /* the classic model, unrolled */
+                px_row_ax(r, dd + i0, 4, n16, ax, 1, hc);
+            else if (!mixed)
+                px_row_ax(r, dd + i0, n - i0, n16, ax, 1, hc);
+            else
+                px_row_ax(r, dd + i0, n - i0, n16, ax, 0, hc);
+        } else if (n == 5) {
+            px_row_n(r, dd, 5, n16);
+        } else {
+            px_row_n(r, dd, n, n16);
+        }
     }
     if (n16 == r->nx) return;
     rt_point_row rest = *r;
