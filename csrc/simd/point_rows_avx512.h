@@ -18,15 +18,16 @@
  *    where the doubles are the integers, so rounding it down gives
  *    floor(j + 1.5*2^52) = floor(j) + 1.5*2^52 (1.5*2^52 is an integer);
  *    its low 32 bits are floor(j) modulo 2^32.
- *  - the heights take their index from the same sum (the caller's
- *    |j| < 2^30) and jfrac = fl(j - floor(j)) from one vreducepd (imm 0x09:
- *    no fraction bits kept, rounding down: j - floor(j), which is exact, so
- *    its value is the seed's).  Only the sign of a zero jfrac may differ
- *    from the seed's (j an integer); then the term p0 + jfrac*d differs at
- *    most in the sign of a zero term, and that cannot reach the height:
- *    the height is a sum from the seed's 0.0 (+0), a sum in
- *    round-to-nearest is -0 only when both addends are -0, so the running
- *    sum is never -0 and adding +0 or -0 to it gives the same bits.
+ *  - the heights take the same sum (the caller's |j| < 2^30), and their
+ *    jint = fl(RD(j + 1.5*2^52) - 1.5*2^52), an exact difference of two
+ *    integers below 2^53: floor(j), but +0 where the seed's floor(-0) is -0;
+ *    jfrac = fl(j - jint) as the seed (not vreducepd's j - floor(j), which
+ *    rounds down where the difference is inexact: tiny negative j).  The
+ *    zero changes only the sign of a zero: jfrac is then -0 for the seed's
+ *    +0, and the term p0 + jfrac*d at most the sign of a zero term; the
+ *    height is a sum from the seed's 0.0 (+0), a sum in round-to-nearest is
+ *    -0 only when both addends are -0, so the running sum is never -0 and
+ *    adding +0 or -0 to it gives the same bits.
  *  - the leading directions with A = 0 (a constant term a row, above) are
  *    summed once a row from 0.0, in the seed's order; the columns' sums
  *    start from that partial sum (the same operations on the same values).
@@ -49,9 +50,6 @@
 #define PX_ATTR __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl")))
 #define PX_INLINE static inline __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl")))
 #define PX_FLOOR (_MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)
-/* vreducepd: j - floor(j) (0 fraction bits kept, rounding down, no precision
- * exception) */
-#define PX_REDUCE_FLOOR (0x00 | _MM_FROUND_TO_NEG_INF | 0x08)
 
 /* the low 32 bits of lane 0 */
 PX_INLINE uint32_t px_lane0(__m512i v)
@@ -68,7 +66,7 @@ PX_INLINE __m512d px_dir_term(const pr_dir *dd, __m512d ax, const double *dwin8,
     /* floor(j) + 1.5*2^52 by one addition rounded down, and floor(j) from
      * it by an exact subtraction (the comment at the top) */
     const __m512d qd = _mm512_add_round_pd(j, magic, PX_FLOOR);
-    const __m512d jfrac = _mm512_reduce_pd(j, PX_REDUCE_FLOOR);
+    const __m512d jfrac = _mm512_sub_pd(j, _mm512_sub_pd(qd, magic));
     const __m512i qb = _mm512_castpd_si512(qd);
     const double *row = dwin8 + ((size_t)((px_lane0(qb) - dd->off) & wm) << 4);
     const __m512d p0 = _mm512_permutexvar_pd(qb, _mm512_loadu_pd(row));
@@ -434,6 +432,5 @@ static PX_ATTR int tile_classify_out_avx512w(const rt_classify_args *ca)
 #undef PX_ATTR
 #undef PX_INLINE
 #undef PX_FLOOR
-#undef PX_REDUCE_FLOOR
 
 #endif
