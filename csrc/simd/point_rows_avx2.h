@@ -52,6 +52,7 @@ static double pr_height_point(const rt_point_row *r, double x)
 typedef struct pr_dir {
     double a7, by7;   /* A*2^-7 and fl(B*y)*2^-7 */
     uint32_t off;     /* 3 when A < 0: the window starts 3 below lane 0's index */
+    uint32_t off2;    /* 1 when A < 0: the same for the two-entry windows */
     int con;          /* A == 0: the term `cterm` at every column */
     double cterm;
 } pr_dir;
@@ -72,6 +73,27 @@ PR_INLINE __m256d pr_dir_term(const pr_dir *dd, __m256d ax, const double *dwin, 
     const __m256i idx = _mm256_or_si256(_mm256_slli_epi32(_mm256_shuffle_epi32(qb, 0xA0), 1), lo1);
     const __m256d p0 = _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_loadu_ps(row), idx));
     const __m256d d = _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_loadu_ps(row + 8), idx));
+    return _mm256_add_pd(p0, _mm256_mul_pd(jfrac, d));
+}
+
+/* The term of one direction for four columns whose products are ax, by
+ * the two-entry windows (rt__point_dwin2), where the four columns' indices
+ * lie in {q, q+1} of lane 0's q (A > 0) or {q-1, q} (A < 0): the row's
+ * entries in slot e & 1, broadcast to both 128-bit halves by one load, and
+ * vpermilpd picks slot (q & 1) of its half by bit 1 of each 64-bit index
+ * (q's bit 0 shifted there); the very doubles of pr_dir_term. */
+PR_INLINE __m256d pr_dir_term2(const pr_dir *dd, __m256d ax, const double *dwin2, uint32_t wm)
+{
+    const __m256d magic = _mm256_set1_pd(6755399441055744.0); /* 1.5 * 2^52 */
+    const __m256d j = _mm256_add_pd(ax, _mm256_set1_pd(dd->by7));
+    const __m256d jint = _mm256_floor_pd(j);
+    const __m256d jfrac = _mm256_sub_pd(j, jint);
+    const __m256i qb = _mm256_castpd_si256(_mm256_add_pd(jint, magic));
+    const uint32_t b = (uint32_t)_mm256_cvtsi256_si32(qb) - dd->off2;
+    const double *row = dwin2 + ((size_t)(b & wm) << 2);
+    const __m256i idx = _mm256_slli_epi64(qb, 1);
+    const __m256d p0 = _mm256_permutevar_pd(_mm256_broadcast_pd((const __m128d *)(const void *)row), idx);
+    const __m256d d = _mm256_permutevar_pd(_mm256_broadcast_pd((const __m128d *)(const void *)(row + 2)), idx);
     return _mm256_add_pd(p0, _mm256_mul_pd(jfrac, d));
 }
 
@@ -97,10 +119,10 @@ PR_INLINE void pr_fill_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, i
  * their sums starting from hc (the sum of the leading directions with A = 0,
  * left out of dd); the products fl(A*2^-7 * x) read from ax (pr_fill_ax) */
 PR_INLINE void pr_row_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n8,
-                         const double *ax, int nocon, double hc)
+                         const double *ax, int nocon, double hc, int two)
 {
-    const double *dwin = r->dwin;
-    const uint32_t wm = r->dwin_mask;
+    const double *dwin = two ? r->dwin2 : r->dwin;
+    const uint32_t wm = two ? r->dwin2_mask : r->dwin_mask;
     const __m256d vhc = _mm256_set1_pd(hc);
     for (int64_t c = 0; c < n8; c += 4) {
         __m256d h = vhc;
@@ -109,7 +131,9 @@ PR_INLINE void pr_row_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, in
                 h = _mm256_add_pd(h, _mm256_set1_pd(dd[i].cterm));
                 continue;
             }
-            h = _mm256_add_pd(h, pr_dir_term(&dd[i], _mm256_loadu_pd(ax + i * n8 + c), dwin, wm));
+            const __m256d axi = _mm256_loadu_pd(ax + i * n8 + c);
+            h = _mm256_add_pd(h, two ? pr_dir_term2(&dd[i], axi, dwin, wm)
+                                     : pr_dir_term(&dd[i], axi, dwin, wm));
         }
         _mm256_storeu_pd(r->out + c, h);
     }
@@ -160,13 +184,20 @@ static PR_ATTR int pr_height_row_avx2(const rt_point_row *r)
         return 0;
     pr_dir dd[RT_MAX_DIRECTIONS];
     const double xc = r->x0 + (double)r->c0 * r->step; /* any column of the row */
+    int two = r->dwin2 != NULL;
     for (uint32_t i = 0; i < r->n; i++) {
         const int32_t a = t->vec[RT_AH][i];
         /* 4 columns span |A|*3*step/128 (+ rounding) <= 2.35 + 1 indices */
         if (!(fabs((double)a) * r->step <= 100.0)) return 0;
+        /* the two-entry windows: 4 columns span |A|*3*step/128 <= 0.94 of an
+         * index, and the rounding of x, A*x and the sum adds far less than
+         * 2^-10 (|A*x| < 2^37, the caller's |j| < 2^30): lane 0's floor and
+         * at most the next (A > 0) or the one before (A < 0) */
+        if (!(fabs((double)a) * r->step <= 40.0)) two = 0;
         dd[i].a7 = (double)a * RT_RECIP128;
         dd[i].by7 = (double)t->vec[RT_BH][i] * r->y * RT_RECIP128;
         dd[i].off = a < 0 ? 3u : 0u;
+        dd[i].off2 = a < 0 ? 1u : 0u;
         dd[i].con = a == 0;
         dd[i].cterm = a == 0 ? pr_term(t, i, xc, r->y) : 0.0;
     }
@@ -190,12 +221,16 @@ static PR_ATTR int pr_height_row_avx2(const rt_point_row *r)
         for (; i0 < n && dd[i0].con; i0++) hc += dd[i0].cterm;
         for (uint32_t i = i0; i < n; i++) mixed |= (uint32_t)dd[i].con;
         const double *ax = r->ax + i0 * n8;
-        if (!mixed && n - i0 == 4) /* the classic model, unrolled */
-            pr_row_ax(r, dd + i0, 4, n8, ax, 1, hc);
+        if (two && !mixed && n - i0 == 4) /* the classic model, unrolled */
+            pr_row_ax(r, dd + i0, 4, n8, ax, 1, hc, 1);
+        else if (!mixed && n - i0 == 4)
+            pr_row_ax(r, dd + i0, 4, n8, ax, 1, hc, 0);
+        else if (two && !mixed)
+            pr_row_ax(r, dd + i0, n - i0, n8, ax, 1, hc, 1);
         else if (!mixed)
-            pr_row_ax(r, dd + i0, n - i0, n8, ax, 1, hc);
+            pr_row_ax(r, dd + i0, n - i0, n8, ax, 1, hc, 0);
         else
-            pr_row_ax(r, dd + i0, n - i0, n8, ax, 0, hc);
+            pr_row_ax(r, dd + i0, n - i0, n8, ax, 0, hc, two);
     } else if (n == 5) {
         pr_row_n(r, dd, 5, n8);
     } else {
