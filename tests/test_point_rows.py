@@ -173,3 +173,22 @@ def test_height_rows_past_the_block_scratch():
             t.simd = v
             h = t.height_grid(23396.1, 5318.3, nx, 2, 0.37, threads=1)
             assert np.array_equal(bits(h), bits(rhg)), (v, nx)
+
+
+@settings(max_examples=25, deadline=None)
+@given(models(), origin, origin, st.sampled_from([40 / 64, 0.625, 0.6251, 0.624, 40 / 29, 1.38, 1.37,
+                                                 0.01, 1e-7]),
+       st.integers(8, 40), st.integers(1, 4))
+def test_height_rows_two_entry_windows(params, x0, y0, s, nx, ny):
+    """The AVX2 height rows by two-entry windows (rt__point_dwin2) where four
+    columns span at most two indices (|A|*step <= 40), and by the four-entry
+    ones just past that: steps at the rule's edge for |A| = 64 and 29 (the
+    classic model's largest), A of either sign, against the reference."""
+    assume(abs(x0) + nx * s <= L and abs(y0) + ny * s <= L)
+    for p in (params, R.CLASSIC):
+        rhg = R.height_grid(p, x0, y0, nx, ny, s)
+        t = make_terrain(rt, p)
+        for v in VARIANTS:
+            t.simd = v
+            h = t.height_grid(x0, y0, nx, ny, s, threads=1)
+            assert np.array_equal(bits(h), bits(rhg)), (v, s)
