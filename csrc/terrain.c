@@ -1361,7 +1361,8 @@ static void grid_plan(block_job *j, grid_scratch *g)
             j->dwin = g->dwin;
             j->dwin_mask = (uint32_t)dm;
         }
-        const int d2 = rt__point_dwin2(j->t->profile, j->t->profile_len, g->dwin2);
+        /* the two-entry windows: height grids' rows (with the block's products) */
+        const int d2 = j->height_out ? rt__point_dwin2(j->t->profile, j->t->profile_len, g->dwin2) : -1;
         if (d2 > 0) {
             j->dwin2 = g->dwin2;
             j->dwin2_mask = (uint32_t)d2;
