@@ -79,6 +79,15 @@ typedef struct rt_point_row {
     /* the wide variants: eight-lane double windows (rt__point_dwin8), or NULL */
     const double *dwin8;
     uint32_t dwin8_mask;
+    /* scratch kept from row to row of one block (x does not depend on the
+     * row): fl(A*2^-7 * x) of every direction and column, filled by the
+     * first row of a kernel that uses it (*ax_ready set); or NULL */
+    double *ax;
+    size_t ax_cap;           /* its length in doubles */
+    int *ax_ready;
+    /* two-entry double windows (rt__point_dwin2), or NULL */
+    const double *dwin2;
+    uint32_t dwin2_mask;
 } rt_point_row;
 
 /* Double windows for the point path's height rows (any profile, any step):
@@ -96,6 +105,14 @@ int rt__point_dwin(const double *profile, uint32_t len, double *dwin);
  * count - 1, or -1 when the profile is longer than RT_DWIN8_ROWS. */
 #define RT_DWIN8_ROWS 1024
 int rt__point_dwin8(const double *profile, uint32_t len, double *dwin8);
+
+/* The same for two entries (the AVX2 height rows where four columns span at
+ * most two): row b (4 doubles, 32 bytes) holds in slot e & 1 P[e & mask] and
+ * in slot 2 + (e & 1) fl(P[(e+1) & mask] - P[e & mask]) for e in [b, b+2).
+ * Returns the row count - 1, or -1 when the profile is longer than
+ * RT_DWIN2_ROWS. */
+#define RT_DWIN2_ROWS 1024
+int rt__point_dwin2(const double *profile, uint32_t len, double *dwin2);
 
 /* Rotated windows of 16 plain int32 entries (the wide variants' profile
  * sums): row b (64 bytes) holds P[e & mask] in lane e & 15 for e in

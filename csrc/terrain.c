@@ -440,6 +440,7 @@ typedef struct grid_scratch {
     uint8_t bytes[256];
     double dwin[RT_DWIN_ROWS * 8]; /* 64-byte aligned: the size above is */
     double dwin8[RT_DWIN8_ROWS * 16];
+    double dwin2[RT_DWIN2_ROWS * 4];
     int32_t win16[RT_WIN16_ROWS * 16];
 } grid_scratch;
 
@@ -476,6 +477,9 @@ typedef struct block_job {
      * (rt__point_dwin8) and 16-lane int32 windows (rt__point_win16), or NULL */
     const double *dwin8;
     uint32_t dwin8_mask;
+    /* two-entry double windows (rt__point_dwin2), or NULL */
+    const double *dwin2;
+    uint32_t dwin2_mask;
     const int32_t *win16;
     uint32_t win16_mask;
 } block_job;
@@ -779,6 +783,17 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
     /* straight into the output (mountains then applied in place) */
     const int direct = j->kern->height_store != NULL;
     const int64_t tile = direct ? TILE : RT_HS_TILE;
+    /* the point rows' products A*2^-7 * x of every column, computed by the
+     * first row and read by the others (rt_point_row.ax): at most 512 KiB,
+     * to stay in the L2 cache; without it the rows compute them */
+    double *ax = NULL;
+    size_t ax_cap = 0;
+    int ax_ready = 0;
+    if (!j->fast && j->kern->height_row && (uint64_t)b->nx * n <= ((uint64_t)64 << 10)) {
+        ax_cap = (size_t)b->nx * n;
+        ax = malloc(ax_cap * sizeof *ax);
+        if (!ax) ax_cap = 0;
+    }
     for (int64_t i = begin; i < end; i++) {
         int64_t r = b->r0 + i;
         double *out = j->height_out + i * b->nx;
@@ -814,7 +829,8 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
         } else if (j->kern->height_row && point_row_ok(t, b, p.y)) {
             rt_point_row pr = {t,     j->win, j->win_mask, b->x0,  b->step,     p.y,
                                b->c0, b->nx,  n,           out,    j->dwin, j->dwin_mask,
-                               j->dwin8, j->dwin8_mask};
+                               j->dwin8, j->dwin8_mask, ax, ax_cap, &ax_ready,
+                               j->dwin2, j->dwin2_mask};
             j->kern->height_row(&pr);
             if (t->mountains)
                 for (int64_t c = 0; c < b->nx; c++) out[c] = mountain(t, out[c]);
@@ -825,6 +841,7 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
             }
         }
     }
+    free(ax);
 }
 
 /* The classic model sums 5 directions: a constant count lets the compiler
@@ -1343,6 +1360,12 @@ static void grid_plan(block_job *j, grid_scratch *g)
         if (dm > 0) {
             j->dwin = g->dwin;
             j->dwin_mask = (uint32_t)dm;
+        }
+        /* the two-entry windows: height grids' rows (with the block's products) */
+        const int d2 = j->height_out ? rt__point_dwin2(j->t->profile, j->t->profile_len, g->dwin2) : -1;
+        if (d2 > 0) {
+            j->dwin2 = g->dwin2;
+            j->dwin2_mask = (uint32_t)d2;
         }
         /* the wide kernels' windows: for rows of 16 columns and more */
         const int d8 = j->kern->wide && j->b->nx >= 16

@@ -105,6 +105,11 @@ int rt__point_dwin8(const double *profile, uint32_t len, double *dwin8)
     return point_dwin_lanes(profile, len, dwin8, 8, RT_DWIN8_ROWS);
 }
 
+int rt__point_dwin2(const double *profile, uint32_t len, double *dwin2)
+{
+    return point_dwin_lanes(profile, len, dwin2, 2, RT_DWIN2_ROWS);
+}
+
 int rt__point_win16(const int32_t *iprof, uint32_t len, int32_t *win16)
 {
     const uint32_t mask = len - 1, rows = len < 16 ? 16 : len;

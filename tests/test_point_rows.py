@@ -127,3 +127,68 @@ def test_wide_rows_out_float32_offsets(params, x0, y0, s, nx, ny, c0, r0):
                     assert np.array_equal(got.terrain, rtt), (v, threads)
                     assert np.array_equal(got.feature, rf), (v, threads)
                 assert go.height is o4[0] and go.feature is o4[3]
+
+
+@settings(max_examples=30, deadline=None)
+@given(models(), origin, origin, step, st.integers(16, 70), st.integers(2, 9))
+def test_height_rows_block_products(params, x0, y0, s, nx, ny):
+    """Height rows read the products A*2^-7*x of a block's first row
+    (rt_point_row.ax, kept from row to row of a thread's rows; the leading
+    directions with A = 0 summed once a row): many rows a thread, 1 to 3
+    threads, models with A = 0 anywhere, against the reference."""
+    assume(abs(x0) + nx * s <= L and abs(y0) + ny * s <= L)
+    rhg = R.height_grid(params, x0, y0, nx, ny, s)
+    t = make_terrain(rt, params)
+    for v in VARIANTS:
+        t.simd = v
+        for threads in (1, 2, 3):
+            h = t.height_grid(x0, y0, nx, ny, s, threads=threads)
+            assert np.array_equal(bits(h), bits(rhg)), (v, threads)
+
+
+def test_height_rows_tiny_negative_x():
+    """j tiny and negative: floor(j) = -1 and j - floor(j) rounds to 1.0 (the
+    seed's subtraction, which an instruction computing j - floor(j) rounded
+    down does not give)."""
+    params = R.Params(profile=(0.0, 55.125), ah=(64, 0, 64, 0, 64), bh=(0, 62, 0, 2, 0),
+                      a1=(64, 0, 64, 64, 0), b1=(1, 0, 0, 0, 0), a2=(0,) * 5, b2=(0,) * 5,
+                      a3=(0,) * 5, b3=(0,) * 5, lake_base=0.0, lake_height=None)
+    t = make_terrain(rt, params)
+    for x0 in (-2.4146664952398937e-89, -1e-300, -(2.0 ** -899)):
+        for nx, ny in ((16, 1), (37, 3)):
+            rhg = R.height_grid(params, x0, 0.0, nx, ny, 1.0)
+            for v in VARIANTS:
+                t.simd = v
+                h = t.height_grid(x0, 0.0, nx, ny, 1.0, threads=1)
+                assert np.array_equal(bits(h), bits(rhg)), (v, x0)
+
+
+def test_height_rows_past_the_block_scratch():
+    """Rows at and past the width whose products the per-thread scratch holds
+    (5 directions x 13107 columns): the rows compute them instead."""
+    for nx in (13104, 13200):
+        rhg = R.height_grid(R.CLASSIC, 23396.1, 5318.3, nx, 2, 0.37)
+        t = rt.Terrain()
+        for v in VARIANTS:
+            t.simd = v
+            h = t.height_grid(23396.1, 5318.3, nx, 2, 0.37, threads=1)
+            assert np.array_equal(bits(h), bits(rhg)), (v, nx)
+
+
+@settings(max_examples=25, deadline=None)
+@given(models(), origin, origin, st.sampled_from([40 / 64, 0.625, 0.6251, 0.624, 40 / 29, 1.38, 1.37,
+                                                 0.01, 1e-7]),
+       st.integers(8, 40), st.integers(1, 4))
+def test_height_rows_two_entry_windows(params, x0, y0, s, nx, ny):
+    """The AVX2 height rows by two-entry windows (rt__point_dwin2) where four
+    columns span at most two indices (|A|*step <= 40), and by the four-entry
+    ones just past that: steps at the rule's edge for |A| = 64 and 29 (the
+    classic model's largest), A of either sign, against the reference."""
+    assume(abs(x0) + nx * s <= L and abs(y0) + ny * s <= L)
+    for p in (params, R.CLASSIC):
+        rhg = R.height_grid(p, x0, y0, nx, ny, s)
+        t = make_terrain(rt, p)
+        for v in VARIANTS:
+            t.simd = v
+            h = t.height_grid(x0, y0, nx, ny, s, threads=1)
+            assert np.array_equal(bits(h), bits(rhg)), (v, s)

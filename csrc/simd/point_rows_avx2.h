@@ -52,17 +52,18 @@ static double pr_height_point(const rt_point_row *r, double x)
 typedef struct pr_dir {
     double a7, by7;   /* A*2^-7 and fl(B*y)*2^-7 */
     uint32_t off;     /* 3 when A < 0: the window starts 3 below lane 0's index */
+    uint32_t off2;    /* 1 when A < 0: the same for the two-entry windows */
     int con;          /* A == 0: the term `cterm` at every column */
     double cterm;
 } pr_dir;
 
-/* the term of one direction for four columns at x */
-PR_INLINE __m256d pr_dir_term(const pr_dir *dd, __m256d x, const double *dwin, uint32_t wm)
+/* the term of one direction for four columns whose products
+ * fl(A*2^-7 * x) are ax */
+PR_INLINE __m256d pr_dir_term(const pr_dir *dd, __m256d ax, const double *dwin, uint32_t wm)
 {
     const __m256d magic = _mm256_set1_pd(6755399441055744.0); /* 1.5 * 2^52 */
     const __m256i lo1 = _mm256_setr_epi32(0, 1, 0, 1, 0, 1, 0, 1);
-    const __m256d j = _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(dd->a7), x),
-                                    _mm256_set1_pd(dd->by7));
+    const __m256d j = _mm256_add_pd(ax, _mm256_set1_pd(dd->by7));
     const __m256d jint = _mm256_floor_pd(j);
     const __m256d jfrac = _mm256_sub_pd(j, jint);
     const __m256i qb = _mm256_castpd_si256(_mm256_add_pd(jint, magic));
@@ -75,9 +76,72 @@ PR_INLINE __m256d pr_dir_term(const pr_dir *dd, __m256d x, const double *dwin, u
     return _mm256_add_pd(p0, _mm256_mul_pd(jfrac, d));
 }
 
-PR_INLINE void pr_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n)
+/* The term of one direction for four columns whose products are ax, by
+ * the two-entry windows (rt__point_dwin2), where the four columns' indices
+ * lie in {q, q+1} of lane 0's q (A > 0) or {q-1, q} (A < 0): the row's
+ * entries in slot e & 1, broadcast to both 128-bit halves by one load, and
+ * vpermilpd picks slot (q & 1) of its half by bit 1 of each 64-bit index
+ * (q's bit 0 shifted there); the very doubles of pr_dir_term. */
+PR_INLINE __m256d pr_dir_term2(const pr_dir *dd, __m256d ax, const double *dwin2, uint32_t wm)
 {
-    const int64_t nx = r->nx, n8 = nx & ~(int64_t)7;
+    const __m256d magic = _mm256_set1_pd(6755399441055744.0); /* 1.5 * 2^52 */
+    const __m256d j = _mm256_add_pd(ax, _mm256_set1_pd(dd->by7));
+    const __m256d jint = _mm256_floor_pd(j);
+    const __m256d jfrac = _mm256_sub_pd(j, jint);
+    const __m256i qb = _mm256_castpd_si256(_mm256_add_pd(jint, magic));
+    const uint32_t b = (uint32_t)_mm256_cvtsi256_si32(qb) - dd->off2;
+    const double *row = dwin2 + ((size_t)(b & wm) << 2);
+    const __m256i idx = _mm256_slli_epi64(qb, 1);
+    const __m256d p0 = _mm256_permutevar_pd(_mm256_broadcast_pd((const __m128d *)(const void *)row), idx);
+    const __m256d d = _mm256_permutevar_pd(_mm256_broadcast_pd((const __m128d *)(const void *)(row + 2)), idx);
+    return _mm256_add_pd(p0, _mm256_mul_pd(jfrac, d));
+}
+
+/* fl(A*2^-7 * x) of the directions with A != 0 at columns [0, n8) of a row
+ * into ax (direction i at ax + i*n8), as pr_row_n computes them */
+PR_INLINE void pr_fill_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n8,
+                          double *ax)
+{
+    const __m256d vx0 = _mm256_set1_pd(r->x0), vstep = _mm256_set1_pd(r->step);
+    const __m256d four = _mm256_set1_pd(4.0);
+    __m256d ci = _mm256_setr_pd((double)r->c0, (double)(r->c0 + 1), (double)(r->c0 + 2),
+                                (double)(r->c0 + 3));
+    for (int64_t c = 0; c < n8; c += 4) {
+        const __m256d x = _mm256_add_pd(vx0, _mm256_mul_pd(ci, vstep));
+        for (uint32_t i = 0; i < n; i++)
+            if (!dd[i].con) _mm256_storeu_pd(ax + i * n8 + c, _mm256_mul_pd(_mm256_set1_pd(dd[i].a7), x));
+        ci = _mm256_add_pd(ci, four);
+    }
+}
+
+/* columns [0, n8) of a height row, four a step (fewer live registers than
+ * eight: AVX2 has 16), directions [0, n) of dd, none with A = 0 unless !nocon,
+ * their sums starting from hc (the sum of the leading directions with A = 0,
+ * left out of dd); the products fl(A*2^-7 * x) read from ax (pr_fill_ax) */
+PR_INLINE void pr_row_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n8,
+                         const double *ax, int nocon, double hc, int two)
+{
+    const double *dwin = two ? r->dwin2 : r->dwin;
+    const uint32_t wm = two ? r->dwin2_mask : r->dwin_mask;
+    const __m256d vhc = _mm256_set1_pd(hc);
+    for (int64_t c = 0; c < n8; c += 4) {
+        __m256d h = vhc;
+        for (uint32_t i = 0; i < n; i++) {
+            if (!nocon && dd[i].con) {
+                h = _mm256_add_pd(h, _mm256_set1_pd(dd[i].cterm));
+                continue;
+            }
+            const __m256d axi = _mm256_loadu_pd(ax + i * n8 + c);
+            h = _mm256_add_pd(h, two ? pr_dir_term2(&dd[i], axi, dwin, wm)
+                                     : pr_dir_term(&dd[i], axi, dwin, wm));
+        }
+        _mm256_storeu_pd(r->out + c, h);
+    }
+}
+
+/* columns [0, n8) of a height row, eight a step, the products computed */
+PR_INLINE void pr_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n8)
+{
     const double *dwin = r->dwin;
     const uint32_t wm = r->dwin_mask;
     const __m256d vx0 = _mm256_set1_pd(r->x0), vstep = _mm256_set1_pd(r->step);
@@ -97,16 +161,15 @@ PR_INLINE void pr_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n)
                 h1 = _mm256_add_pd(h1, ct);
                 continue;
             }
-            h0 = _mm256_add_pd(h0, pr_dir_term(&dd[i], x0, dwin, wm));
-            h1 = _mm256_add_pd(h1, pr_dir_term(&dd[i], x1, dwin, wm));
+            const __m256d a = _mm256_set1_pd(dd[i].a7);
+            h0 = _mm256_add_pd(h0, pr_dir_term(&dd[i], _mm256_mul_pd(a, x0), dwin, wm));
+            h1 = _mm256_add_pd(h1, pr_dir_term(&dd[i], _mm256_mul_pd(a, x1), dwin, wm));
         }
         _mm256_storeu_pd(r->out + c, h0);
         _mm256_storeu_pd(r->out + c + 4, h1);
         ci0 = _mm256_add_pd(ci0, eight);
         ci1 = _mm256_add_pd(ci1, eight);
     }
-    for (int64_t c = n8; c < nx; c++)
-        r->out[c] = pr_height_point(r, r->x0 + (double)(r->c0 + c) * r->step);
 }
 
 /* A height row by the double windows; 0 (nothing written) when the row is
@@ -121,20 +184,60 @@ static PR_ATTR int pr_height_row_avx2(const rt_point_row *r)
         return 0;
     pr_dir dd[RT_MAX_DIRECTIONS];
     const double xc = r->x0 + (double)r->c0 * r->step; /* any column of the row */
+    int two = r->dwin2 != NULL;
     for (uint32_t i = 0; i < r->n; i++) {
         const int32_t a = t->vec[RT_AH][i];
         /* 4 columns span |A|*3*step/128 (+ rounding) <= 2.35 + 1 indices */
         if (!(fabs((double)a) * r->step <= 100.0)) return 0;
+        /* the two-entry windows: 4 columns span |A|*3*step/128 <= 0.94 of an
+         * index, and the rounding of x, A*x and the sum adds far less than
+         * 2^-10 (|A*x| < 2^37, the caller's |j| < 2^30): lane 0's floor and
+         * at most the next (A > 0) or the one before (A < 0) */
+        if (!(fabs((double)a) * r->step <= 40.0)) two = 0;
         dd[i].a7 = (double)a * RT_RECIP128;
         dd[i].by7 = (double)t->vec[RT_BH][i] * r->y * RT_RECIP128;
         dd[i].off = a < 0 ? 3u : 0u;
+        dd[i].off2 = a < 0 ? 1u : 0u;
         dd[i].con = a == 0;
         dd[i].cterm = a == 0 ? pr_term(t, i, xc, r->y) : 0.0;
     }
-    if (r->n == 5)
-        pr_row_n(r, dd, 5);
-    else
-        pr_row_n(r, dd, r->n);
+    const uint32_t n = r->n;
+    const int64_t nx = r->nx, n8 = nx & ~(int64_t)7;
+    /* the block's products, from the first row on (they depend on x0, step,
+     * c0, nx and A only, the same for every row of a block; the caller gives
+     * the scratch to one kernel of a block only) */
+    const int use_ax = n8 > 0 && r->ax && r->ax_ready && (uint64_t)n * (uint64_t)n8 <= r->ax_cap;
+    if (use_ax && !*r->ax_ready) {
+        pr_fill_ax(r, dd, n, n8, r->ax);
+        *r->ax_ready = 1;
+    }
+    if (use_ax) {
+        /* the leading directions with A = 0 add the same terms at every
+         * column: their sum, in the seed's order from 0.0, once a row (the
+         * heights are sums from 0.0 in the seed's order: the same operations
+         * on the same values) */
+        uint32_t i0 = 0, mixed = 0;
+        double hc = 0.0;
+        for (; i0 < n && dd[i0].con; i0++) hc += dd[i0].cterm;
+        for (uint32_t i = i0; i < n; i++) mixed |= (uint32_t)dd[i].con;
+        const double *ax = r->ax + i0 * n8;
+        if (two && !mixed && n - i0 == 4) /* the classic model, unrolled */
+            pr_row_ax(r, dd + i0, 4, n8, ax, 1, hc, 1);
+        else if (!mixed && n - i0 == 4)
+            pr_row_ax(r, dd + i0, 4, n8, ax, 1, hc, 0);
+        else if (two && !mixed)
+            pr_row_ax(r, dd + i0, n - i0, n8, ax, 1, hc, 1);
+        else if (!mixed)
+            pr_row_ax(r, dd + i0, n - i0, n8, ax, 1, hc, 0);
+        else
+            pr_row_ax(r, dd + i0, n - i0, n8, ax, 0, hc, two);
+    } else if (n == 5) {
+        pr_row_n(r, dd, 5, n8);
+    } else {
+        pr_row_n(r, dd, n, n8);
+    }
+    for (int64_t c = n8; c < nx; c++)
+        r->out[c] = pr_height_point(r, r->x0 + (double)(r->c0 + c) * r->step);
     return 1;
 }
 

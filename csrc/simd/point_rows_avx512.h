@@ -17,8 +17,20 @@
  *    |A*x + B*y| < 2^36 gives |j| < 2^29) the exact sum lies in (2^52, 2^53),
  *    where the doubles are the integers, so rounding it down gives
  *    floor(j + 1.5*2^52) = floor(j) + 1.5*2^52 (1.5*2^52 is an integer);
- *    its low 32 bits are floor(j) modulo 2^32.  (The heights keep the
- *    seed's floor: their jint enters j - jint.)
+ *    its low 32 bits are floor(j) modulo 2^32.
+ *  - the heights take the same sum (the caller's |j| < 2^30), and their
+ *    jint = fl(RD(j + 1.5*2^52) - 1.5*2^52), an exact difference of two
+ *    integers below 2^53: floor(j), but +0 where the seed's floor(-0) is -0;
+ *    jfrac = fl(j - jint) as the seed (not vreducepd's j - floor(j), which
+ *    rounds down where the difference is inexact: tiny negative j).  The
+ *    zero changes only the sign of a zero: jfrac is then -0 for the seed's
+ *    +0, and the term p0 + jfrac*d at most the sign of a zero term; the
+ *    height is a sum from the seed's 0.0 (+0), a sum in round-to-nearest is
+ *    -0 only when both addends are -0, so the running sum is never -0 and
+ *    adding +0 or -0 to it gives the same bits.
+ *  - the leading directions with A = 0 (a constant term a row, above) are
+ *    summed once a row from 0.0, in the seed's order; the columns' sums
+ *    start from that partial sum (the same operations on the same values).
  *  - the windows hold 8 (doubles) or 16 (int32) entries a row, so one
  *    permute by the index itself (vpermpd reads its low 3 bits, vpermd its
  *    low 4) picks the entry of every lane, where the lanes' indices lie in
@@ -45,22 +57,68 @@ PX_INLINE uint32_t px_lane0(__m512i v)
     return (uint32_t)_mm_cvtsi128_si32(_mm512_castsi512_si128(v));
 }
 
-/* the term of one direction (pr_dir, off 7 when A < 0) at eight columns x */
-PX_INLINE __m512d px_dir_term(const pr_dir *dd, __m512d x, const double *dwin8, uint32_t wm)
+/* the term of one direction (pr_dir, off 7 when A < 0) at eight columns
+ * whose products fl(A*2^-7 * x) are ax */
+PX_INLINE __m512d px_dir_term(const pr_dir *dd, __m512d ax, const double *dwin8, uint32_t wm)
 {
     const __m512d magic = _mm512_set1_pd(6755399441055744.0); /* 1.5 * 2^52 */
-    const __m512d j = _mm512_add_pd(_mm512_mul_pd(_mm512_set1_pd(dd->a7), x),
-                                    _mm512_set1_pd(dd->by7));
-    const __m512d jint = _mm512_roundscale_pd(j, PX_FLOOR);
-    const __m512d jfrac = _mm512_sub_pd(j, jint);
-    const __m512i qb = _mm512_castpd_si512(_mm512_add_pd(jint, magic)); /* exact: |jint| < 2^30 */
+    const __m512d j = _mm512_add_pd(ax, _mm512_set1_pd(dd->by7));
+    /* floor(j) + 1.5*2^52 by one addition rounded down, and floor(j) from
+     * it by an exact subtraction (the comment at the top) */
+    const __m512d qd = _mm512_add_round_pd(j, magic, PX_FLOOR);
+    const __m512d jfrac = _mm512_sub_pd(j, _mm512_sub_pd(qd, magic));
+    const __m512i qb = _mm512_castpd_si512(qd);
     const double *row = dwin8 + ((size_t)((px_lane0(qb) - dd->off) & wm) << 4);
     const __m512d p0 = _mm512_permutexvar_pd(qb, _mm512_loadu_pd(row));
     const __m512d d = _mm512_permutexvar_pd(qb, _mm512_loadu_pd(row + 8));
     return _mm512_add_pd(p0, _mm512_mul_pd(jfrac, d));
 }
 
-/* columns [0, n16) of a height row, sixteen a step */
+/* fl(A*2^-7 * x) of the directions with A != 0 at columns [0, n16) of a
+ * row into ax (direction i at ax + i*n16), as px_row_n computes them */
+PX_INLINE void px_fill_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n16,
+                          double *ax)
+{
+    const __m512d vx0 = _mm512_set1_pd(r->x0), vstep = _mm512_set1_pd(r->step);
+    const __m512d eight = _mm512_set1_pd(8.0);
+    __m512d ci = _mm512_add_pd(_mm512_set1_pd((double)r->c0),
+                               _mm512_setr_pd(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0));
+    for (int64_t c = 0; c < n16; c += 8) {
+        const __m512d x = _mm512_add_pd(vx0, _mm512_mul_pd(ci, vstep));
+        for (uint32_t i = 0; i < n; i++)
+            if (!dd[i].con) _mm512_storeu_pd(ax + i * n16 + c, _mm512_mul_pd(_mm512_set1_pd(dd[i].a7), x));
+        ci = _mm512_add_pd(ci, eight);
+    }
+}
+
+/* columns [0, n16) of a height row, sixteen a step, directions [0, n) of dd,
+ * none with A = 0 unless !nocon, their sums starting from hc (the sum of the
+ * leading directions with A = 0, left out of dd); the products
+ * fl(A*2^-7 * x) read from ax (px_fill_ax) */
+PX_INLINE void px_row_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n16,
+                         const double *ax, int nocon, double hc)
+{
+    const __m512d vhc = _mm512_set1_pd(hc);
+    const double *dwin8 = r->dwin8;
+    const uint32_t wm = r->dwin8_mask;
+    for (int64_t c = 0; c < n16; c += 16) {
+        __m512d h0 = vhc, h1 = vhc;
+        for (uint32_t i = 0; i < n; i++) {
+            if (!nocon && dd[i].con) {
+                const __m512d ct = _mm512_set1_pd(dd[i].cterm);
+                h0 = _mm512_add_pd(h0, ct);
+                h1 = _mm512_add_pd(h1, ct);
+                continue;
+            }
+            h0 = _mm512_add_pd(h0, px_dir_term(&dd[i], _mm512_loadu_pd(ax + i * n16 + c), dwin8, wm));
+            h1 = _mm512_add_pd(h1, px_dir_term(&dd[i], _mm512_loadu_pd(ax + i * n16 + c + 8), dwin8, wm));
+        }
+        _mm512_storeu_pd(r->out + c, h0);
+        _mm512_storeu_pd(r->out + c + 8, h1);
+    }
+}
+
+/* columns [0, n16) of a height row, sixteen a step, the products computed */
 PX_INLINE void px_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n16)
 {
     const double *dwin8 = r->dwin8;
@@ -81,8 +139,9 @@ PX_INLINE void px_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n, int
                 h1 = _mm512_add_pd(h1, ct);
                 continue;
             }
-            h0 = _mm512_add_pd(h0, px_dir_term(&dd[i], x0, dwin8, wm));
-            h1 = _mm512_add_pd(h1, px_dir_term(&dd[i], x1, dwin8, wm));
+            const __m512d a = _mm512_set1_pd(dd[i].a7);
+            h0 = _mm512_add_pd(h0, px_dir_term(&dd[i], _mm512_mul_pd(a, x0), dwin8, wm));
+            h1 = _mm512_add_pd(h1, px_dir_term(&dd[i], _mm512_mul_pd(a, x1), dwin8, wm));
         }
         _mm512_storeu_pd(r->out + c, h0);
         _mm512_storeu_pd(r->out + c + 8, h1);
@@ -113,14 +172,44 @@ static PX_ATTR void height_row_avx512w(const rt_point_row *r)
         dd[i].con = a == 0;
         dd[i].cterm = a == 0 ? pr_term(t, i, xc, r->y) : 0.0;
     }
-    if (n16 > 0) {
-        if (r->n == 5)
+    if (n16 == 0) {
+        rt_point_row all = *r;
+        all.ax = NULL; /* the block's scratch is this kernel's (its layout) */
+        height_row_avx2w(&all);
+        return;
+    }
+    {
+        /* the block's products, from the first row on (they depend on x0,
+         * step, c0, nx and A only, the same for every row of a block) */
+        const int use_ax = r->ax && r->ax_ready && (uint64_t)r->n * (uint64_t)n16 <= r->ax_cap;
+        if (use_ax && !*r->ax_ready) {
+            px_fill_ax(r, dd, r->n, n16, r->ax);
+            *r->ax_ready = 1;
+        }
+        const uint32_t n = r->n;
+        if (use_ax) {
+            /* the leading directions with A = 0 add the same terms at every
+             * column: their sum, in the seed's order from 0.0, once a row */
+            uint32_t i0 = 0, mixed = 0;
+            double hc = 0.0;
+            for (; i0 < n && dd[i0].con; i0++) hc += dd[i0].cterm;
+            for (uint32_t i = i0; i < n; i++) mixed |= (uint32_t)dd[i].con;
+            const double *ax = r->ax + i0 * n16;
+            if (!mixed && n - i0 == 4) /* the classic model, unrolled */
+                px_row_ax(r, dd + i0, 4, n16, ax, 1, hc);
+            else if (!mixed)
+                px_row_ax(r, dd + i0, n - i0, n16, ax, 1, hc);
+            else
+                px_row_ax(r, dd + i0, n - i0, n16, ax, 0, hc);
+        } else if (n == 5) {
             px_row_n(r, dd, 5, n16);
-        else
-            px_row_n(r, dd, r->n, n16);
+        } else {
+            px_row_n(r, dd, n, n16);
+        }
     }
     if (n16 == r->nx) return;
     rt_point_row rest = *r;
+    rest.ax = NULL; /* the block's scratch is this kernel's (its layout) */
     rest.c0 += n16;
     rest.nx -= n16;
     rest.out += n16;
