@@ -233,27 +233,40 @@ static PyObject *png_palette_rows(PyObject *module, PyObject *arg)
     const uint8_t *d = PyArray_DATA(a);
     uint8_t *o = PyArray_DATA(idx);
     Py_BEGIN_ALLOW_THREADS
-    uint32_t last = 0xFFFFFFFFu;
-    uint8_t last_index = 0;
-    for (npy_intp k = 0; k < h * w; k++) {
-        uint32_t key = (uint32_t)d[3 * k] | (uint32_t)d[3 * k + 1] << 8 |
-                       (uint32_t)d[3 * k + 2] << 16;
-        if (key != last) {
-            uint32_t hsh = (key * 2654435761u) >> 22;
-            while (slot_of[hsh] >= 0 && keys[hsh] != key) hsh = (hsh + 1) & 1023u;
-            if (slot_of[hsh] < 0) {
-                if (n == 256) {
-                    over = 1;
-                    break;
-                }
-                keys[hsh] = key;
-                palette[n] = key;
-                slot_of[hsh] = (int16_t)n++;
-            }
-            last = key;
-            last_index = (uint8_t)slot_of[hsh];
+    /* index_of[h]: the palette index of the colour in slot h; a pixel whose
+     * colour sits in its home slot (nearly all, after the first of each
+     * colour) takes it without a branch that mispredicts at each change of
+     * colour; the others probe and insert */
+    uint8_t index_of[1024] = {0};
+    const npy_intp total = h * w;
+    for (npy_intp k = 0; k < total; k++) {
+        uint32_t key;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        if (k + 1 < total) { /* four bytes read, the fourth dropped */
+            memcpy(&key, d + 3 * k, 4);
+            key &= 0xFFFFFFu;
+        } else
+#endif
+        {
+            key = (uint32_t)d[3 * k] | (uint32_t)d[3 * k + 1] << 8 | (uint32_t)d[3 * k + 2] << 16;
         }
-        o[k] = last_index;
+        uint32_t hsh = (key * 2654435761u) >> 22;
+        if (slot_of[hsh] >= 0 && keys[hsh] == key) {
+            o[k] = index_of[hsh];
+            continue;
+        }
+        while (slot_of[hsh] >= 0 && keys[hsh] != key) hsh = (hsh + 1) & 1023u;
+        if (slot_of[hsh] < 0) {
+            if (n == 256) {
+                over = 1;
+                break;
+            }
+            keys[hsh] = key;
+            palette[n] = key;
+            index_of[hsh] = (uint8_t)n;
+            slot_of[hsh] = (int16_t)n++;
+        }
+        o[k] = index_of[hsh];
     }
     Py_END_ALLOW_THREADS
     if (over) {

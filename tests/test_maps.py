@@ -614,7 +614,12 @@ def test_north_lines_and_pixels_per_metre_bad_input(terrain):
 
 @pytest.mark.parametrize("colours", [1, 2, 3, 16, 17, 200, 256, 257, 5000])
 @pytest.mark.parametrize("width", [1, 2, 7, 64])
-def test_png_decodes_to_the_same_pixels(colours, width):
+@pytest.mark.parametrize("deflate", ["isal", "zlib"])
+def test_png_decodes_to_the_same_pixels(colours, width, deflate, monkeypatch):
+    # ISA-L's deflate when python-isal is there, zlib's without it
+    pytest.importorskip("isal")  # a test extra: both streams are checked
+    if deflate == "zlib":
+        monkeypatch.setitem(sys.modules, "isal", None)
     rng = np.random.default_rng(colours * 100 + width)
     table = np.unique(rng.integers(0, 256, (colours, 3), dtype=np.uint8), axis=0)
     img = table[rng.integers(0, len(table), (9, width))]
