@@ -42,6 +42,21 @@ def med(fn, repeat: int) -> float:
     return statistics.median(ts)
 
 
+def med_pair(fa, fb, repeat: int) -> tuple[float, float]:
+    """Medians of fa() and fb() called alternately (a drift in the machine's
+    speed during the run moves both alike)."""
+    fa(), fb()
+    ta, tb = [], []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fa()
+        ta.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        fb()
+        tb.append(time.perf_counter() - t0)
+    return statistics.median(ta), statistics.median(tb)
+
+
 def line(label: str, a: float, b: float, target: str = "") -> None:
     print(f"  {label:44s} {a * 1e3:9.2f} ms {b * 1e3:9.2f} ms  ratio {b / a:6.2f}  {target}")
 
@@ -52,11 +67,11 @@ def fresh_vs_out(t: rt.Terrain, sizes: list[int], repeat: int) -> None:
         oh = np.ones((n, n))
         o4 = (np.ones((n, n)), np.ones((n, n)), np.ones((n, n), np.uint8),
               np.ones((n, n), np.uint8))
-        a = med(lambda n=n, oh=oh: t.height_grid(X0, Y0, n, n, out=oh, threads=1), repeat)
-        b = med(lambda n=n: t.height_grid(X0, Y0, n, n, threads=1), repeat)
+        a, b = med_pair(lambda n=n, oh=oh: t.height_grid(X0, Y0, n, n, out=oh, threads=1),
+                        lambda n=n: t.height_grid(X0, Y0, n, n, threads=1), repeat)
         line(f"height_grid {n}^2 out= | fresh", a, b)
-        a = med(lambda n=n, o4=o4: t.grid(X0, Y0, n, n, out=o4, threads=1), repeat)
-        b = med(lambda n=n: t.grid(X0, Y0, n, n, threads=1), repeat)
+        a, b = med_pair(lambda n=n, o4=o4: t.grid(X0, Y0, n, n, out=o4, threads=1),
+                        lambda n=n: t.grid(X0, Y0, n, n, threads=1), repeat)
         line(f"grid {n}^2 out= | fresh", a, b)
 
 
@@ -78,10 +93,11 @@ def any_step(t: rt.Terrain, n: int, repeat: int) -> None:
     o4 = (np.ones((n, n)), np.ones((n, n)), np.ones((n, n), np.uint8), np.ones((n, n), np.uint8))
     for name, out in (("height_grid", oh), ("grid", o4)):
         m = getattr(t, name)
-        base = med(lambda m=m, out=out: m(X0, Y0, n, n, out=out, threads=1), repeat)
         for x0, y0, step in ((X0, Y0, 0.37), (X0, Y0, 1 / 3), (X0 + 0.1, Y0 + 0.3, 1.0)):
-            v = med(lambda m=m, x0=x0, y0=y0, step=step, out=out:
-                    m(x0, y0, n, n, step, out=out, threads=1), repeat)
+            # each case against step 1, called alternately
+            base, v = med_pair(lambda m=m, out=out: m(X0, Y0, n, n, out=out, threads=1),
+                               lambda m=m, x0=x0, y0=y0, step=step, out=out:
+                               m(x0, y0, n, n, step, out=out, threads=1), repeat)
             line(f"{name} {n}^2 step {step:.3g} origin +({x0 - X0:.1f}, {y0 - Y0:.1f})",
                  base, v)
 
@@ -177,8 +193,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-zarr", action="store_true")
     args = ap.parse_args(argv)
     print(f"relfterrain bench_speed: python {sys.version.split()[0]}, numpy {np.__version__}, "
-          f"simd {rt.simd_variants()[-1]}, load {os.getloadavg()}")
+          f"load {os.getloadavg()}")
     t = rt.Terrain()
+    print(f"simd variant: {t.simd} (RELFTERRAIN_SIMD chooses another; best here: "
+          f"{rt.simd_variants()[-1]})")
     fresh_vs_out(t, [1024, 2048, 4096], args.repeat)
     default_threads(t, args.repeat)
     any_step(t, args.n, args.repeat)

@@ -309,3 +309,21 @@ def work(amount: int, limit: int, limit_name: str, names: str, what: str,
     raise ValueError(
         f"{names}: {what} must be at most {limit_name} = 2**{limit.bit_length() - 1}, "
         f"got {amount}; pass allow_huge=True to run it anyway (Ctrl-C stops it)")
+
+
+def simd_code(simd: str | None) -> int:
+    """The rt_simd code of a SIMD variant name (``Terrain(simd=...)``,
+    ``Planet(simd=...)``); None: the ``RELFTERRAIN_SIMD`` environment
+    variable, else ``"auto"``."""
+    if simd is None:
+        simd = os.environ.get("RELFTERRAIN_SIMD", "auto") or "auto"
+    table = _core.simd_variants()
+    if not isinstance(simd, str):
+        raise TypeError(f"simd: must be a str, one of {sorted(table)}, got {simd!r}")
+    if simd not in table:
+        raise ValueError(f"simd: must be one of {sorted(table)}, got {simd!r}")
+    code, ok, _ = table[simd]
+    if not ok:
+        available = [name for name, (c, o, _) in table.items() if o and c > 0]
+        raise ValueError(f"simd: {simd!r} is not available on this CPU (available: {available})")
+    return int(code)

@@ -172,8 +172,6 @@ class Planet:
     def __init__(self, radius: float, *, profile: Any = None, lake_base: float = 204.0,
                  lake_height: float | None = None, feature_mask: int = 0xFFF,
                  simd: str | None = None, **vectors: Any) -> None:
-        from .terrain import _simd_code
-
         r = _validate.real(radius, "radius")
         if not 0 < r <= _core.TERRAIN_DOMAIN:
             raise ValueError(f"radius: must be > 0 and <= 2**26 metres, got {r!r}")
@@ -193,7 +191,7 @@ class Planet:
         self.lake_height = _validate.real(self.lake_base if lake_height is None else lake_height,
                                           "lake_height")
         self.feature_mask = _validate.uint32(feature_mask, "feature_mask")
-        self._simd = _simd_code(simd)
+        self._simd = _validate.simd_code(simd)
         self._placed: dict[tuple[int, int, int], int] = {}
         # the C table of _placed, built once when a call first needs it after
         # a change (place, remove): calls do not rebuild it
@@ -210,9 +208,7 @@ class Planet:
 
     @simd.setter
     def simd(self, value: str) -> None:
-        from .terrain import _simd_code
-
-        self._simd = _simd_code(value)
+        self._simd = _validate.simd_code(value)
 
     def __getattr__(self, name: str) -> Any:
         if name in _NAMES:

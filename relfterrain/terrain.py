@@ -59,19 +59,7 @@ def simd_variants() -> list[str]:
 
 
 def _simd_code(simd: str | None) -> int:
-    if simd is None:
-        simd = os.environ.get("RELFTERRAIN_SIMD", "auto") or "auto"
-    table = _core.simd_variants()
-    if not isinstance(simd, str):
-        raise TypeError(f"simd: must be a str, one of {sorted(table)}, got {simd!r}")
-    if simd not in table:
-        raise ValueError(f"simd: must be one of {sorted(table)}, got {simd!r}")
-    code, ok, _ = table[simd]
-    if not ok:
-        raise ValueError(
-            f"simd: {simd!r} is not available on this CPU (available: {simd_variants()})"
-        )
-    return code
+    return _validate.simd_code(simd)
 
 
 def orienteering_code(xr: int, yr: int) -> str:

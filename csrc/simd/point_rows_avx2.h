@@ -26,6 +26,8 @@
 
 #include <immintrin.h>
 
+#include "kind_avx2.h"
+
 #define PR_ATTR __attribute__((target("avx2")))
 #define PR_INLINE static inline __attribute__((always_inline, target("avx2")))
 
@@ -396,10 +398,6 @@ static PR_ATTR int pr_classify_out_avx2(const rt_classify_args *ca)
     const __m256i town_lt = _mm256_set1_epi32(ca->town_lt), grass_lt = _mm256_set1_epi32(ca->grass_lt);
     const __m256i open_lt = _mm256_set1_epi32(ca->open_lt);
     const __m256i thicket_lt = _mm256_set1_epi32(ca->thicket_lt);
-    const __m256i grass = _mm256_set1_epi32(RT_GRASS), moor = _mm256_set1_epi32(RT_MOOR);
-    const __m256i thicket = _mm256_set1_epi32(RT_THICKET), wood = _mm256_set1_epi32(RT_WOOD);
-    const __m256i town = _mm256_set1_epi32(RT_TOWN), mud = _mm256_set1_epi32(RT_MUD);
-    const __m256i lake = _mm256_set1_epi32(RT_LAKE);
     /* byte 0 of each 32-bit lane to bytes 0..3 of its 128-bit half */
     const __m256i low_bytes = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
                                                0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
@@ -431,13 +429,7 @@ static PR_ATTR int pr_classify_out_avx2(const rt_classify_args *ca)
         const __m256i a2 = _mm256_loadu_si256((const __m256i *)(const void *)(ca->a2 + k));
         const __m256i a3 = _mm256_loadu_si256((const __m256i *)(const void *)(ca->a3 + k));
         const __m256i ktown = _mm256_cmpgt_epi32(town_lt, a1); /* a1 < town_lt */
-        const __m256i kopen = _mm256_cmpgt_epi32(grass_lt, a2);
-        const __m256i veg_open = _mm256_blendv_epi8(moor, grass, _mm256_cmpgt_epi32(open_lt, a3));
-        const __m256i veg_wood = _mm256_blendv_epi8(wood, thicket, _mm256_cmpgt_epi32(thicket_lt, a3));
-        __m256i ter = _mm256_blendv_epi8(veg_wood, veg_open, kopen);
-        ter = _mm256_blendv_epi8(ter, town, ktown);
-        ter = _mm256_blendv_epi8(ter, mud, kmud);
-        ter = _mm256_blendv_epi8(ter, lake, klake);
+        const __m256i ter = rt__kind8_avx2(a2, a3, grass_lt, open_lt, thicket_lt, ktown, kmud, klake);
         const __m256i tb = _mm256_shuffle_epi8(ter, low_bytes);
         const uint64_t t8 = (uint32_t)_mm256_cvtsi256_si32(tb) |
                             (uint64_t)(uint32_t)_mm256_extract_epi32(tb, 4) << 32;

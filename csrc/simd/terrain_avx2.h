@@ -20,6 +20,8 @@
  */
 #include <immintrin.h>
 
+#include "kind_avx2.h"
+
 #define AW_ATTR __attribute__((target("avx2")))
 #define AW_INLINE static inline __attribute__((always_inline, target("avx2")))
 
@@ -509,10 +511,6 @@ AW_INLINE int aw_classify_bytes(const rt_classify_args *ca, const int mode, cons
     const __m256i town_lt = _mm256_set1_epi32(ca->town_lt), grass_lt = _mm256_set1_epi32(ca->grass_lt);
     const __m256i open_lt = _mm256_set1_epi32(ca->open_lt);
     const __m256i thicket_lt = _mm256_set1_epi32(ca->thicket_lt);
-    const __m256i c_grass = _mm256_set1_epi32(RT_GRASS), c_moor = _mm256_set1_epi32(RT_MOOR);
-    const __m256i c_wood = _mm256_set1_epi32(RT_WOOD), c_thicket = _mm256_set1_epi32(RT_THICKET);
-    const __m256i c_town = _mm256_set1_epi32(RT_TOWN), c_mud = _mm256_set1_epi32(RT_MUD);
-    const __m256i c_lake = _mm256_set1_epi32(RT_LAKE);
     const __m256i c64 = _mm256_set1_epi32(64), fmask = _mm256_set1_epi32((int)ca->fmask);
     const __m256i fp = _mm256_set1_epi32(ca->fp_i), fx = _mm256_set1_epi32(ca->fx_i);
     const __m256i fc = _mm256_set1_epi32(ca->fc_i), candbyte = _mm256_set1_epi32(0xff00);
@@ -662,13 +660,7 @@ AW_INLINE int aw_classify_bytes(const rt_classify_args *ca, const int mode, cons
         }
         const __m256i lake = _mm256_cmpgt_epi32(lake_lt, h), mud = _mm256_cmpgt_epi32(mud_lt, h);
         const __m256i town = _mm256_cmpgt_epi32(town_lt, a1);
-        const __m256i open = _mm256_cmpgt_epi32(grass_lt, a2);
-        const __m256i vo = _mm256_blendv_epi8(c_moor, c_grass, _mm256_cmpgt_epi32(open_lt, a3));
-        const __m256i vc = _mm256_blendv_epi8(c_wood, c_thicket, _mm256_cmpgt_epi32(thicket_lt, a3));
-        __m256i ter = _mm256_blendv_epi8(vc, vo, open);
-        ter = _mm256_blendv_epi8(ter, c_town, town);
-        ter = _mm256_blendv_epi8(ter, c_mud, mud);
-        ter = _mm256_blendv_epi8(ter, c_lake, lake);
+        const __m256i ter = rt__kind8_avx2(a2, a3, grass_lt, open_lt, thicket_lt, town, mud, lake);
         const __m256i N = _mm256_mullo_epi32(fa, xy);
         const __m256i f = _mm256_and_si256(_mm256_srli_epi32(_mm256_add_epi32(N, c64), 7), fmask);
         __m256i cand = _mm256_or_si256(_mm256_cmpeq_epi32(f, fp),
