@@ -81,8 +81,8 @@ def default_threads(t: rt.Terrain, repeat: int) -> None:
     for n in (64, 256, 1024):
         for name in ("height_grid", "grid"):
             m = getattr(t, name)
-            a = med(lambda m=m, n=n: m(X0, Y0, n, n, threads=1), repeat * 3)
-            b = med(lambda m=m, n=n: m(X0, Y0, n, n), repeat * 3)
+            a, b = med_pair(lambda m=m, n=n: m(X0, Y0, n, n, threads=1),
+                            lambda m=m, n=n: m(X0, Y0, n, n), repeat * 3)
             line(f"{name} {n}^2 1 thread | default", a, b)
 
 
@@ -177,13 +177,13 @@ def stream_limit(t: rt.Terrain, n: int, repeat: int) -> None:
     ptr = ctypes.c_void_p
     lib.stream_fill.argtypes = [ptr, ptr, ptr, ptr, ctypes.c_size_t]
     o4 = (np.ones((n, n)), np.ones((n, n)), np.ones((n, n), np.uint8), np.ones((n, n), np.uint8))
-    limit = med(lambda: lib.stream_fill(*(a.ctypes.data for a in o4), n * n), repeat)
+    fill = (lambda: lib.stream_fill(*(a.ctypes.data for a in o4), n * n))
     print(f"\ngrid at step 1 / the streaming-store limit of its outputs ({n}^2, one thread; "
-          f"target: at most 2, i.e. 50 % of the limit)")
-    out = med(lambda: t.grid(X0, Y0, n, n, out=o4, threads=1), repeat)
-    fresh = med(lambda: t.grid(X0, Y0, n, n, threads=1), repeat)
+          f"target: at most 2, i.e. 50 % of the limit; each pair called alternately)")
+    limit, out = med_pair(fill, lambda: t.grid(X0, Y0, n, n, out=o4, threads=1), repeat)
     line(f"limit {n * n / limit / 1e6:.0f} M points/s | grid out=", limit, out)
-    line("limit | grid fresh", limit, fresh)
+    limit, fresh = med_pair(fill, lambda: t.grid(X0, Y0, n, n, threads=1), repeat)
+    line(f"limit {n * n / limit / 1e6:.0f} M points/s | grid fresh", limit, fresh)
 
 
 def main(argv: list[str] | None = None) -> int:
