@@ -177,7 +177,10 @@ def stream_limit(t: rt.Terrain, n: int, repeat: int) -> None:
     ptr = ctypes.c_void_p
     lib.stream_fill.argtypes = [ptr, ptr, ptr, ptr, ctypes.c_size_t]
     o4 = (np.ones((n, n)), np.ones((n, n)), np.ones((n, n), np.uint8), np.ones((n, n), np.uint8))
-    fill = (lambda: lib.stream_fill(*(a.ctypes.data for a in o4), n * n))
+
+    def fill() -> None:
+        lib.stream_fill(*(a.ctypes.data for a in o4), n * n)
+
     print(f"\ngrid at step 1 / the streaming-store limit of its outputs ({n}^2, one thread; "
           f"target: at most 2, i.e. 50 % of the limit; each pair called alternately)")
     limit, out = med_pair(fill, lambda: t.grid(X0, Y0, n, n, out=o4, threads=1), repeat)
