@@ -32,16 +32,6 @@ import relfterrain as rt  # noqa: E402
 X0, Y0 = 23396, 5318
 
 
-def med(fn, repeat: int) -> float:
-    fn()
-    ts = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t0)
-    return statistics.median(ts)
-
-
 def med_pair(fa, fb, repeat: int) -> tuple[float, float]:
     """Medians of fa() and fb() called alternately (a drift in the machine's
     speed during the run moves both alike)."""

@@ -41,21 +41,6 @@ typedef struct feature_job {
     uint8_t *out;
 } feature_job;
 
-/* f of the point (x, y) by the seed's double arithmetic (feature_of's
- * first line), and whether it is one of the three values with a feature. */
-static int scalar_candidate(const rt_terrain *t, int64_t x, int64_t y)
-{
-    const double *P = t->profile;
-    const uint64_t mask = t->profile_len - 1;
-    double a = 0.0;
-    for (uint32_t i = 0; i < t->directions; i++)
-        a += P[(rt__u64((int64_t)t->vec[RT_B2][i] * x + (int64_t)t->vec[RT_A3][i] * y) >> 7) &
-               mask];
-    const uint32_t f =
-        rt__low32(rt__round_js(a * ((double)x * (double)y) * RT_RECIP128)) & t->feature_mask;
-    return f == t->feature_point || f == t->feature_x || f == t->feature_cone;
-}
-
 static void decide(const rt_terrain *t, int64_t x, int64_t y, uint8_t *o)
 {
     rt_terra_res res;
@@ -83,7 +68,7 @@ static inline int64_t floordiv128(int64_t v)
  * seed's order from 0.0; then v = (a * (x*y)) * (1/128) (x*y exact: below
  * 2^53), round_js(v) = floor(v) + (v - floor(v) >= 0.5), and ToInt32 by
  * the int64 conversion (exact below 2^63; a lane beyond it goes to the
- * scalar test). */
+ * generated feature of the point, rt__point_feature). */
 static inline __attribute__((always_inline)) FG_ATTR void
 row_n(const rt_terrain *t, int64_t y, int64_t xa, int64_t nx, uint8_t *out, uint32_t n)
 {
@@ -131,7 +116,8 @@ row_n(const rt_terrain *t, int64_t y, int64_t xa, int64_t nx, uint8_t *out, uint
         const __m512d fl = _mm512_roundscale_pd(v, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
         const __m512d r =
             _mm512_mask_add_pd(fl, _mm512_cmp_pd_mask(_mm512_sub_pd(v, fl), half, _CMP_GE_OQ), fl, one);
-        /* lanes with |r| >= 9.2e18 (or not finite): the scalar test */
+        /* lanes with |r| >= 9.2e18 (or not finite): the generated feature
+         * of the point by the seed's arithmetic (rt__point_feature) */
         const __mmask8 far = _mm512_cmp_pd_mask(_mm512_abs_pd(r), big, _CMP_NLT_UQ);
         const __m512i f = _mm512_and_si512(_mm512_cvttpd_epi64(r), fmask);
         __mmask8 hit = _mm512_cmpeq_epi64_mask(f, fp) | _mm512_cmpeq_epi64_mask(f, fx) |
@@ -149,7 +135,7 @@ row_n(const rt_terrain *t, int64_t y, int64_t xa, int64_t nx, uint8_t *out, uint
         while (slow) {
             const int k = __builtin_ctz(slow);
             slow &= (__mmask8)(slow - 1);
-            if (scalar_candidate(t, xa + c + k, y)) decide(t, xa + c + k, y, out + c + k);
+            if (rt__point_feature(t, (double)(xa + c + k), (double)y) != RT_NONE) decide(t, xa + c + k, y, out + c + k);
         }
         xd = _mm512_add_pd(xd, eight);
     }

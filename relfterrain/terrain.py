@@ -58,10 +58,6 @@ def simd_variants() -> list[str]:
     return [name for name, (code, ok, _) in _core.simd_variants().items() if ok and code > 0]
 
 
-def _simd_code(simd: str | None) -> int:
-    return _validate.simd_code(simd)
-
-
 def orienteering_code(xr: int, yr: int) -> str:
     """The two-letter orienteering control code of the integer point ``(xr, yr)``.
 
@@ -287,7 +283,7 @@ path_height, snow_keeps_feature, pi10000
             raise TypeError(f"params: must be a relfterrain.TerrainParams, got {params!r}")
         elif options:
             params = params.replace(**options)
-        simd_code = _simd_code(simd)
+        simd_code = _validate.simd_code(simd)
         args, kwargs = params.core_args()
         self._core = _core.TerrainCore(*args, **kwargs)
         self._core.simd = simd_code
@@ -450,7 +446,7 @@ path_height, snow_keeps_feature, pi10000
 
     @simd.setter
     def simd(self, value: str) -> None:
-        self._core.simd = _simd_code(value)
+        self._core.simd = _validate.simd_code(value)
         self._simd_request = value
 
     @property
