@@ -386,9 +386,10 @@ static int pr_classify_out_tail(const rt_classify_args *ca, int k1,
     return any;
 }
 
-static PR_ATTR int pr_classify_out_avx2(const rt_classify_args *ca)
+/* columns [0, k1) of pr_classify_out_avx2, plain stores (nt 0) or
+ * streaming ones (nt 16 or 32: the doubles aligned to that many bytes) */
+PR_INLINE int pr_classify_out_avx2_(const rt_classify_args *ca, const int k1, const int nt)
 {
-    const int nk = ca->nk, k1 = nk & ~7;
     const __m256d lake_h = _mm256_set1_pd(ca->lake_height), lake_b = _mm256_set1_pd(ca->lake_base);
     const __m256d yr = _mm256_set1_pd(ca->yr), r128 = _mm256_set1_pd(RT_RECIP128);
     const __m256d M = _mm256_set1_pd(ca->fmod_m), invM = _mm256_set1_pd(ca->fmod_inv);
@@ -418,8 +419,20 @@ static PR_ATTR int pr_classify_out_avx2(const rt_classify_args *ca)
             const __m256d f = _mm256_sub_pd(r, _mm256_mul_pd(M, _mm256_floor_pd(_mm256_mul_pd(r, invM))));
             wcand[g] = _mm256_or_pd(_mm256_or_pd(_mm256_cmp_pd(f, fp, _CMP_EQ_OQ), _mm256_cmp_pd(f, fx, _CMP_EQ_OQ)),
                                     _mm256_cmp_pd(f, fc, _CMP_EQ_OQ));
-            _mm256_storeu_pd(ca->height + q, _mm256_blendv_pd(h, lake_h, wlake[g]));
-            _mm256_storeu_pd(ca->depth + q, _mm256_and_pd(wlake[g], _mm256_sub_pd(lake_h, h)));
+            const __m256d ho = _mm256_blendv_pd(h, lake_h, wlake[g]);
+            const __m256d dout = _mm256_and_pd(wlake[g], _mm256_sub_pd(lake_h, h));
+            if (nt == 32) {
+                _mm256_stream_pd(ca->height + q, ho);
+                _mm256_stream_pd(ca->depth + q, dout);
+            } else if (nt == 16) {
+                _mm_stream_pd(ca->height + q, _mm256_castpd256_pd128(ho));
+                _mm_stream_pd(ca->height + q + 2, _mm256_extractf128_pd(ho, 1));
+                _mm_stream_pd(ca->depth + q, _mm256_castpd256_pd128(dout));
+                _mm_stream_pd(ca->depth + q + 2, _mm256_extractf128_pd(dout, 1));
+            } else {
+                _mm256_storeu_pd(ca->height + q, ho);
+                _mm256_storeu_pd(ca->depth + q, dout);
+            }
         }
         const __m256i klake = pr_mask32(wlake[0], wlake[1]), kmud = pr_mask32(wmud[0], wmud[1]);
         const __m256i kcand = pr_mask32(wcand[0], wcand[1]);
@@ -433,13 +446,34 @@ static PR_ATTR int pr_classify_out_avx2(const rt_classify_args *ca)
         const __m256i tb = _mm256_shuffle_epi8(ter, low_bytes);
         const uint64_t t8 = (uint32_t)_mm256_cvtsi256_si32(tb) |
                             (uint64_t)(uint32_t)_mm256_extract_epi32(tb, 4) << 32;
-        memcpy(ca->terrain + k, &t8, 8);
-        memcpy(ca->feature + k, &none8, 8);
+        if (nt) {
+            _mm_stream_si64((long long *)(void *)(ca->terrain + k), (long long)t8);
+            _mm_stream_si64((long long *)(void *)(ca->feature + k), (long long)none8);
+        } else {
+            memcpy(ca->terrain + k, &t8, 8);
+            memcpy(ca->feature + k, &none8, 8);
+        }
         const __m256i cand = _mm256_andnot_si256(_mm256_or_si256(_mm256_or_si256(klake, kmud), ktown), kcand);
         const int bits = _mm256_movemask_ps(_mm256_castsi256_ps(cand));
         ca->cmask[k >> 3] = (uint8_t)bits;
         any |= bits;
     }
+    return any;
+}
+
+static PR_ATTR int pr_classify_out_avx2(const rt_classify_args *ca)
+{
+    const int nk = ca->nk, k1 = nk & ~7;
+    /* streaming stores where asked (outputs far larger than the caches) and
+     * the outputs are aligned for them (each step writes 32 bytes of height
+     * and depth, 8 of terrain and feature; NumPy's large arrays start 16
+     * bytes past a page); the table's `finish` fences them */
+    const uintptr_t a = (uintptr_t)ca->height | (uintptr_t)ca->depth;
+    const uintptr_t b = (uintptr_t)ca->terrain | (uintptr_t)ca->feature;
+    const int nt = !ca->stream || b % 8 != 0 ? 0 : a % 32 == 0 ? 32 : a % 16 == 0 ? 16 : 0;
+    int any = nt == 32 ? pr_classify_out_avx2_(ca, k1, 32)
+              : nt == 16 ? pr_classify_out_avx2_(ca, k1, 16)
+                         : pr_classify_out_avx2_(ca, k1, 0);
     if (k1 < nk) any |= pr_classify_out_tail(ca, k1, tile_classify_avx2);
     return any != 0;
 }
