@@ -19,28 +19,13 @@ computed in slices and row blocks), at everyday sizes.
 
 from __future__ import annotations
 
-import argparse
-import importlib.util
 import os
-import statistics
 import sys
-import time
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _common import cpu_model  # noqa: E402
-
-
-def load(path: str, name: str):
-    """Import the package at path/relfterrain under the name `name`."""
-    pkg = os.path.join(path, "relfterrain")
-    spec = importlib.util.spec_from_file_location(name, os.path.join(pkg, "__init__.py"),
-                                                  submodule_search_locations=[pkg])
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+from _common import before_after_main  # noqa: E402
 
 
 def workloads(rt):
@@ -119,53 +104,5 @@ def workloads(rt):
     }
 
 
-def fastest(fn, inner):
-    best = float("inf")
-    for _ in range(inner):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
-
-
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--baseline", required=True, help="a checkout with its extension built")
-    ap.add_argument("--repeat", type=int, default=15, help="rounds (default 15)")
-    ap.add_argument("--inner", type=int, default=3, help="calls per round and build (fastest)")
-    ap.add_argument("--only", default="", help="run the workloads whose name contains this")
-    args = ap.parse_args()
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    new = load(here, "relfterrain")
-    old = load(os.path.abspath(args.baseline), "relfterrain_base")
-    print(f"CPU: {cpu_model()} ({os.cpu_count()} logical); load average "
-          f"{os.getloadavg()[0]:.1f} at the start")
-    print(f"new: {new.__file__}\nbaseline: {old.__file__}")
-    wn, wo = workloads(new), workloads(old)
-    names = [n for n in wn if args.only in n]
-    width = max(len(n) for n in names)
-    print(f"{'workload':<{width}}  {'new ms':>9}  {'base ms':>9}  new/base (median of {args.repeat} rounds)")
-    ratios_all = []
-    for name in names:
-        fn, fo = wn[name], wo[name]
-        fn(), fo()  # warm up
-        tn, to, ratios = [], [], []
-        for r in range(args.repeat):
-            # alternate which goes first, so neither always follows the other
-            if r % 2:
-                a, b = fastest(fo, args.inner), fastest(fn, args.inner)
-                tn.append(b), to.append(a)
-            else:
-                b, a = fastest(fn, args.inner), fastest(fo, args.inner)
-                tn.append(b), to.append(a)
-            ratios.append(tn[-1] / to[-1])
-        ratio = statistics.median(ratios)
-        ratios_all.append(ratio)
-        print(f"{name:<{width}}  {1e3 * statistics.median(tn):9.3f}  "
-              f"{1e3 * statistics.median(to):9.3f}  {ratio:.3f}", flush=True)
-    print(f"median over workloads {statistics.median(ratios_all):.3f}, "
-          f"largest {max(ratios_all):.3f}; load average {os.getloadavg()[0]:.1f} at the end")
-
-
 if __name__ == "__main__":
-    main()
+    before_after_main(__doc__, workloads)
