@@ -58,15 +58,19 @@ PX_INLINE uint32_t px_lane0(__m512i v)
 }
 
 /* the term of one direction (pr_dir, off 7 when A < 0) at eight columns
- * whose products fl(A*2^-7 * x) are ax */
-PX_INLINE __m512d px_dir_term(const pr_dir *dd, __m512d ax, const double *dwin8, uint32_t wm)
+ * whose products fl(A*2^-7 * x) are ax; red: no lane's j lies in (-1, 0)
+ * (px_row_reduces) */
+PX_INLINE __m512d px_dir_term(const pr_dir *dd, __m512d ax, const double *dwin8, uint32_t wm,
+                              const int red)
 {
     const __m512d magic = _mm512_set1_pd(6755399441055744.0); /* 1.5 * 2^52 */
     const __m512d j = _mm512_add_pd(ax, _mm512_set1_pd(dd->by7));
     /* floor(j) + 1.5*2^52 by one addition rounded down, and floor(j) from
-     * it by an exact subtraction (the comment at the top) */
+     * it by an exact subtraction (the comment at the top); where no j lies
+     * in (-1, 0), jfrac = j - floor(j) by one vreducepd instead (exact
+     * there: px_row_reduces) */
     const __m512d qd = _mm512_add_round_pd(j, magic, PX_FLOOR);
-    const __m512d jfrac = _mm512_sub_pd(j, _mm512_sub_pd(qd, magic));
+    const __m512d jfrac = red ? _mm512_reduce_pd(j, PX_FLOOR) : _mm512_sub_pd(j, _mm512_sub_pd(qd, magic));
     const __m512i qb = _mm512_castpd_si512(qd);
     const double *row = dwin8 + ((size_t)((px_lane0(qb) - dd->off) & wm) << 4);
     const __m512d p0 = _mm512_permutexvar_pd(qb, _mm512_loadu_pd(row));
@@ -91,12 +95,34 @@ PX_INLINE void px_fill_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, i
     }
 }
 
+/* Whether every j = fl(fl(A*2^-7 * x) + fl(B*y)*2^-7) of a row (products
+ * ax of px_fill_ax, directions dd) lies outside (-1, 0), where
+ * vreducepd(j, floor) = j - floor(j) exactly: that difference is exact in
+ * binary64 for j >= 0 (its bits are among j's) and for j <= -1 (it is below
+ * 1, and j's last bit is at least 2^-52, not below that of any double in
+ * [2^-52, 1)), so vreducepd, exact where the difference is, gives the
+ * seed's fl(j - floor(j)); only in (-1, 0) can 1 + j be inexact (tiny
+ * negative j), where it rounds down and the seed to nearest.  A zero j
+ * gives a zero jfrac whose sign may differ, harmless as argued at the top.
+ * j is monotone along the row (x, A*x and the sum are, rounding is), so the
+ * row's first and last columns bound every column's j. */
+PX_INLINE int px_row_reduces(const pr_dir *dd, uint32_t n, int64_t n16, const double *ax)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (dd[i].con) continue;
+        const double ja = ax[i * n16] + dd[i].by7, jb = ax[i * n16 + n16 - 1] + dd[i].by7;
+        const double lo = ja < jb ? ja : jb, hi = ja < jb ? jb : ja;
+        if (!(lo >= 0.0 || hi <= -1.0)) return 0;
+    }
+    return 1;
+}
+
 /* columns [0, n16) of a height row, sixteen a step, directions [0, n) of dd,
  * none with A = 0 unless !nocon, their sums starting from hc (the sum of the
  * leading directions with A = 0, left out of dd); the products
- * fl(A*2^-7 * x) read from ax (px_fill_ax) */
+ * fl(A*2^-7 * x) read from ax (px_fill_ax); red as px_dir_term */
 PX_INLINE void px_row_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n16,
-                         const double *ax, int nocon, double hc)
+                         const double *ax, int nocon, double hc, const int red)
 {
     const __m512d vhc = _mm512_set1_pd(hc);
     const double *dwin8 = r->dwin8;
@@ -110,8 +136,8 @@ PX_INLINE void px_row_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, in
                 h1 = _mm512_add_pd(h1, ct);
                 continue;
             }
-            h0 = _mm512_add_pd(h0, px_dir_term(&dd[i], _mm512_loadu_pd(ax + i * n16 + c), dwin8, wm));
-            h1 = _mm512_add_pd(h1, px_dir_term(&dd[i], _mm512_loadu_pd(ax + i * n16 + c + 8), dwin8, wm));
+            h0 = _mm512_add_pd(h0, px_dir_term(&dd[i], _mm512_loadu_pd(ax + i * n16 + c), dwin8, wm, red));
+            h1 = _mm512_add_pd(h1, px_dir_term(&dd[i], _mm512_loadu_pd(ax + i * n16 + c + 8), dwin8, wm, red));
         }
         _mm512_storeu_pd(r->out + c, h0);
         _mm512_storeu_pd(r->out + c + 8, h1);
@@ -140,8 +166,8 @@ PX_INLINE void px_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n, int
                 continue;
             }
             const __m512d a = _mm512_set1_pd(dd[i].a7);
-            h0 = _mm512_add_pd(h0, px_dir_term(&dd[i], _mm512_mul_pd(a, x0), dwin8, wm));
-            h1 = _mm512_add_pd(h1, px_dir_term(&dd[i], _mm512_mul_pd(a, x1), dwin8, wm));
+            h0 = _mm512_add_pd(h0, px_dir_term(&dd[i], _mm512_mul_pd(a, x0), dwin8, wm, 0));
+            h1 = _mm512_add_pd(h1, px_dir_term(&dd[i], _mm512_mul_pd(a, x1), dwin8, wm, 0));
         }
         _mm512_storeu_pd(r->out + c, h0);
         _mm512_storeu_pd(r->out + c + 8, h1);
@@ -195,12 +221,15 @@ static PX_ATTR void height_row_avx512w(const rt_point_row *r)
             for (; i0 < n && dd[i0].con; i0++) hc += dd[i0].cterm;
             for (uint32_t i = i0; i < n; i++) mixed |= (uint32_t)dd[i].con;
             const double *ax = r->ax + i0 * n16;
-            if (!mixed && n - i0 == 4) /* the classic model, unrolled */
-                px_row_ax(r, dd + i0, 4, n16, ax, 1, hc);
+            const int red = px_row_reduces(dd + i0, n - i0, n16, ax);
+            if (!mixed && n - i0 == 4 && red) /* the classic model, unrolled */
+                px_row_ax(r, dd + i0, 4, n16, ax, 1, hc, 1);
+            else if (!mixed && n - i0 == 4)
+                px_row_ax(r, dd + i0, 4, n16, ax, 1, hc, 0);
             else if (!mixed)
-                px_row_ax(r, dd + i0, n - i0, n16, ax, 1, hc);
+                px_row_ax(r, dd + i0, n - i0, n16, ax, 1, hc, red);
             else
-                px_row_ax(r, dd + i0, n - i0, n16, ax, 0, hc);
+                px_row_ax(r, dd + i0, n - i0, n16, ax, 0, hc, red);
         } else if (n == 5) {
             px_row_n(r, dd, 5, n16);
         } else {
