@@ -147,6 +147,18 @@ def test_fresh_outputs_reuse_is_exact(n):
         assert getattr(g2, name).tobytes() == getattr(ref, name).tobytes(), name
 
 
+def test_fresh_outputs_on_a_cache_line():
+    # outputs through the cache start on a 64-byte boundary (the kernels'
+    # whole-line streaming stores need it), new or reused, every output
+    t = rt.Terrain()
+    for _ in range(2):  # the second round reuses the first's buffers
+        h = t.height_grid(23396, 5318, 512, 300, 0.37, threads=1)
+        g = t.grid(23396, 5318, 512, 300, 0.37, threads=1)
+        for a in (h, g.height, g.depth, g.terrain, g.feature):
+            assert a.ctypes.data % 64 == 0
+        del h, g
+
+
 def _handler_name(env_value):
     code = ("try:\n"
             "    from numpy._core.multiarray import get_handler_name\n"
