@@ -88,6 +88,9 @@ typedef struct rt_point_row {
     /* two-entry double windows (rt__point_dwin2), or NULL */
     const double *dwin2;
     uint32_t dwin2_mask;
+    /* out is far larger than the caches: streaming stores pay (the wide
+     * rows use them on the aligned part; `finish` orders them) */
+    int stream;
 } rt_point_row;
 
 /* Double windows for the point path's height rows (any profile, any step):

@@ -830,7 +830,7 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
             rt_point_row pr = {t,     j->win, j->win_mask, b->x0,  b->step,     p.y,
                                b->c0, b->nx,  n,           out,    j->dwin, j->dwin_mask,
                                j->dwin8, j->dwin8_mask, ax, ax_cap, &ax_ready,
-                               j->dwin2, j->dwin2_mask};
+                               j->dwin2, j->dwin2_mask, j->stream && !t->mountains};
             j->kern->height_row(&pr);
             if (t->mountains)
                 for (int64_t c = 0; c < b->nx; c++) out[c] = mountain(t, out[c]);

@@ -222,6 +222,24 @@ def test_streaming_stores_any_step(variant):
                 assert _same(getattr(want, name), a), (variant, nx, offset, name)
 
 
+@pytest.mark.parametrize("variant", OTHERS)
+def test_streaming_stores_any_step_heights(variant):
+    """The point path's height rows (any step) stream whole cache lines into
+    large outputs wherever a row starts (a row of 2900 doubles moves the line
+    boundary by 32 bytes row to row; offsets 0, 16 and 8 past a line): the
+    same bits as the scalar variant, heads and tails of the rows included."""
+    scalar, fast = rt.Terrain(simd="scalar"), rt.Terrain(simd=variant)
+    nx, ny = 2900, 2900  # 8.4 M points: 8 bytes a point pass 64 MiB
+    want = scalar.height_grid(23396.1, 5318.3, nx, ny, 0.37, threads=2)
+    for offset in (0, 16, 8):
+        out = _aligned_empty((ny, nx), np.float64, offset)
+        out.fill(np.nan)
+        fast.height_grid(23396.1, 5318.3, nx, ny, 0.37, out=out, threads=2)
+        assert _same(want, out), (variant, offset)
+    got = fast.height_grid(23396.1, 5318.3, nx, ny, 0.37, threads=2)  # fresh: on a line
+    assert _same(want, got), variant
+
+
 # outputs past 64 MiB are written with streaming stores where the kernels
 # have them and the arrays are aligned for them (16 or 32 bytes), with plain
 # stores where not (8): every way gives the bits of the scalar variant

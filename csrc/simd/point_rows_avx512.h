@@ -127,6 +127,15 @@ PX_INLINE void px_row_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, in
     const __m512d vhc = _mm512_set1_pd(hc);
     const double *dwin8 = r->dwin8;
     const uint32_t wm = r->dwin8_mask;
+    /* streaming stores (r->stream) of whole 64-byte lines wherever the row
+     * is (NumPy's large arrays start 16 bytes past a page): s columns
+     * before out's first line boundary, each line made of the last 8 - s
+     * columns of one vector and the first s of the next by one two-source
+     * permute; the s first and 8 - s last columns by masked plain stores */
+    const int nt = r->stream && (uintptr_t)r->out % 8 == 0;
+    const int s = (int)((64 - (uintptr_t)r->out % 64) % 64 / 8);
+    const __m512i realign = _mm512_add_epi64(_mm512_set1_epi64(s), _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7));
+    __m512d prev = _mm512_setzero_pd();
     for (int64_t c = 0; c < n16; c += 16) {
         __m512d h0 = vhc, h1 = vhc;
         for (uint32_t i = 0; i < n; i++) {
@@ -139,9 +148,19 @@ PX_INLINE void px_row_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, in
             h0 = _mm512_add_pd(h0, px_dir_term(&dd[i], _mm512_loadu_pd(ax + i * n16 + c), dwin8, wm, red));
             h1 = _mm512_add_pd(h1, px_dir_term(&dd[i], _mm512_loadu_pd(ax + i * n16 + c + 8), dwin8, wm, red));
         }
-        _mm512_storeu_pd(r->out + c, h0);
-        _mm512_storeu_pd(r->out + c + 8, h1);
+        if (nt) {
+            if (c == 0)
+                _mm512_mask_storeu_pd(r->out, (__mmask8)((1u << s) - 1u), h0);
+            else
+                _mm512_stream_pd(r->out + c - 8 + s, _mm512_permutex2var_pd(prev, realign, h0));
+            _mm512_stream_pd(r->out + c + s, _mm512_permutex2var_pd(h0, realign, h1));
+            prev = h1;
+        } else {
+            _mm512_storeu_pd(r->out + c, h0);
+            _mm512_storeu_pd(r->out + c + 8, h1);
+        }
     }
+    if (nt && n16 > 0) _mm512_mask_storeu_pd(r->out + n16 - 8, (__mmask8)(0xFFu << s), prev);
 }
 
 /* columns [0, n16) of a height row, sixteen a step, the products computed */

@@ -164,7 +164,7 @@ RT_VBMI_ATTR static int tile_prof16_vbmiw(const rt_tile_args *ta, int32_t *restr
  * from terrain_avx2.h too, the point-path rows from point_rows_avx512.h. */
 static const rt_tile_kernels tile_kernels_vbmi = {
     tile_height_avx2w,         tile_prof_vbmiw,   tile_prof_at_vbmi,
-    tile_classify_avx512,      tile_store_heights_avx512, NULL,
+    tile_classify_avx512,      tile_store_heights_avx512, tile_finish_avx2w,
     tile_height_store_avx2w,   tile_classify_bytes_avx2w, height_row_avx512w,
     tile_prof16_vbmiw,         prof_row_avx512w,  1,
     tile_classify_out_avx512w};
