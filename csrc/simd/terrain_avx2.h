@@ -360,21 +360,31 @@ static AW_ATTR int tile_prof16_avx2w(const rt_tile_args *ta, int32_t *restrict o
     return k32;
 }
 
+/* heights straight into the output by a numerator pass `num_fn` in pieces
+ * (a small stack array) and the table's `store` (out[k] = num[k] * scale) */
+static void aw_height_store_pieces(const rt_tile_args *ta, double scale, double *restrict out,
+                                   void (*num_fn)(const rt_tile_args *, int32_t *restrict),
+                                   void (*store)(const int32_t *restrict, int, double, double *restrict))
+{
+    const int nk = ta->nk;
+    int32_t num[RT_HS_TILE];
+    rt_tile_args part = *ta;
+    for (int k0 = 0; k0 < nk; k0 += RT_HS_TILE) {
+        part.nk = nk - k0 < RT_HS_TILE ? nk - k0 : RT_HS_TILE;
+        for (uint32_t i = 0; i < ta->n; i++) part.v0[i] = ta->v0[i] + (uint32_t)k0 * ta->dv[i];
+        num_fn(&part, num);
+        store(num, part.nk, scale, out + k0);
+    }
+}
+
 /* heights straight into the output: out[k] = num[k] * scale */
 static AW_ATTR void tile_height_store_avx2w(const rt_tile_args *ta, double scale,
                                             double *restrict out)
 {
     aw_plan pl;
     const int nk = ta->nk;
-    if (!aw_plan_make(ta, 1, &pl)) { /* gathers, in pieces (a small stack array) */
-        int32_t num[RT_HS_TILE];
-        rt_tile_args part = *ta;
-        for (int k0 = 0; k0 < nk; k0 += RT_HS_TILE) {
-            part.nk = nk - k0 < RT_HS_TILE ? nk - k0 : RT_HS_TILE;
-            for (uint32_t i = 0; i < ta->n; i++) part.v0[i] = ta->v0[i] + (uint32_t)k0 * ta->dv[i];
-            tile_height_avx2(&part, num);
-            for (int k = 0; k < part.nk; k++) out[k0 + k] = (double)num[k] * scale;
-        }
+    if (!aw_plan_make(ta, 1, &pl)) { /* gathers */
+        aw_height_store_pieces(ta, scale, out, tile_height_avx2, tile_store_heights_avx2);
         return;
     }
     const int k1 = nk & ~7;

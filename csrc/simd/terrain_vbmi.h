@@ -8,8 +8,8 @@
  * table held in four registers, blended on the index's top bit: no memory
  * gathers.  The index is the low byte of V >> s, which is (V >> s) & 255.
  * The arithmetic is that of terrain_tile.h (exact integers), so the bits are.
- * (The heights are the window kernels' of terrain_avx2.h: faster than two
- * such lookups per term.)
+ * (The heights are the window kernels' of terrain_avx2.h where those serve:
+ * faster than two such lookups per term; the lookups where they do not.)
  */
 #include <immintrin.h>
 
@@ -107,6 +107,98 @@ RT_VBMI_ATTR static void tile_prof_vbmi(const rt_tile_args *ta, int32_t *restric
     }
 }
 
+/* byte b of 32-bit lane i of a (b = 0, 1) to bytes 2i + b, lanes 16 + i of b
+ * to bytes 32 + 2i + b: the low 16 bits of 32 uint32, in order (vpermt2b) */
+static const uint8_t VBMI_LOW_WORDS[64] = {
+    0,  1,  4,  5,  8,  9,  12, 13, 16, 17, 20, 21, 24, 25, 28, 29, 32, 33, 36, 37, 40, 41,
+    44, 45, 48, 49, 52, 53, 56, 57, 60, 61, 64, 65, 68, 69, 72, 73, 76, 77, 80, 81, 84, 85,
+    88, 89, 92, 93, 96, 97, 100, 101, 104, 105, 108, 109, 112, 113, 116, 117, 120, 121, 124, 125};
+
+/* The even bytes of a (bytes 0..31) and of b (32..63): the low bytes of 64
+ * uint16, in order */
+static const uint8_t VBMI_EVEN_BYTES[64] = {
+    0,  2,  4,  6,  8,  10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42,
+    44, 46, 48, 50, 52, 54, 56, 58, 60, 62, 64, 66, 68, 70, 72, 74, 76, 78, 80, 82, 84, 86,
+    88, 90, 92, 94, 96, 98, 100, 102, 104, 106, 108, 110, 112, 114, 116, 118, 120, 122, 124, 126};
+
+/* The numerators of 64 columns at s = 7 (integer steps and origins, the
+ * coarse ones the windows cannot serve) in 16-bit lanes: V's low 16 bits
+ * hold the index's low byte (bits 7..14) and the fraction (bits 0..6); a
+ * term p0*2^7 + frac*(p1 - p0) lies in [0, 255*2^7] (it interpolates
+ * between p0*2^7 and p1*2^7, 0 <= p <= 255), and frac*(p1 - p0) in
+ * [-127*255, 127*255]: every 16-bit step is exact, so the terms are those
+ * of the int32 arithmetic; they are summed in int32. */
+RT_VBMI_ATTR static void vbmi_height64_s7(const rt_tile_args *ta, const vbmi_table *tb, int k,
+                                          __m512i lanes, int32_t *restrict out)
+{
+    const __m512i low_words = _mm512_loadu_si512((const void *)VBMI_LOW_WORDS);
+    const __m512i even_bytes = _mm512_loadu_si512((const void *)VBMI_EVEN_BYTES);
+    const __m512i m7f = _mm512_set1_epi16(0x7f), one = _mm512_set1_epi8(1);
+    __m512i acc[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(),
+                      _mm512_setzero_si512()};
+    for (uint32_t i = 0; i < ta->n; i++) {
+        __m512i v[4];
+        vbmi_v(ta, i, k, lanes, v);
+        const __m512i w0 = _mm512_permutex2var_epi8(v[0], low_words, v[1]); /* columns 0..31 */
+        const __m512i w1 = _mm512_permutex2var_epi8(v[2], low_words, v[3]); /* 32..63 */
+        const __m512i idx = _mm512_permutex2var_epi8(_mm512_srli_epi16(w0, 7), even_bytes,
+                                                     _mm512_srli_epi16(w1, 7));
+        const __m512i p0 = vbmi_lookup(tb, idx);
+        const __m512i p1 = vbmi_lookup(tb, _mm512_add_epi8(idx, one)); /* (q + 1) & 255 */
+        const __m512i w[2] = {w0, w1};
+        for (int h = 0; h < 2; h++) {
+            const __m512i a = _mm512_cvtepu8_epi16(h ? _mm512_extracti64x4_epi64(p0, 1) : _mm512_castsi512_si256(p0));
+            const __m512i b = _mm512_cvtepu8_epi16(h ? _mm512_extracti64x4_epi64(p1, 1) : _mm512_castsi512_si256(p1));
+            const __m512i t = _mm512_add_epi16(_mm512_slli_epi16(a, 7),
+                                               _mm512_mullo_epi16(_mm512_and_si512(w[h], m7f),
+                                                                  _mm512_sub_epi16(b, a)));
+            acc[2 * h] = _mm512_add_epi32(acc[2 * h], _mm512_cvtepu16_epi32(_mm512_castsi512_si256(t)));
+            acc[2 * h + 1] = _mm512_add_epi32(acc[2 * h + 1], _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(t, 1)));
+        }
+    }
+    for (int q = 0; q < 4; q++) _mm512_storeu_si512((void *)(out + k + 16 * q), acc[q]);
+}
+
+/* height numerators, as tile_height_ (and tile_height_neon): p0 and p1 of
+ * 64 columns by two lookups, the terms p0*2^s + frac*(p1 - p0) in int32,
+ * sixteen columns a vector (in 16-bit lanes at s = 7: vbmi_height64_s7) */
+RT_VBMI_ATTR static void tile_height_vbmi(const rt_tile_args *ta, int32_t *restrict out)
+{
+    const vbmi_table tb = vbmi_load(ta->bytes);
+    const int nk = ta->nk;
+    const __m512i lanes = _mm512_loadu_si512((const void *)VBMI_LANES);
+    const __m128i sh = _mm_cvtsi32_si128((int)ta->shift);
+    const __m512i fm = _mm512_set1_epi32((int)((1u << ta->shift) - 1u)), one = _mm512_set1_epi8(1);
+    int k = 0;
+    for (; k + 64 <= nk && ta->shift == 7; k += 64) vbmi_height64_s7(ta, &tb, k, lanes, out);
+    for (; k + 64 <= nk; k += 64) {
+        __m512i acc[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(),
+                          _mm512_setzero_si512()};
+        for (uint32_t i = 0; i < ta->n; i++) {
+            __m512i v[4];
+            vbmi_v(ta, i, k, lanes, v);
+            const __m512i idx = vbmi_low_bytes(_mm512_srl_epi32(v[0], sh), _mm512_srl_epi32(v[1], sh),
+                                               _mm512_srl_epi32(v[2], sh), _mm512_srl_epi32(v[3], sh));
+            const __m512i p0 = vbmi_lookup(&tb, idx);
+            const __m512i p1 = vbmi_lookup(&tb, _mm512_add_epi8(idx, one)); /* (q + 1) & 255 */
+            for (int q = 0; q < 4; q++) {
+                const __m512i a = _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(p0, q));
+                const __m512i b = _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(p1, q));
+                const __m512i frac = _mm512_and_si512(v[q], fm);
+                acc[q] = _mm512_add_epi32(acc[q], _mm512_add_epi32(_mm512_sll_epi32(a, sh),
+                                                                   _mm512_mullo_epi32(frac, _mm512_sub_epi32(b, a))));
+            }
+        }
+        for (int q = 0; q < 4; q++) _mm512_storeu_si512((void *)(out + k + 16 * q), acc[q]);
+    }
+    if (k < nk) {
+        rt_tile_args rest = *ta;
+        rest.nk = nk - k;
+        for (uint32_t i = 0; i < ta->n; i++) rest.v0[i] = ta->v0[i] + (uint32_t)k * ta->dv[i];
+        tile_height_avx512(&rest, out + k);
+    }
+}
+
 /* profile sums at the rounded points, as tile_prof_at_ */
 RT_VBMI_ATTR static void tile_prof_at_vbmi(const rt_tile_args *ta, const uint32_t *restrict xr,
                                            int32_t *restrict out)
@@ -136,6 +228,29 @@ RT_VBMI_ATTR static void tile_prof_at_vbmi(const rt_tile_args *ta, const uint32_
     }
 }
 
+/* The heights by the rotated windows of terrain_avx2.h where they serve
+ * the tile (faster), by the lookups above where not (coarse steps: 8 and
+ * more at the classic model's directions), as numerators or straight into
+ * the output. */
+RT_VBMI_ATTR static void tile_height_vbmiw(const rt_tile_args *ta, int32_t *restrict out)
+{
+    aw_plan pl;
+    if (aw_plan_make(ta, 1, &pl))
+        tile_height_avx2w(ta, out);
+    else
+        tile_height_vbmi(ta, out);
+}
+
+RT_VBMI_ATTR static void tile_height_store_vbmiw(const rt_tile_args *ta, double scale,
+                                                 double *restrict out)
+{
+    aw_plan pl;
+    if (aw_plan_make(ta, 1, &pl))
+        tile_height_store_avx2w(ta, scale, out);
+    else
+        aw_height_store_pieces(ta, scale, out, tile_height_vbmi, tile_store_heights_avx512);
+}
+
 /* The profile sums by the byte windows of terrain_avx2.h where they serve
  * the tile (faster), by the lookups above where not. */
 RT_VBMI_ATTR static void tile_prof_vbmiw(const rt_tile_args *ta, int32_t *restrict out)
@@ -163,9 +278,9 @@ RT_VBMI_ATTR static int tile_prof16_vbmiw(const rt_tile_args *ta, int32_t *restr
  * byte windows where they serve and by the lookups here where not, classify
  * from terrain_avx2.h too, the point-path rows from point_rows_avx512.h. */
 static const rt_tile_kernels tile_kernels_vbmi = {
-    tile_height_avx2w,         tile_prof_vbmiw,   tile_prof_at_vbmi,
+    tile_height_vbmiw,         tile_prof_vbmiw,   tile_prof_at_vbmi,
     tile_classify_avx512,      tile_store_heights_avx512, tile_finish_avx2w,
-    tile_height_store_avx2w,   tile_classify_bytes_avx2w, height_row_avx512w,
+    tile_height_store_vbmiw,   tile_classify_bytes_avx2w, height_row_avx512w,
     tile_prof16_vbmiw,         prof_row_avx512w,  1,
     tile_classify_out_avx512w};
 

@@ -1,0 +1,80 @@
+"""Grids at coarse steps from whole-metre (or half-metre) origins: the tile
+passes whose columns span more profile entries than a window holds (steps of
+8 m and more at the classic model's directions; less at steeper ones). The
+AVX-512 VBMI variant looks the profile up in registers there (two lookups a
+term, in 16-bit lanes at whole-metre origins, in 32-bit ones otherwise), the
+others gather; every variant against the independent reference of SPEC.
+"""
+
+import numpy as np
+import reference as R
+from helpers import bits, make_terrain
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import relfterrain as rt
+
+VARIANTS = rt.simd_variants()
+
+
+def _check(params, x0, y0, nx, ny, step):
+    rhg = R.height_grid(params, x0, y0, nx, ny, step)
+    _, _, rh, rd, rtt, rf = R.grid(params, x0, y0, nx, ny, step)
+    t = make_terrain(rt, params)
+    for v in VARIANTS:
+        t.simd = v
+        for threads in (1, 2):
+            h = t.height_grid(x0, y0, nx, ny, step, threads=threads)
+            assert np.array_equal(bits(h), bits(rhg)), (v, threads)
+            g = t.grid(x0, y0, nx, ny, step, threads=threads)
+            assert np.array_equal(bits(g.height), bits(rh)), (v, threads)
+            assert np.array_equal(bits(g.depth), bits(rd)), (v, threads)
+            assert np.array_equal(g.terrain, rtt), (v, threads)
+            assert np.array_equal(g.feature, rf), (v, threads)
+
+
+coarse = st.one_of(st.sampled_from([8.0, 16.0, 32.0, 64.0, 1024.0, 2.0 ** 20]),
+                   st.integers(3, 300).map(float))
+whole = st.integers(-(2 ** 24), 2 ** 24).map(float)
+half = st.integers(-(2 ** 24), 2 ** 24).map(lambda v: v / 2)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.one_of(whole, half), st.one_of(whole, half), coarse, st.integers(1, 200),
+       st.integers(1, 3))
+def test_classic_coarse_steps(x0, y0, step, nx, ny):
+    _check(R.CLASSIC, x0, y0, nx, ny, step)
+
+
+@st.composite
+def byte_models(draw):
+    """Byte profiles (integers 0..255, a length dividing 256) and steep
+    directions: the lookups' whole range, indices wrapping."""
+    n = draw(st.sampled_from([32, 64, 128, 256]))
+    prof = tuple(float(v) for v in draw(st.lists(st.integers(0, 255), min_size=n, max_size=n)))
+    vec = st.lists(st.integers(-64, 64), min_size=5, max_size=5).map(tuple)
+    return R.Params(profile=prof, ah=draw(vec), bh=draw(vec), a1=draw(vec), b1=draw(vec),
+                    a2=draw(vec), b2=draw(vec), a3=draw(vec), b3=draw(vec))
+
+
+@settings(max_examples=30, deadline=None)
+@given(byte_models(), st.one_of(whole, half), st.one_of(whole, half), coarse,
+       st.integers(60, 140), st.integers(1, 2))
+def test_byte_models_coarse_steps(params, x0, y0, step, nx, ny):
+    _check(params, x0, y0, nx, ny, step)
+
+
+def test_coarse_step_rows_as_the_scalar_variant():
+    # wide rows (many 64-column blocks, and a tail) and a grid past one thread's
+    # rows, at the steps of zoomed-out tiles
+    scalar = rt.Terrain(simd="scalar")
+    for step in (8.0, 16.0, 64.0):
+        want_h = scalar.height_grid(20488, 4104, 1000, 70, step)
+        want = scalar.grid(20488, 4104, 1000, 70, step)
+        for v in VARIANTS:
+            t = rt.Terrain(simd=v)
+            assert np.array_equal(bits(t.height_grid(20488, 4104, 1000, 70, step, threads=2)),
+                                  bits(want_h)), (v, step)
+            g = t.grid(20488, 4104, 1000, 70, step, threads=2)
+            for name in ("height", "depth", "terrain", "feature"):
+                assert np.array_equal(getattr(g, name), getattr(want, name)), (v, step, name)
