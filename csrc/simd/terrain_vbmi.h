@@ -107,6 +107,18 @@ RT_VBMI_ATTR static void tile_prof_vbmi(const rt_tile_args *ta, int32_t *restric
     }
 }
 
+/* bytes 16q .. 16q+15 of v (the immediates of the extraction spelt out: a
+ * loop over q need not be unrolled) */
+RT_VBMI_ATTR static inline __m128i vbmi_quarter(__m512i v, int q)
+{
+    switch (q) {
+    case 0: return _mm512_castsi512_si128(v);
+    case 1: return _mm512_extracti32x4_epi32(v, 1);
+    case 2: return _mm512_extracti32x4_epi32(v, 2);
+    default: return _mm512_extracti32x4_epi32(v, 3);
+    }
+}
+
 /* byte b of 32-bit lane i of a (b = 0, 1) to bytes 2i + b, lanes 16 + i of b
  * to bytes 32 + 2i + b: the low 16 bits of 32 uint32, in order (vpermt2b) */
 static const uint8_t VBMI_LOW_WORDS[64] = {
@@ -182,8 +194,8 @@ RT_VBMI_ATTR static void tile_height_vbmi(const rt_tile_args *ta, int32_t *restr
             const __m512i p0 = vbmi_lookup(&tb, idx);
             const __m512i p1 = vbmi_lookup(&tb, _mm512_add_epi8(idx, one)); /* (q + 1) & 255 */
             for (int q = 0; q < 4; q++) {
-                const __m512i a = _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(p0, q));
-                const __m512i b = _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(p1, q));
+                const __m512i a = _mm512_cvtepu8_epi32(vbmi_quarter(p0, q));
+                const __m512i b = _mm512_cvtepu8_epi32(vbmi_quarter(p1, q));
                 const __m512i frac = _mm512_and_si512(v[q], fm);
                 acc[q] = _mm512_add_epi32(acc[q], _mm512_add_epi32(_mm512_sll_epi32(a, sh),
                                                                    _mm512_mullo_epi32(frac, _mm512_sub_epi32(b, a))));
