@@ -78,3 +78,17 @@ def test_coarse_step_rows_as_the_scalar_variant():
             g = t.grid(20488, 4104, 1000, 70, step, threads=2)
             for name in ("height", "depth", "terrain", "feature"):
                 assert np.array_equal(getattr(g, name), getattr(want, name)), (v, step, name)
+
+
+def test_coarse_step_heights_stream_into_large_outputs():
+    # past 64 MiB the heights go out by streaming stores where the output is on
+    # a cache line (fresh outputs are), by plain ones where not: the same bits
+    scalar = rt.Terrain(simd="scalar")
+    nx, ny = 2900, 2900
+    want = scalar.height_grid(20488, 4104, nx, ny, 16.0, threads=2)
+    for v in VARIANTS:
+        t = rt.Terrain(simd=v)
+        assert np.array_equal(bits(t.height_grid(20488, 4104, nx, ny, 16.0, threads=2)), bits(want)), v
+        out = np.full((ny, nx), np.nan)
+        t.height_grid(20488, 4104, nx, ny, 16.0, out=out, threads=2)
+        assert np.array_equal(bits(out), bits(want)), v

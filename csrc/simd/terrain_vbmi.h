@@ -141,7 +141,7 @@ static const uint8_t VBMI_EVEN_BYTES[64] = {
  * [-127*255, 127*255]: every 16-bit step is exact, so the terms are those
  * of the int32 arithmetic; they are summed in int32. */
 RT_VBMI_ATTR static void vbmi_height64_s7(const rt_tile_args *ta, const vbmi_table *tb, int k,
-                                          __m512i lanes, int32_t *restrict out)
+                                          __m512i lanes, int32_t *restrict dst)
 {
     const __m512i low_words = _mm512_loadu_si512((const void *)VBMI_LOW_WORDS);
     const __m512i even_bytes = _mm512_loadu_si512((const void *)VBMI_EVEN_BYTES);
@@ -168,7 +168,7 @@ RT_VBMI_ATTR static void vbmi_height64_s7(const rt_tile_args *ta, const vbmi_tab
             acc[2 * h + 1] = _mm512_add_epi32(acc[2 * h + 1], _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(t, 1)));
         }
     }
-    for (int q = 0; q < 4; q++) _mm512_storeu_si512((void *)(out + k + 16 * q), acc[q]);
+    for (int q = 0; q < 4; q++) _mm512_storeu_si512((void *)(dst + 16 * q), acc[q]);
 }
 
 /* height numerators, as tile_height_ (and tile_height_neon): p0 and p1 of
@@ -182,7 +182,7 @@ RT_VBMI_ATTR static void tile_height_vbmi(const rt_tile_args *ta, int32_t *restr
     const __m128i sh = _mm_cvtsi32_si128((int)ta->shift);
     const __m512i fm = _mm512_set1_epi32((int)((1u << ta->shift) - 1u)), one = _mm512_set1_epi8(1);
     int k = 0;
-    for (; k + 64 <= nk && ta->shift == 7; k += 64) vbmi_height64_s7(ta, &tb, k, lanes, out);
+    for (; k + 64 <= nk && ta->shift == 7; k += 64) vbmi_height64_s7(ta, &tb, k, lanes, out + k);
     for (; k + 64 <= nk; k += 64) {
         __m512i acc[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(),
                           _mm512_setzero_si512()};
@@ -257,10 +257,36 @@ RT_VBMI_ATTR static void tile_height_store_vbmiw(const rt_tile_args *ta, double 
                                                  double *restrict out)
 {
     aw_plan pl;
-    if (aw_plan_make(ta, 1, &pl))
+    if (aw_plan_make(ta, 1, &pl)) {
         tile_height_store_avx2w(ta, scale, out);
-    else
-        aw_height_store_pieces(ta, scale, out, tile_height_vbmi, tile_store_heights_avx512);
+        return;
+    }
+    int k = 0;
+    if (ta->shift == 7) {
+        /* 64 columns at a time straight into the output (num * 2^-7, exact),
+         * by streaming stores where asked and the output is on a line */
+        const vbmi_table tb = vbmi_load(ta->bytes);
+        const __m512i lanes = _mm512_loadu_si512((const void *)VBMI_LANES);
+        const __m512d vs = _mm512_set1_pd(scale);
+        const int nt = ta->stream && (uintptr_t)out % 64 == 0;
+        int32_t num[64];
+        for (; k + 64 <= ta->nk; k += 64) {
+            vbmi_height64_s7(ta, &tb, k, lanes, num);
+            for (int q = 0; q < 8; q++) {
+                const __m512d h = _mm512_mul_pd(
+                    _mm512_cvtepi32_pd(_mm256_loadu_si256((const __m256i *)(const void *)(num + 8 * q))), vs);
+                if (nt)
+                    _mm512_stream_pd(out + k + 8 * q, h);
+                else
+                    _mm512_storeu_pd(out + k + 8 * q, h);
+            }
+        }
+        if (k == ta->nk) return;
+    }
+    rt_tile_args rest = *ta;
+    rest.nk = ta->nk - k;
+    for (uint32_t i = 0; i < ta->n; i++) rest.v0[i] = ta->v0[i] + (uint32_t)k * ta->dv[i];
+    aw_height_store_pieces(&rest, scale, out + k, tile_height_vbmi, tile_store_heights_avx512);
 }
 
 /* The profile sums by the byte windows of terrain_avx2.h where they serve
