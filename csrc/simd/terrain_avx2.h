@@ -305,12 +305,63 @@ static int32_t aw_column(const rt_tile_args *ta, int k, int height)
     return (int32_t)sum;
 }
 
+/* The tiles the windows cannot serve (coarse steps: the columns span more
+ * profile entries than a window holds), by hardware gathers, eight columns
+ * a step: tile_height_ and tile_prof_'s integer arithmetic operation for
+ * operation (the compiler's vectorisation of those loops loads the entries
+ * one by one).  The last columns by the portable loops. */
+static AW_ATTR void aw_height_gather(const rt_tile_args *ta, int32_t *restrict out)
+{
+    const int32_t *P = ta->profile;
+    const int nk = ta->nk, k1 = nk & ~7;
+    const __m128i sh = _mm_cvtsi32_si128((int)ta->shift);
+    const __m256i mask = _mm256_set1_epi32((int)ta->mask), one = _mm256_set1_epi32(1);
+    const __m256i fm = _mm256_set1_epi32((int)((1u << ta->shift) - 1u));
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    for (int k = 0; k < k1; k += 8) {
+        __m256i acc = _mm256_setzero_si256();
+        for (uint32_t i = 0; i < ta->n; i++) {
+            const uint32_t dv = ta->dv[i];
+            const __m256i v = _mm256_add_epi32(_mm256_set1_epi32((int)(ta->v0[i] + (uint32_t)k * dv)),
+                                               _mm256_mullo_epi32(lanes, _mm256_set1_epi32((int)dv)));
+            const __m256i q = _mm256_srl_epi32(v, sh);
+            const __m256i p0 = _mm256_i32gather_epi32(P, _mm256_and_si256(q, mask), 4);
+            const __m256i p1 = _mm256_i32gather_epi32(P, _mm256_and_si256(_mm256_add_epi32(q, one), mask), 4);
+            acc = _mm256_add_epi32(acc, _mm256_add_epi32(_mm256_sll_epi32(p0, sh),
+                                                         _mm256_mullo_epi32(_mm256_and_si256(v, fm),
+                                                                            _mm256_sub_epi32(p1, p0))));
+        }
+        _mm256_storeu_si256((__m256i *)(void *)(out + k), acc);
+    }
+    for (int k = k1; k < nk; k++) out[k] = aw_column(ta, k, 1);
+}
+
+static AW_ATTR void aw_prof_gather(const rt_tile_args *ta, int32_t *restrict out)
+{
+    const int32_t *P = ta->profile;
+    const int nk = ta->nk, k1 = nk & ~7;
+    const __m128i sh = _mm_cvtsi32_si128((int)ta->shift);
+    const __m256i mask = _mm256_set1_epi32((int)ta->mask);
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    for (int k = 0; k < k1; k += 8) {
+        __m256i acc = _mm256_setzero_si256();
+        for (uint32_t i = 0; i < ta->n; i++) {
+            const uint32_t dv = ta->dv[i];
+            const __m256i v = _mm256_add_epi32(_mm256_set1_epi32((int)(ta->v0[i] + (uint32_t)k * dv)),
+                                               _mm256_mullo_epi32(lanes, _mm256_set1_epi32((int)dv)));
+            acc = _mm256_add_epi32(acc, _mm256_i32gather_epi32(P, _mm256_and_si256(_mm256_srl_epi32(v, sh), mask), 4));
+        }
+        _mm256_storeu_si256((__m256i *)(void *)(out + k), acc);
+    }
+    for (int k = k1; k < nk; k++) out[k] = aw_column(ta, k, 0);
+}
+
 /* height numerators, as tile_height_ */
 static AW_ATTR void tile_height_avx2w(const rt_tile_args *ta, int32_t *restrict out)
 {
     aw_plan pl;
     if (!aw_plan_make(ta, 1, &pl)) {
-        tile_height_avx2(ta, out);
+        aw_height_gather(ta, out);
         return;
     }
     const int k1 = ta->nk & ~7;
@@ -323,7 +374,7 @@ static AW_ATTR void tile_prof_avx2w(const rt_tile_args *ta, int32_t *restrict ou
 {
     aw_plan pl;
     if (!aw_plan_make(ta, 0, &pl)) {
-        tile_prof_avx2(ta, out);
+        aw_prof_gather(ta, out);
         return;
     }
     /* aw_plan_make has checked every moving |dv| <= 2^s */
@@ -384,7 +435,7 @@ static AW_ATTR void tile_height_store_avx2w(const rt_tile_args *ta, double scale
     aw_plan pl;
     const int nk = ta->nk;
     if (!aw_plan_make(ta, 1, &pl)) { /* gathers */
-        aw_height_store_pieces(ta, scale, out, tile_height_avx2, tile_store_heights_avx2);
+        aw_height_store_pieces(ta, scale, out, aw_height_gather, tile_store_heights_avx2);
         return;
     }
     const int k1 = nk & ~7;
