@@ -430,6 +430,14 @@ typedef struct tile_buf {
     double *ht, *oh, *od;
     uint8_t *ot, *of;
     uint8_t *cmask; /* classify_bytes: the feature candidates */
+    /* the point tiles (terra_point_row): the block's products fl(A*2^-7 * x)
+     * of the height rows (rt_point_row.ax), kept from row to row (they do
+     * not depend on the row): ax_cap doubles, the tile at column c in
+     * [n*c, n*(c + nk)) (n directions), the tiles past ax_cap without;
+     * ax_ready[c/TILE] set once the tile's are in; or ax NULL */
+    double *ax;
+    size_t ax_cap;
+    int *ax_ready;
 } tile_buf;
 
 /* The scratch of one grid call, allocated once (grid_scratch_new). */
@@ -939,9 +947,14 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
             }
             continue;
         }
+        /* the tile's products in the thread's scratch, where they fit (the
+         * tile's columns, c0 and nk, are those of every row) */
+        const size_t at = (size_t)c * n, an = (size_t)nk * n;
+        const int keep = tb->ax && at + an <= tb->ax_cap;
         rt_point_row pr = {t,  j->win, j->win_mask, b->x0,  b->step,     y,
                            b->c0 + c, nk, n, tb->ht, j->dwin, j->dwin_mask,
-                           j->dwin8, j->dwin8_mask};
+                           j->dwin8, j->dwin8_mask, keep ? tb->ax + at : NULL, an,
+                           keep ? tb->ax_ready + c / TILE : NULL, j->dwin2, j->dwin2_mask};
         j->kern->height_row(&pr);
         if (t->mountains)
             for (int q = 0; q < nk; q++) tb->ht[q] = mountain(t, tb->ht[q]);
@@ -1340,6 +1353,9 @@ static grid_scratch *grid_scratch_new(int nbufs, int64_t nx, void **raw, tile_bu
         q += a1;
         tb->cmask = q;
         q += am;
+        tb->ax = NULL; /* rt_terra_grid's, where it keeps the products */
+        tb->ax_cap = 0;
+        tb->ax_ready = NULL;
         atomic_init(&(*busy)[k], 0);
     }
     return g;
@@ -1361,8 +1377,8 @@ static void grid_plan(block_job *j, grid_scratch *g)
             j->dwin = g->dwin;
             j->dwin_mask = (uint32_t)dm;
         }
-        /* the two-entry windows: height grids' rows (with the block's products) */
-        const int d2 = j->height_out ? rt__point_dwin2(j->t->profile, j->t->profile_len, g->dwin2) : -1;
+        /* the two-entry windows: the height rows with the block's products */
+        const int d2 = rt__point_dwin2(j->t->profile, j->t->profile_len, g->dwin2);
         if (d2 > 0) {
             j->dwin2 = g->dwin2;
             j->dwin2_mask = (uint32_t)d2;
@@ -1428,10 +1444,28 @@ rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b, const rt_terra_o
     grid_plan(&j, g);
     j.point_tiles = !j.fast && j.piprof && j.kern->prof_row && j.kern->height_row &&
                     j.kern->prof_at && j.kern->classify;
+    /* the point tiles' products (tile_buf.ax) for every thread: at most
+     * 512 KiB each (as height_rows_n's), to stay in the L2 cache; the tiles
+     * past that compute them */
+    void *axraw = NULL;
+    if (j.point_tiles && b->ny > 1) {
+        const int64_t ntiles = (b->nx + TILE - 1) / TILE;
+        const uint64_t want = (uint64_t)b->nx * t->directions;
+        const size_t cap = want < ((uint64_t)64 << 10) ? (size_t)want : (size_t)64 << 10;
+        const size_t per = (cap * sizeof(double) + (size_t)ntiles * sizeof(int) + 63) & ~(size_t)63;
+        axraw = calloc((size_t)j.nbufs, per);
+        for (int k = 0; axraw && k < j.nbufs; k++) {
+            unsigned char *q = (unsigned char *)axraw + (size_t)k * per;
+            j.bufs[k].ax = (double *)(void *)q;
+            j.bufs[k].ax_cap = cap;
+            j.bufs[k].ax_ready = (int *)(void *)(q + cap * sizeof(double));
+        }
+    }
     /* a terra point costs some 4 ns on the tile path, 10-100 on the others */
     threads = threads_for(threads, b->nx * b->ny,
                           j.fast && j.iprof ? RT_TERRA_THREAD_POINTS : RT_THREAD_POINTS_SLOW);
     rt_parallel_for(threads, b->ny, terra_rows, &j);
+    free(axraw);
     free(raw);
     return RT_OK;
 }
