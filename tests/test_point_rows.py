@@ -192,3 +192,56 @@ def test_height_rows_two_entry_windows(params, x0, y0, s, nx, ny):
             t.simd = v
             h = t.height_grid(x0, y0, nx, ny, s, threads=1)
             assert np.array_equal(bits(h), bits(rhg)), (v, s)
+
+
+def _check_grid_out(t, params, x0, y0, nx, ny, s, placed=None, threads_list=(1, 2, 3)):
+    """t.grid into out= arrays == the reference and the scalar variant, for
+    every variant and thread count."""
+    _, _, rh, rd, rtt, rf = R.grid(params, x0, y0, nx, ny, s, placed)
+    t.simd = "scalar"
+    sg = t.grid(x0, y0, nx, ny, s, threads=1)
+    for v in VARIANTS:
+        t.simd = v
+        for threads in threads_list:
+            o4 = (np.full((ny, nx), 7.0), np.full((ny, nx), 7.0),
+                  np.full((ny, nx), 99, np.uint8), np.full((ny, nx), 99, np.uint8))
+            g = t.grid(x0, y0, nx, ny, s, out=o4, threads=threads)
+            assert g.height is o4[0] and g.feature is o4[3]
+            for got, ref, sc in ((g.height, rh, sg.height), (g.depth, rd, sg.depth)):
+                assert np.array_equal(bits(got), bits(ref)), (v, threads)
+                assert np.array_equal(bits(got), bits(sc)), (v, threads)
+            for got, ref, sc in ((g.terrain, rtt, sg.terrain), (g.feature, rf, sg.feature)):
+                assert np.array_equal(got, ref) and np.array_equal(got, sc), (v, threads)
+
+
+@settings(max_examples=25, deadline=None)
+@given(models(), origin, origin, step, st.integers(1, 600), st.integers(2, 6))
+def test_terra_rows_block_products(params, x0, y0, s, nx, ny):
+    """Terra grids' height rows read the products A*2^-7*x of the block per
+    point tile (tile_buf.ax, filled by a thread's first row of the tile; tiles
+    of 256 columns for AVX2, 2048 for the wide kernels) and, on AVX2, the
+    two-entry windows: rows of several tiles and a tail, several rows a
+    thread, 1 to 3 threads, into out=, against the reference and the scalar
+    variant."""
+    assume(abs(x0) + nx * s <= L and abs(y0) + ny * s <= L)
+    _check_grid_out(make_terrain(rt, params), params, x0, y0, nx, ny, s)
+
+
+def test_terra_rows_block_products_placed():
+    """Tiles near a placed entry (placed bounding box: rows 0-4, columns 94
+    to 1851) take terra_at and leave the tile's products unfilled until a row
+    that is not near: wider than a wide kernel's tile (2048), at the issue's
+    steps and origins."""
+    t = rt.Terrain()
+    t.place(23431, 5319, rt.TerrainType.TOWN)
+    t.place(24081, 5320, rt.Feature.BOULDER)
+    placed = {(23431, 5319): ("T", int(rt.TerrainType.TOWN)),
+              (24081, 5320): ("F", int(rt.Feature.BOULDER))}
+    _check_grid_out(t, R.CLASSIC, 23396.3, 5318.7, 2100, 6, 0.37, placed, (1, 2))
+    _check_grid_out(t, R.CLASSIC, 23396.5, 5318.0, 2100, 4, 1 / 3, placed, (1, 2))
+
+
+def test_terra_rows_past_the_block_scratch():
+    """Terra rows at and past the width whose products the per-thread scratch
+    holds (5 directions x 13107 columns): the tiles past it compute them."""
+    _check_grid_out(rt.Terrain(), R.CLASSIC, 23396.1, 5318.3, 13200, 2, 0.37, None, (1,))
