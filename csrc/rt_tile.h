@@ -150,6 +150,13 @@ typedef struct rt_point_prof {
     /* the wide variants: 16-lane windows (rt__point_win16), or NULL */
     const int32_t *win16;
     uint32_t win16_mask;
+    /* the tile's heights (mountains applied), or NULL: where all eight of
+     * columns [8g, 8g+8) are below lake_height or lake_base, the kernel may
+     * write 0 for their sums, which no classify pass reads for a lake or
+     * mud column (terrain, height, depth and feature follow from the height
+     * alone: SPEC 5's lake and mud come first and have no feature) */
+    const double *ht;
+    double lake_height, lake_base;
 } rt_point_prof;
 
 /* Kernels may write the int32 tile buffers up to nk rounded up to 8

@@ -942,10 +942,10 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
     const int pt = j->kern->wide ? TILE : RT_POINT_TILE;
     for (int64_t c = 0; c < b->nx; c += pt, k += pt) {
         const int nk = b->nx - c < pt ? (int)(b->nx - c) : pt;
-        rt_point_prof pp = {t, j->piprof, j->win, j->win_mask, b->x0, b->step, y, b->c0 + c, nk, n,
-                            {tb->a1, tb->a2, tb->a3}, tb->xr, j->win16, j->win16_mask};
-        j->kern->prof_row(&pp);
-        if (rt__placed_near(t->placed, tb->xr[0], tb->xr[nk - 1], yri)) {
+        /* round_js(x) at the tile's ends (prof_row's xr[0] and xr[nk - 1]) */
+        const double xa = rt__round_js(b->x0 + (double)(b->c0 + c) * b->step);
+        const double xb = rt__round_js(b->x0 + (double)(b->c0 + c + nk - 1) * b->step);
+        if (rt__placed_near(t->placed, (int64_t)xa, (int64_t)xb, yri)) {
             point p = {0.0, y, NULL, 0, 0, 0, 0, 0, 0, 0};
             terra_res res;
             for (int q = 0; q < nk; q++) {
@@ -967,6 +967,12 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
         if (t->mountains)
             for (int q = 0; q < nk; q++) tb->ht[q] = mountain(t, tb->ht[q]);
         if (out->ground) memcpy(out->ground + k, tb->ht, (size_t)nk * sizeof(double));
+        /* the sums after the heights: the kernel may leave out those of
+         * lake and mud columns */
+        rt_point_prof pp = {t, j->piprof, j->win, j->win_mask, b->x0, b->step, y, b->c0 + c, nk, n,
+                            {tb->a1, tb->a2, tb->a3}, tb->xr, j->win16, j->win16_mask,
+                            tb->ht, t->lake_height, t->lake_base};
+        j->kern->prof_row(&pp);
         for (int q = nk; q < ((nk + 7) & ~7); q++) tb->xr[q] = tb->xr[nk - 1]; /* read, unused */
         ta.nk = nk;
         j->kern->prof_at(&ta, (const uint32_t *)tb->xr, tb->fa);

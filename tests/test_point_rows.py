@@ -9,6 +9,8 @@ coordinates near +-2**26 m, tiny and huge steps, rows wide enough for the
 8-column loops and their tails, and models with directions of A = 0.
 """
 
+import dataclasses
+
 import numpy as np
 import reference as R
 from helpers import bits, make_terrain
@@ -245,3 +247,18 @@ def test_terra_rows_past_the_block_scratch():
     """Terra rows at and past the width whose products the per-thread scratch
     holds (5 directions x 13107 columns): the tiles past it compute them."""
     _check_grid_out(rt.Terrain(), R.CLASSIC, 23396.1, 5318.3, 13200, 2, 0.37, None, (1,))
+
+
+def test_terra_rows_lake_and_mud_sums():
+    """The AVX2 profile sums leave out groups of eight lake or mud columns
+    (rt_point_prof.ht: their terrain, heights and features follow from the
+    height alone): lakes and mud in patches of any width (the grid of the
+    issue's benchmark, row 256 on), a mud band (lake_height below lake_base)
+    and the reverse, mountains from below the lake levels (the heights the
+    classify pass sees, not the raw ones)."""
+    for kw in ({}, {"lake_height": 190.0, "lake_base": 230.0},
+               {"lake_height": 230.0, "lake_base": 190.0}, {"mountain_base": 150.0}):
+        params = dataclasses.replace(R.CLASSIC, **kw)
+        t = make_terrain(rt, params)
+        _check_grid_out(t, params, 23396.3, 5412.7, 600, 4, 0.37, None, (1, 2))
+        _check_grid_out(t, params, 23396.0, 5403.0, 300, 3, 1 / 3, None, (1,))

@@ -286,10 +286,20 @@ PR_INLINE void pp_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
                                  (double)(r->c0 + 3));
     __m256d ci1 = _mm256_setr_pd((double)(r->c0 + 4), (double)(r->c0 + 5), (double)(r->c0 + 6),
                                  (double)(r->c0 + 7));
+    const __m256d lake_h = _mm256_set1_pd(r->lake_height), lake_b = _mm256_set1_pd(r->lake_base);
     for (int c = 0; c < n8; c += 8) {
         const __m256d x0 = _mm256_add_pd(vx0, _mm256_mul_pd(ci0, vstep));
         const __m256d x1 = _mm256_add_pd(vx0, _mm256_mul_pd(ci1, vstep));
-        for (int p = 0; p < 3; p++) {
+        /* eight lake or mud columns: their sums are not read (r->ht) */
+        int wet = 0;
+        if (r->ht) {
+            const __m256d h0 = _mm256_loadu_pd(r->ht + c), h1 = _mm256_loadu_pd(r->ht + c + 4);
+            const __m256d w0 = _mm256_or_pd(_mm256_cmp_pd(h0, lake_h, _CMP_LT_OQ), _mm256_cmp_pd(h0, lake_b, _CMP_LT_OQ));
+            const __m256d w1 = _mm256_or_pd(_mm256_cmp_pd(h1, lake_h, _CMP_LT_OQ), _mm256_cmp_pd(h1, lake_b, _CMP_LT_OQ));
+            wet = _mm256_movemask_pd(_mm256_and_pd(w0, w1)) == 0xf;
+        }
+        for (int p = 0; wet && p < 3; p++) _mm256_storeu_si256((__m256i *)(void *)(r->a[p] + c), _mm256_setzero_si256());
+        for (int p = 0; !wet && p < 3; p++) {
             __m256i acc = _mm256_setzero_si256();
             for (uint32_t i = 0; i < n; i++)
                 acc = _mm256_add_epi32(acc, pp_dir_sum(&dd[p][i], x0, x1, win, wm));

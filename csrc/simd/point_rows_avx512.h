@@ -344,6 +344,7 @@ static PX_ATTR void prof_row_avx512w(const rt_point_prof *r)
     rest.nk -= n16;
     for (int p = 0; p < 3; p++) rest.a[p] += n16;
     rest.xr += n16;
+    if (rest.ht) rest.ht += n16;
     prof_row_avx2w(&rest);
 }
 
