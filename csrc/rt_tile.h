@@ -20,10 +20,6 @@
 #define TILE 2048
 /* the pieces of a tile whose int32 numerators go through a stack array */
 #define RT_HS_TILE 512
-/* the tiles of the point path's terra rows (any step) for the kernels that
- * are not `wide` (terra_point_row) */
-#define RT_POINT_TILE 256
-_Static_assert(RT_POINT_TILE % 16 == 0 && RT_POINT_TILE <= TILE, "a part of a tile, whole vectors");
 #define INT_PROFILE_MAX 4096 /* longest profile the integer passes take */
 
 typedef struct rt_tile_args {

@@ -434,8 +434,7 @@ typedef struct tile_buf {
      * of the height rows (rt_point_row.ax), kept from row to row (they do
      * not depend on the row): ax_cap doubles, the tile at column c in
      * [n*c, n*(c + nk)) (n directions), the tiles past ax_cap without;
-     * ax_ready[c/w] set once the tile's are in (w the tiles' width); or ax
-     * NULL */
+     * ax_ready[c/TILE] set once the tile's are in; or ax NULL */
     double *ax;
     size_t ax_cap;
     int *ax_ready;
@@ -933,15 +932,8 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
         ta.dv[i] = (uint32_t)rt__u64((int64_t)t->vec[RT_B2][i]);
         ta.v0[i] = (uint32_t)rt__u64((int64_t)t->vec[RT_A3][i] * yri);
     }
-    /* tiles of the tile buffers' width for the wide kernels; of
-     * RT_POINT_TILE columns for the others, whose passes then find the
-     * tile's buffers (28 bytes a column) in the L1 cache, and whose
-     * streaming stores (classify_out) drain while the next tile computes
-     * (AVX2, 2048^2 of any step: 0.93-0.95 of the time with 2048; the
-     * AVX-512 passes 1.1 slower with 256: their setup a call weighs more) */
-    const int pt = j->kern->wide ? TILE : RT_POINT_TILE;
-    for (int64_t c = 0; c < b->nx; c += pt, k += pt) {
-        const int nk = b->nx - c < pt ? (int)(b->nx - c) : pt;
+    for (int64_t c = 0; c < b->nx; c += TILE, k += TILE) {
+        const int nk = b->nx - c < TILE ? (int)(b->nx - c) : TILE;
         /* round_js(x) at the tile's ends (prof_row's xr[0] and xr[nk - 1]) */
         const double xa = rt__round_js(b->x0 + (double)(b->c0 + c) * b->step);
         const double xb = rt__round_js(b->x0 + (double)(b->c0 + c + nk - 1) * b->step);
@@ -962,7 +954,7 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
         rt_point_row pr = {t,  j->win, j->win_mask, b->x0,  b->step,     y,
                            b->c0 + c, nk, n, tb->ht, j->dwin, j->dwin_mask,
                            j->dwin8, j->dwin8_mask, keep ? tb->ax + at : NULL, an,
-                           keep ? tb->ax_ready + c / pt : NULL, j->dwin2, j->dwin2_mask};
+                           keep ? tb->ax_ready + c / TILE : NULL, j->dwin2, j->dwin2_mask};
         j->kern->height_row(&pr);
         if (t->mountains)
             for (int q = 0; q < nk; q++) tb->ht[q] = mountain(t, tb->ht[q]);
@@ -1463,7 +1455,7 @@ rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b, const rt_terra_o
      * past that compute them */
     void *axraw = NULL;
     if (j.point_tiles && b->ny > 1) {
-        const int64_t ntiles = (b->nx + RT_POINT_TILE - 1) / RT_POINT_TILE; /* either width */
+        const int64_t ntiles = (b->nx + TILE - 1) / TILE;
         const uint64_t want = (uint64_t)b->nx * t->directions;
         const size_t cap = want < ((uint64_t)64 << 10) ? (size_t)want : (size_t)64 << 10;
         const size_t per = (cap * sizeof(double) + (size_t)ntiles * sizeof(int) + 63) & ~(size_t)63;
