@@ -192,6 +192,11 @@ typedef struct rt_classify_args {
      * of prof16 (sum = off + u), the rest int32; 0 where there is no prof16 */
     int k16;
     int32_t off1, off2, off3;
+    /* classify_out: nonzero when every |fa * xr * yr| of the tile is below
+     * 2^53 and fmask, fp_i, fx_i, fc_i are set (below 2^25), so that the
+     * kernel may take the feature values in integers as classify_bytes does
+     * (a hint: the double arithmetic gives the same bits) */
+    int int_feature;
 } rt_classify_args;
 
 typedef struct rt_tile_kernels {

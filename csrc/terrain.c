@@ -919,6 +919,10 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
     const rt_block *b = j->b;
     const double yr = rt__round_js(y);
     const int64_t yri = (int64_t)yr;
+    /* the feature mask and codes as classify_bytes takes them (the mask a
+     * power of two less one: the caller's `simple`) */
+    const int int_feature = t->feature_mask < (1u << 25) && t->feature_point < (1u << 25) &&
+                            t->feature_x < (1u << 25) && t->feature_cone < (1u << 25);
     rt_tile_args ta = {0};
     ta.profile = j->piprof;
     ta.mask = t->profile_len - 1;
@@ -995,6 +999,13 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
         ca.open_lt = veg_lt[2];
         ca.thicket_lt = veg_lt[3];
         ca.town_abs = t->town_abs != 0;
+        /* the feature values in integers where every product is exact
+         * (classify_out's hint; xr is monotone: its ends bound it) */
+        ca.int_feature = int_feature && feature_exact(j, tb->xr[0], tb->xr[nk - 1], yri);
+        ca.fmask = t->feature_mask;
+        ca.fp_i = (int32_t)t->feature_point;
+        ca.fx_i = (int32_t)t->feature_x;
+        ca.fc_i = (int32_t)t->feature_cone;
         if (j->kern->classify_out) { /* straight into the bytes */
             ca.terrain = ot;
             ca.feature = of;

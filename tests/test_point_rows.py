@@ -262,3 +262,17 @@ def test_terra_rows_lake_and_mud_sums():
         t = make_terrain(rt, params)
         _check_grid_out(t, params, 23396.3, 5412.7, 600, 4, 0.37, None, (1, 2))
         _check_grid_out(t, params, 23396.0, 5403.0, 300, 3, 1 / 3, None, (1,))
+
+
+def test_terra_rows_integer_feature_values():
+    """The AVX2 classify pass of the point path takes the feature values in
+    integers where every |fa * xr * yr| < 2^53 (rt_classify_args.int_feature:
+    N mod 2^32, bits 7..31 of N + 64): narrow feature masks make candidates
+    common (f in 0..15 or 0..255 against the codes 4, 8, ...); and at the
+    domain's edge, where the products are not exact, the double path."""
+    for mask in (0xF, 0xFF):
+        params = dataclasses.replace(R.CLASSIC, feature_mask=mask)
+        t = make_terrain(rt, params)
+        _check_grid_out(t, params, 23396.3, 5318.7, 300, 3, 0.37, None, (1,))
+        _check_grid_out(t, params, -4000.1, 712.9, 131, 3, 1 / 3, None, (1,))
+        _check_grid_out(t, params, 6.0e7 + 0.3, -6.6e7, 67, 2, 0.37, None, (1,))

@@ -397,8 +397,19 @@ static int pr_classify_out_tail(const rt_classify_args *ca, int k1,
 }
 
 /* columns [0, k1) of pr_classify_out_avx2, plain stores (nt 0) or
- * streaming ones (nt 16 or 32: the doubles aligned to that many bytes) */
-PR_INLINE int pr_classify_out_avx2_(const rt_classify_args *ca, const int k1, const int nt)
+ * streaming ones (nt 16 or 32: the doubles aligned to that many bytes);
+ * ifeat: the feature values in integers (ca->int_feature).  Those are
+ * classify_bytes' (terrain_avx2.h): where |fa * xr * yr| < 2^53 the
+ * seed's products are exact, fl(fl(fa * fl(xr*yr)) * 2^-7) = N/128 for the
+ * integer N = fa*xr*yr (fa = 0: a zero of either sign, and N = 0), its
+ * round_js is floor((N + 64) / 128) and the value modulo M = fmask + 1 (a
+ * power of two, the caller's `simple`) is that of bits 7..31 of N + 64,
+ * which N mod 2^32 gives: ((N + 64) mod 2^32 >> 7) & fmask, N by int32
+ * products modulo 2^32.  The double path's f is the same integer in [0, M)
+ * (every step exact: integers below 2^53, scalings by powers of two), and
+ * the codes below 2^25 compare alike. */
+PR_INLINE int pr_classify_out_avx2_(const rt_classify_args *ca, const int k1, const int nt,
+                                    const int ifeat)
 {
     const __m256d lake_h = _mm256_set1_pd(ca->lake_height), lake_b = _mm256_set1_pd(ca->lake_base);
     const __m256d yr = _mm256_set1_pd(ca->yr), r128 = _mm256_set1_pd(RT_RECIP128);
@@ -413,6 +424,10 @@ PR_INLINE int pr_classify_out_avx2_(const rt_classify_args *ca, const int k1, co
     const __m256i low_bytes = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
                                                0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
     const uint64_t none8 = 0x0101010101010101ull * (uint8_t)RT_NONE;
+    const __m256i iyr = _mm256_set1_epi32((int)(uint32_t)rt__u64((int64_t)ca->yr));
+    const __m256i c64 = _mm256_set1_epi32(64), ifmask = _mm256_set1_epi32((int)ca->fmask);
+    const __m256i ifp = _mm256_set1_epi32(ca->fp_i), ifx = _mm256_set1_epi32(ca->fx_i);
+    const __m256i ifc = _mm256_set1_epi32(ca->fc_i);
     int any = 0;
     for (int k = 0; k < k1; k += 8) {
         __m256d wlake[2], wmud[2], wcand[2];
@@ -421,14 +436,17 @@ PR_INLINE int pr_classify_out_avx2_(const rt_classify_args *ca, const int k1, co
             const __m256d h = _mm256_loadu_pd(ca->ht + q);
             wlake[g] = _mm256_cmp_pd(h, lake_h, _CMP_LT_OQ); /* lake_h > h */
             wmud[g] = _mm256_cmp_pd(h, lake_b, _CMP_LT_OQ);
-            const __m256d fa = _mm256_cvtepi32_pd(_mm_loadu_si128((const __m128i *)(const void *)(ca->fa + q)));
-            const __m256d xr = _mm256_cvtepi32_pd(_mm_loadu_si128((const __m128i *)(const void *)(ca->xr + q)));
-            const __m256d v = _mm256_mul_pd(_mm256_mul_pd(fa, _mm256_mul_pd(xr, yr)), r128);
-            __m256d r = _mm256_floor_pd(v);
-            r = _mm256_add_pd(r, _mm256_and_pd(_mm256_cmp_pd(_mm256_sub_pd(v, r), half, _CMP_GE_OQ), onepd));
-            const __m256d f = _mm256_sub_pd(r, _mm256_mul_pd(M, _mm256_floor_pd(_mm256_mul_pd(r, invM))));
-            wcand[g] = _mm256_or_pd(_mm256_or_pd(_mm256_cmp_pd(f, fp, _CMP_EQ_OQ), _mm256_cmp_pd(f, fx, _CMP_EQ_OQ)),
-                                    _mm256_cmp_pd(f, fc, _CMP_EQ_OQ));
+            wcand[g] = _mm256_setzero_pd();
+            if (!ifeat) {
+                const __m256d fa = _mm256_cvtepi32_pd(_mm_loadu_si128((const __m128i *)(const void *)(ca->fa + q)));
+                const __m256d xr = _mm256_cvtepi32_pd(_mm_loadu_si128((const __m128i *)(const void *)(ca->xr + q)));
+                const __m256d v = _mm256_mul_pd(_mm256_mul_pd(fa, _mm256_mul_pd(xr, yr)), r128);
+                __m256d r = _mm256_floor_pd(v);
+                r = _mm256_add_pd(r, _mm256_and_pd(_mm256_cmp_pd(_mm256_sub_pd(v, r), half, _CMP_GE_OQ), onepd));
+                const __m256d f = _mm256_sub_pd(r, _mm256_mul_pd(M, _mm256_floor_pd(_mm256_mul_pd(r, invM))));
+                wcand[g] = _mm256_or_pd(_mm256_or_pd(_mm256_cmp_pd(f, fp, _CMP_EQ_OQ), _mm256_cmp_pd(f, fx, _CMP_EQ_OQ)),
+                                        _mm256_cmp_pd(f, fc, _CMP_EQ_OQ));
+            }
             const __m256d ho = _mm256_blendv_pd(h, lake_h, wlake[g]);
             const __m256d dout = _mm256_and_pd(wlake[g], _mm256_sub_pd(lake_h, h));
             if (nt == 32) {
@@ -445,7 +463,16 @@ PR_INLINE int pr_classify_out_avx2_(const rt_classify_args *ca, const int k1, co
             }
         }
         const __m256i klake = pr_mask32(wlake[0], wlake[1]), kmud = pr_mask32(wmud[0], wmud[1]);
-        const __m256i kcand = pr_mask32(wcand[0], wcand[1]);
+        __m256i kcand;
+        if (ifeat) {
+            const __m256i xy = _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(ca->xr + k)), iyr);
+            const __m256i N = _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(ca->fa + k)), xy);
+            const __m256i f = _mm256_and_si256(_mm256_srli_epi32(_mm256_add_epi32(N, c64), 7), ifmask);
+            kcand = _mm256_or_si256(_mm256_cmpeq_epi32(f, ifp),
+                                    _mm256_or_si256(_mm256_cmpeq_epi32(f, ifx), _mm256_cmpeq_epi32(f, ifc)));
+        } else {
+            kcand = pr_mask32(wcand[0], wcand[1]);
+        }
         /* the integer half: |a1| when town_abs (the sums are far inside int32) */
         __m256i a1 = _mm256_loadu_si256((const __m256i *)(const void *)(ca->a1 + k));
         if (ca->town_abs) a1 = _mm256_abs_epi32(a1);
@@ -478,9 +505,15 @@ static PR_ATTR int pr_classify_out_avx2(const rt_classify_args *ca)
      * step 0.37 13 % slower with them, 2026-11-27) */
     const uintptr_t a = (uintptr_t)ca->height | (uintptr_t)ca->depth;
     const int nt = !ca->stream ? 0 : a % 32 == 0 ? 32 : a % 16 == 0 ? 16 : 0;
-    int any = nt == 32 ? pr_classify_out_avx2_(ca, k1, 32)
-              : nt == 16 ? pr_classify_out_avx2_(ca, k1, 16)
-                         : pr_classify_out_avx2_(ca, k1, 0);
+    int any;
+    if (ca->int_feature)
+        any = nt == 32 ? pr_classify_out_avx2_(ca, k1, 32, 1)
+              : nt == 16 ? pr_classify_out_avx2_(ca, k1, 16, 1)
+                         : pr_classify_out_avx2_(ca, k1, 0, 1);
+    else
+        any = nt == 32 ? pr_classify_out_avx2_(ca, k1, 32, 0)
+              : nt == 16 ? pr_classify_out_avx2_(ca, k1, 16, 0)
+                         : pr_classify_out_avx2_(ca, k1, 0, 0);
     if (k1 < nk) any |= pr_classify_out_tail(ca, k1, tile_classify_avx2);
     return any != 0;
 }
