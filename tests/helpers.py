@@ -119,3 +119,20 @@ def array_snapshots(obj, found=None):
             array_snapshots(v, found)
     return found
 
+
+
+def check_grids(rt, t, params, x0, y0, nx, ny, s):
+    """height_grid and grid of Terrain t (the model params) on every SIMD
+    variant, one and two threads, bit for bit against the reference."""
+    _, _, rh, rd, rtt, rf = R.grid(params, x0, y0, nx, ny, s)
+    rhg = R.height_grid(params, x0, y0, nx, ny, s)
+    for v in rt.simd_variants():
+        t.simd = v
+        for threads in (1, 2):
+            h = t.height_grid(x0, y0, nx, ny, s, threads=threads)
+            assert np.array_equal(bits(h), bits(rhg)), (v, threads)
+            g = t.grid(x0, y0, nx, ny, s, threads=threads)
+            assert np.array_equal(bits(g.height), bits(rh)), (v, threads)
+            assert np.array_equal(bits(g.depth), bits(rd)), (v, threads)
+            assert np.array_equal(g.terrain, rtt), (v, threads)
+            assert np.array_equal(g.feature, rf), (v, threads)

@@ -8,7 +8,7 @@ others gather; every variant against the independent reference of SPEC.
 
 import numpy as np
 import reference as R
-from helpers import bits, make_terrain
+from helpers import bits, check_grids, make_terrain
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,19 +18,7 @@ VARIANTS = rt.simd_variants()
 
 
 def _check(params, x0, y0, nx, ny, step):
-    rhg = R.height_grid(params, x0, y0, nx, ny, step)
-    _, _, rh, rd, rtt, rf = R.grid(params, x0, y0, nx, ny, step)
-    t = make_terrain(rt, params)
-    for v in VARIANTS:
-        t.simd = v
-        for threads in (1, 2):
-            h = t.height_grid(x0, y0, nx, ny, step, threads=threads)
-            assert np.array_equal(bits(h), bits(rhg)), (v, threads)
-            g = t.grid(x0, y0, nx, ny, step, threads=threads)
-            assert np.array_equal(bits(g.height), bits(rh)), (v, threads)
-            assert np.array_equal(bits(g.depth), bits(rd)), (v, threads)
-            assert np.array_equal(g.terrain, rtt), (v, threads)
-            assert np.array_equal(g.feature, rf), (v, threads)
+    check_grids(rt, make_terrain(rt, params), params, x0, y0, nx, ny, step)
 
 
 coarse = st.one_of(st.sampled_from([8.0, 16.0, 32.0, 64.0, 1024.0, 2.0 ** 20]),

@@ -13,7 +13,7 @@ import dataclasses
 
 import numpy as np
 import reference as R
-from helpers import bits, make_terrain
+from helpers import bits, check_grids, make_terrain
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -38,18 +38,7 @@ step = st.one_of(
 
 
 def _check(t, params, x0, y0, nx, ny, s):
-    _, _, rh, rd, rtt, rf = R.grid(params, x0, y0, nx, ny, s)
-    rhg = R.height_grid(params, x0, y0, nx, ny, s)
-    for v in VARIANTS:
-        t.simd = v
-        for threads in (1, 2):
-            h = t.height_grid(x0, y0, nx, ny, s, threads=threads)
-            assert np.array_equal(bits(h), bits(rhg)), (v, threads)
-            g = t.grid(x0, y0, nx, ny, s, threads=threads)
-            assert np.array_equal(bits(g.height), bits(rh)), (v, threads)
-            assert np.array_equal(bits(g.depth), bits(rd)), (v, threads)
-            assert np.array_equal(g.terrain, rtt), (v, threads)
-            assert np.array_equal(g.feature, rf), (v, threads)
+    check_grids(rt, t, params, x0, y0, nx, ny, s)
 
 
 @settings(max_examples=60, deadline=None)

@@ -310,6 +310,15 @@ static int32_t aw_column(const rt_tile_args *ta, int k, int height)
  * a step: tile_height_ and tile_prof_'s integer arithmetic operation for
  * operation (the compiler's vectorisation of those loops loads the entries
  * one by one).  The last columns by the portable loops. */
+/* V of direction i at the eight columns k .. k+7 (modulo 2^32) */
+AW_INLINE __m256i aw_v8(const rt_tile_args *ta, uint32_t i, int k)
+{
+    const uint32_t dv = ta->dv[i];
+    return _mm256_add_epi32(_mm256_set1_epi32((int)(ta->v0[i] + (uint32_t)k * dv)),
+                            _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+                                               _mm256_set1_epi32((int)dv)));
+}
+
 static AW_ATTR void aw_height_gather(const rt_tile_args *ta, int32_t *restrict out)
 {
     const int32_t *P = ta->profile;
@@ -317,13 +326,10 @@ static AW_ATTR void aw_height_gather(const rt_tile_args *ta, int32_t *restrict o
     const __m128i sh = _mm_cvtsi32_si128((int)ta->shift);
     const __m256i mask = _mm256_set1_epi32((int)ta->mask), one = _mm256_set1_epi32(1);
     const __m256i fm = _mm256_set1_epi32((int)((1u << ta->shift) - 1u));
-    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     for (int k = 0; k < k1; k += 8) {
         __m256i acc = _mm256_setzero_si256();
         for (uint32_t i = 0; i < ta->n; i++) {
-            const uint32_t dv = ta->dv[i];
-            const __m256i v = _mm256_add_epi32(_mm256_set1_epi32((int)(ta->v0[i] + (uint32_t)k * dv)),
-                                               _mm256_mullo_epi32(lanes, _mm256_set1_epi32((int)dv)));
+            const __m256i v = aw_v8(ta, i, k);
             const __m256i q = _mm256_srl_epi32(v, sh);
             const __m256i p0 = _mm256_i32gather_epi32(P, _mm256_and_si256(q, mask), 4);
             const __m256i p1 = _mm256_i32gather_epi32(P, _mm256_and_si256(_mm256_add_epi32(q, one), mask), 4);
@@ -342,13 +348,10 @@ static AW_ATTR void aw_prof_gather(const rt_tile_args *ta, int32_t *restrict out
     const int nk = ta->nk, k1 = nk & ~7;
     const __m128i sh = _mm_cvtsi32_si128((int)ta->shift);
     const __m256i mask = _mm256_set1_epi32((int)ta->mask);
-    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     for (int k = 0; k < k1; k += 8) {
         __m256i acc = _mm256_setzero_si256();
         for (uint32_t i = 0; i < ta->n; i++) {
-            const uint32_t dv = ta->dv[i];
-            const __m256i v = _mm256_add_epi32(_mm256_set1_epi32((int)(ta->v0[i] + (uint32_t)k * dv)),
-                                               _mm256_mullo_epi32(lanes, _mm256_set1_epi32((int)dv)));
+            const __m256i v = aw_v8(ta, i, k);
             acc = _mm256_add_epi32(acc, _mm256_i32gather_epi32(P, _mm256_and_si256(_mm256_srl_epi32(v, sh), mask), 4));
         }
         _mm256_storeu_si256((__m256i *)(void *)(out + k), acc);

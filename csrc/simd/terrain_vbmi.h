@@ -119,8 +119,9 @@ RT_VBMI_ATTR static inline __m128i vbmi_quarter(__m512i v, int q)
     }
 }
 
-/* byte b of 32-bit lane i of a (b = 0, 1) to bytes 2i + b, lanes 16 + i of b
- * to bytes 32 + 2i + b: the low 16 bits of 32 uint32, in order (vpermt2b) */
+/* vpermt2b's indices: bytes 0 and 1 of 32-bit lane i of the first source to
+ * bytes 2i and 2i + 1, those of the second source's lane i to bytes 32 + 2i
+ * and 32 + 2i + 1: the low 16 bits of 32 uint32, in order */
 static const uint8_t VBMI_LOW_WORDS[64] = {
     0,  1,  4,  5,  8,  9,  12, 13, 16, 17, 20, 21, 24, 25, 28, 29, 32, 33, 36, 37, 40, 41,
     44, 45, 48, 49, 52, 53, 56, 57, 60, 61, 64, 65, 68, 69, 72, 73, 76, 77, 80, 81, 84, 85,
