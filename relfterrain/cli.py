@@ -197,8 +197,11 @@ class Output:
             self.discard()
 
     def discard(self) -> None:
-        """Remove the temporary output."""
+        """Remove the temporary output (a zarr store once zarr's writes of
+        it have ended: see :func:`_settle_zarr_io`)."""
         if self.is_dir:
+            if self.ext == ".zarr":
+                _settle_zarr_io()
             shutil.rmtree(self.tmp, ignore_errors=True)
         else:
             with contextlib.suppress(FileNotFoundError):
@@ -216,6 +219,58 @@ class Output:
             shutil.rmtree(old, ignore_errors=True)
         else:
             os.replace(self.tmp, self.path)
+
+
+#: How long :func:`_settle_zarr_io` waits for zarr's writes, seconds.
+ZARR_SETTLE_TIMEOUT = 60.0
+
+
+@contextlib.contextmanager
+def _zarr_warnings() -> Iterator[None]:
+    """Silence the warning zarr 3 gives for consolidated metadata (not in the
+    v3 spec yet; it is what lets ``xarray.open_zarr`` open the store without
+    a warning)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Consolidated metadata", category=UserWarning)
+        yield
+
+
+def _settle_zarr_io() -> None:
+    """Wait until zarr's I/O thread has no write left running.
+
+    zarr 3 runs every read and write as a task on an event loop in its own
+    thread; the calling thread only waits for it. A Ctrl-C ends the wait, not
+    the task, which went on writing (the arrays' ``zarr.json``, chunks, the
+    consolidated metadata) after the temporary store was removed, so the
+    store's folder came back. Waiting here, after the pool's workers have
+    stopped and before the removal, leaves nothing to come back. A second
+    Ctrl-C does not stop the wait; it gives up after
+    :data:`ZARR_SETTLE_TIMEOUT` seconds (a hung disk)."""
+    import asyncio
+    import concurrent.futures
+
+    sync = sys.modules.get("zarr.core.sync")
+    loop = getattr(sync, "loop", [None])[0] if sync is not None else None
+    if loop is None or loop.is_closed() or not loop.is_running():
+        return
+
+    async def idle() -> None:
+        me = asyncio.current_task()
+        while others := [t for t in asyncio.all_tasks() if t is not me]:
+            await asyncio.wait(others)
+
+    with _zarr_warnings():
+        done = asyncio.run_coroutine_threadsafe(idle(), loop)
+        deadline = time.monotonic() + ZARR_SETTLE_TIMEOUT
+        while True:
+            try:
+                done.result(timeout=max(0.0, deadline - time.monotonic()))
+                return
+            except KeyboardInterrupt:
+                continue
+            except concurrent.futures.TimeoutError:
+                done.cancel()
+                return
 
 
 #: A compressed output (``.zarr``, ``.npz --compress``) is refused only when
@@ -422,11 +477,7 @@ def _write_dataset(ds: Any, out: Output, engine: str | None, show: bool,
             from tqdm.dask import TqdmCallback
 
             callback = TqdmCallback(desc="write", leave=False)
-    with callback, warnings.catch_warnings():
-        # zarr 3 warns that consolidated metadata is not in the v3 spec yet;
-        # it is what lets xarray.open_zarr open the store without a warning
-        warnings.filterwarnings("ignore", message="Consolidated metadata",
-                                category=UserWarning)
+    with callback, _zarr_warnings():
         if out.ext == ".zarr":
             ds.to_zarr(out.tmp, mode="w", encoding=_zarr_encoding(ds))
         elif out.ext == ".tif":
