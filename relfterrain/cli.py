@@ -198,7 +198,7 @@ class Output:
 
     def discard(self) -> None:
         """Remove the temporary output (a zarr store once zarr's writes of
-        it have ended: see :func:`_settle_zarr_io`)."""
+        it have ended: see ``_settle_zarr_io``)."""
         if self.is_dir:
             if self.ext == ".zarr":
                 _settle_zarr_io()
@@ -221,7 +221,7 @@ class Output:
             os.replace(self.tmp, self.path)
 
 
-#: How long :func:`_settle_zarr_io` waits for zarr's writes, seconds.
+#: How long ``_settle_zarr_io`` waits for zarr's writes, seconds.
 ZARR_SETTLE_TIMEOUT = 60.0
 
 
@@ -245,7 +245,7 @@ def _settle_zarr_io() -> None:
     store's folder came back. Waiting here, after the pool's workers have
     stopped and before the removal, leaves nothing to come back. A second
     Ctrl-C does not stop the wait; it gives up after
-    :data:`ZARR_SETTLE_TIMEOUT` seconds (a hung disk)."""
+    ``ZARR_SETTLE_TIMEOUT`` seconds (a hung disk)."""
     import asyncio
     import concurrent.futures
 
