@@ -167,49 +167,35 @@ fail:
     return NULL;
 }
 
-/* The flat indices of the non-zero bytes of a uint8 array (C order), as
- * numpy.flatnonzero: a pass that skips eight zero bytes at a time, for the
- * sparse masks of a map (its point features). */
+/* numpy.flatnonzero of a uint8 array (C order): rt_flat_nonzero_u8 */
 static PyObject *flat_nonzero(PyObject *module, PyObject *arg)
 {
     (void)module;
     PyArrayObject *a = rtpy_input(arg, "a", NPY_UINT8, 0, 0), *out = NULL;
     if (!a) return NULL;
     const uint8_t *d = PyArray_DATA(a);
-    const npy_intp n = PyArray_SIZE(a);
-    npy_intp count = 0, k = 0;
-    for (; k + 8 <= n; k += 8) {
-        uint64_t w;
-        memcpy(&w, d + k, 8);
-        if (w)
-            for (int i = 0; i < 8; i++) count += d[k + i] != 0;
+    const int64_t n = (int64_t)PyArray_SIZE(a);
+    int64_t count;
+    Py_BEGIN_ALLOW_THREADS
+    count = rt_count_nonzero_u8(d, n);
+    Py_END_ALLOW_THREADS
+    npy_intp dims[1] = {(npy_intp)count};
+    out = rtpy_output(Py_None, "indices", NPY_INT64, 1, dims);
+    if (out) {
+        int64_t *o = PyArray_DATA(out);
+        Py_BEGIN_ALLOW_THREADS
+        (void)rt_flat_nonzero_u8(d, n, o, count);
+        Py_END_ALLOW_THREADS
     }
-    for (; k < n; k++) count += d[k] != 0;
-    npy_intp dims[1] = {count};
-    out = rtpy_output(Py_None, "indices", NPY_INTP, 1, dims);
-    if (!out) {
-        Py_DECREF(a);
-        return NULL;
-    }
-    npy_intp *o = PyArray_DATA(out), m = 0;
-    for (k = 0; k + 8 <= n && m < count; k += 8) {
-        uint64_t w;
-        memcpy(&w, d + k, 8);
-        if (w)
-            for (int i = 0; i < 8; i++)
-                if (d[k + i]) o[m++] = k + i;
-    }
-    for (; k < n && m < count; k++)
-        if (d[k]) o[m++] = k;
     Py_DECREF(a);
     return (PyObject *)out;
 }
 
 /* The PNG scanlines of an RGB image of at most 256 colours, as a palette
- * image: (rows, colours, bits), rows (h, 1 + ceil(w * bits / 8)) uint8, each
- * a filter byte 0 and the pixels' palette indices (bits 4: two a byte, the
- * first in the high nibble, when there are at most 16 colours; else 8);
- * colours (n, 3) in order of first appearance.  None beyond 256 colours. */
+ * image (rt_palette_index, rt_palette_rows): (rows, colours, bits), rows
+ * (h, 1 + ceil(w * bits / 8)) uint8, bits 4 when there are at most 16
+ * colours, else 8; colours (n, 3) in order of first appearance.  None
+ * beyond 256 colours. */
 static PyObject *png_palette_rows(PyObject *module, PyObject *arg)
 {
     (void)module;
@@ -225,80 +211,37 @@ static PyObject *png_palette_rows(PyObject *module, PyObject *arg)
     npy_intp idims[2] = {h, w};
     idx = rtpy_output(Py_None, "indices", NPY_UINT8, 2, idims);
     if (!idx) goto fail;
-    /* an exact hash of the 24-bit colours: 1024 slots, linear probing */
-    uint32_t keys[1024], palette[256];
-    int16_t slot_of[1024];
-    memset(slot_of, -1, sizeof slot_of);
-    int n = 0, over = 0;
+    uint8_t palette[256 * 3];
+    int n = 0;
+    rt_status st;
     const uint8_t *d = PyArray_DATA(a);
     uint8_t *o = PyArray_DATA(idx);
     Py_BEGIN_ALLOW_THREADS
-    /* index_of[h]: the palette index of the colour in slot h; a pixel whose
-     * colour sits in its home slot (nearly all, after the first of each
-     * colour) takes it without a branch that mispredicts at each change of
-     * colour; the others probe and insert */
-    uint8_t index_of[1024] = {0};
-    const npy_intp total = h * w;
-    for (npy_intp k = 0; k < total; k++) {
-        uint32_t key;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (k + 1 < total) { /* four bytes read, the fourth dropped */
-            memcpy(&key, d + 3 * k, 4);
-            key &= 0xFFFFFFu;
-        } else
-#endif
-        {
-            key = (uint32_t)d[3 * k] | (uint32_t)d[3 * k + 1] << 8 | (uint32_t)d[3 * k + 2] << 16;
-        }
-        uint32_t hsh = (key * 2654435761u) >> 22;
-        if (slot_of[hsh] >= 0 && keys[hsh] == key) {
-            o[k] = index_of[hsh];
-            continue;
-        }
-        while (slot_of[hsh] >= 0 && keys[hsh] != key) hsh = (hsh + 1) & 1023u;
-        if (slot_of[hsh] < 0) {
-            if (n == 256) {
-                over = 1;
-                break;
-            }
-            keys[hsh] = key;
-            palette[n] = key;
-            index_of[hsh] = (uint8_t)n;
-            slot_of[hsh] = (int16_t)n++;
-        }
-        o[k] = index_of[hsh];
-    }
+    st = rt_palette_index(d, (int64_t)h * (int64_t)w, o, palette, &n);
     Py_END_ALLOW_THREADS
-    if (over) {
+    if (st == RT_ERR_PARAM) { /* more than 256 colours */
         Py_DECREF(a);
         Py_DECREF(idx);
         Py_RETURN_NONE;
     }
+    if (st != RT_OK) {
+        (void)rtpy_raise(st, "png_palette_rows");
+        goto fail;
+    }
     const int bits = n <= 16 ? 4 : 8;
-    const npy_intp row_bytes = 1 + (bits == 4 ? (w + 1) / 2 : w);
-    npy_intp rdims[2] = {h, row_bytes}, cdims[2] = {n, 3};
+    npy_intp rdims[2] = {h, (npy_intp)rt_palette_row_bytes((int64_t)w, bits)}, cdims[2] = {n, 3};
     rows = rtpy_output(Py_None, "rows", NPY_UINT8, 2, rdims);
     colours = rtpy_output(Py_None, "colours", NPY_UINT8, 2, cdims);
     if (!rows || !colours) goto fail;
-    uint8_t *c = PyArray_DATA(colours), *r = PyArray_DATA(rows);
-    for (int i = 0; i < n; i++) {
-        c[3 * i] = (uint8_t)palette[i], c[3 * i + 1] = (uint8_t)(palette[i] >> 8);
-        c[3 * i + 2] = (uint8_t)(palette[i] >> 16);
-    }
+    memcpy(PyArray_DATA(colours), palette, (size_t)n * 3);
+    uint8_t *r = PyArray_DATA(rows);
     Py_BEGIN_ALLOW_THREADS
-    for (npy_intp y = 0; y < h; y++) {
-        uint8_t *row = r + y * row_bytes;
-        const uint8_t *src = o + y * w;
-        row[0] = 0; /* filter: none */
-        if (bits == 8) {
-            memcpy(row + 1, src, (size_t)w);
-        } else {
-            for (npy_intp x = 0; x < w / 2; x++)
-                row[1 + x] = (uint8_t)(src[2 * x] << 4 | src[2 * x + 1]);
-            if (w % 2) row[row_bytes - 1] = (uint8_t)(src[w - 1] << 4);
-        }
-    }
+    st = rt_palette_rows(o, (int64_t)w, (int64_t)h, bits, r); /* its checks passed above */
     Py_END_ALLOW_THREADS
+    if (st != RT_OK) {
+        (void)rtpy_raise(st, "png_palette_rows");
+        goto fail;
+    }
     Py_DECREF(a);
     Py_DECREF(idx);
     return Py_BuildValue("(NNi)", rows, colours, bits);

@@ -499,6 +499,26 @@ rt_status rt_map_colours(const uint8_t *codes, int64_t nx, int64_t ny, const uin
 void rt_paint_lines(const uint8_t *mask, int64_t nx, int64_t ny, uint8_t *img,
                     const uint8_t rgb[3], int width, int index_width);
 
+/* images.c: byte passes over the maps' pictures.
+ * How many of the n bytes at d are non-zero (0 for NULL or n <= 0). */
+int64_t rt_count_nonzero_u8(const uint8_t *d, int64_t n);
+/* The flat indices of the non-zero bytes of d[0..n), in order, into out,
+ * at most cap of them (numpy.flatnonzero); returns how many were written. */
+int64_t rt_flat_nonzero_u8(const uint8_t *d, int64_t n, int64_t *out, int64_t cap);
+/* The palette of an RGB image of `total` pixels (3 bytes each): idx[k] the
+ * palette index of pixel k, colours (room for 256 x 3 bytes) the colours in
+ * order of first appearance, *ncolours how many.  RT_ERR_PARAM when there
+ * are more than 256 (idx then partly written, *ncolours 257). */
+rt_status rt_palette_index(const uint8_t *rgb, int64_t total, uint8_t *idx, uint8_t *colours,
+                           int *ncolours);
+/* The bytes of one PNG scanline of w palette pixels at `bits` (4 or 8) a
+ * pixel, its filter byte included; -1 for another bits or w < 0. */
+int64_t rt_palette_row_bytes(int64_t w, int bits);
+/* The PNG scanlines (filter 0, none) of palette indices idx (h rows of w)
+ * at `bits` a pixel into rows (h x rt_palette_row_bytes(w, bits)): at 4,
+ * two pixels a byte, the first in the high nibble (indices below 16). */
+rt_status rt_palette_rows(const uint8_t *idx, int64_t w, int64_t h, int bits, uint8_t *rows);
+
 /* ------------------------------------------------------------------------ */
 /* Classic fractal generators (seeds 001 and 002)                           */
 /* ------------------------------------------------------------------------ */

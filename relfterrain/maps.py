@@ -899,7 +899,7 @@ def png_bytes(array: Any, *, text: Mapping[str, str] | None = None) -> bytes:
     a = _rgb(array)
     chunks = _text_chunks(text)
     _pil()  # PNG output needs Pillow, as documented (the palette path no longer calls it)
-    # the scanlines of the palette image in one pass in C (binding/contours.c)
+    # the scanlines of the palette image in one pass in C (csrc/images.c)
     pal = _core.png_palette_rows(a) if a.shape[2] == 3 else None
     if pal is None:
         Image, _ = _pil()

@@ -42,5 +42,6 @@ uint64_t test_space(void);
 uint64_t test_interrupt(void);
 /* the contour kernel's variants and painting against the portable ones */
 void test_contours(void);
+void test_images(void);
 
 #endif /* RT_TEST_CHECK_H */

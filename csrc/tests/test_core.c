@@ -456,6 +456,7 @@ int main(void)
     test_classic_map();
     test_fdlibm();
     test_contours();
+    test_images();
     /* every generator: one fingerprint line each, compared across platforms */
     uint64_t galaxy = test_galaxy();
     uint64_t classic = test_classic();
