@@ -3,7 +3,8 @@ passes whose columns span more profile entries than a window holds (steps of
 8 m and more at the classic model's directions; less at steeper ones). The
 AVX-512 VBMI variant looks the profile up in registers there (two lookups a
 term, in 16-bit lanes at whole-metre origins, in 32-bit ones otherwise), the
-others gather; every variant against the independent reference of SPEC.
+others gather (AVX2 one packed entry a term where the profile fits 16 bits,
+two otherwise); every variant against the independent reference of SPEC.
 """
 
 import numpy as np
@@ -49,6 +50,25 @@ def byte_models(draw):
 @given(byte_models(), st.one_of(whole, half), st.one_of(whole, half), coarse,
        st.integers(60, 140), st.integers(1, 2))
 def test_byte_models_coarse_steps(params, x0, y0, step, nx, ny):
+    _check(params, x0, y0, nx, ny, step)
+
+
+@st.composite
+def wide_models(draw):
+    """Integer profiles beyond 16 bits (entries up to 100000): no packed
+    windows, so AVX2's coarse tiles gather p0 and p1 one by one."""
+    n = draw(st.sampled_from([32, 256]))
+    prof = tuple(float(v) for v in draw(st.lists(st.integers(0, 100000), min_size=n,
+                                                 max_size=n)))
+    vec = st.lists(st.integers(-64, 64), min_size=5, max_size=5).map(tuple)
+    return R.Params(profile=prof, ah=draw(vec), bh=draw(vec), a1=draw(vec), b1=draw(vec),
+                    a2=draw(vec), b2=draw(vec), a3=draw(vec), b3=draw(vec))
+
+
+@settings(max_examples=15, deadline=None)
+@given(wide_models(), st.one_of(whole, half), st.one_of(whole, half), coarse,
+       st.integers(60, 140), st.integers(1, 2))
+def test_wide_integer_models_coarse_steps(params, x0, y0, step, nx, ny):
     _check(params, x0, y0, nx, ny, step)
 
 

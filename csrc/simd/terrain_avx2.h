@@ -326,6 +326,28 @@ static AW_ATTR void aw_height_gather(const rt_tile_args *ta, int32_t *restrict o
     const __m128i sh = _mm_cvtsi32_si128((int)ta->shift);
     const __m256i mask = _mm256_set1_epi32((int)ta->mask), one = _mm256_set1_epi32(1);
     const __m256i fm = _mm256_set1_epi32((int)((1u << ta->shift) - 1u));
+    if (ta->win) {
+        /* one gather a term: P[q] and P[q+1] - P[q] packed (rt__tile_windows:
+         * row q & mask holds pack(q & mask) in lane q & 7), the same ints */
+        const __m256i seven = _mm256_set1_epi32(7);
+        for (int k = 0; k < k1; k += 8) {
+            __m256i acc = _mm256_setzero_si256();
+            for (uint32_t i = 0; i < ta->n; i++) {
+                const __m256i v = aw_v8(ta, i, k);
+                const __m256i q = _mm256_srl_epi32(v, sh);
+                const __m256i at = _mm256_or_si256(_mm256_slli_epi32(_mm256_and_si256(q, mask), 3),
+                                                   _mm256_and_si256(q, seven));
+                const __m256i pk = _mm256_i32gather_epi32(ta->win, at, 4);
+                const __m256i p0 = _mm256_srai_epi32(pk, 16);
+                const __m256i d = _mm256_srai_epi32(_mm256_slli_epi32(pk, 16), 16);
+                acc = _mm256_add_epi32(acc, _mm256_add_epi32(_mm256_sll_epi32(p0, sh),
+                                                             _mm256_mullo_epi32(_mm256_and_si256(v, fm), d)));
+            }
+            _mm256_storeu_si256((__m256i *)(void *)(out + k), acc);
+        }
+        for (int k = k1; k < nk; k++) out[k] = aw_column(ta, k, 1);
+        return;
+    }
     for (int k = 0; k < k1; k += 8) {
         __m256i acc = _mm256_setzero_si256();
         for (uint32_t i = 0; i < ta->n; i++) {
