@@ -36,37 +36,32 @@ def test_classic_coarse_steps(x0, y0, step, nx, ny):
 
 
 @st.composite
-def byte_models(draw):
-    """Byte profiles (integers 0..255, a length dividing 256) and steep
+def integer_models(draw, lengths, top):
+    """Integer profiles (entries 0..top, a length from `lengths`) and steep
     directions: the lookups' whole range, indices wrapping."""
-    n = draw(st.sampled_from([32, 64, 128, 256]))
-    prof = tuple(float(v) for v in draw(st.lists(st.integers(0, 255), min_size=n, max_size=n)))
+    n = draw(st.sampled_from(lengths))
+    prof = tuple(float(v) for v in draw(st.lists(st.integers(0, top), min_size=n, max_size=n)))
     vec = st.lists(st.integers(-64, 64), min_size=5, max_size=5).map(tuple)
     return R.Params(profile=prof, ah=draw(vec), bh=draw(vec), a1=draw(vec), b1=draw(vec),
                     a2=draw(vec), b2=draw(vec), a3=draw(vec), b3=draw(vec))
 
 
+#: byte profiles: VBMI's in-register lookups, AVX2's packed gathers
+byte_models = integer_models([32, 64, 128, 256], 255)
+#: entries beyond 16 bits: no packed windows, so AVX2's coarse tiles gather
+#: p0 and p1 one by one
+wide_models = integer_models([32, 256], 100000)
+
+
 @settings(max_examples=30, deadline=None)
-@given(byte_models(), st.one_of(whole, half), st.one_of(whole, half), coarse,
+@given(byte_models, st.one_of(whole, half), st.one_of(whole, half), coarse,
        st.integers(60, 140), st.integers(1, 2))
 def test_byte_models_coarse_steps(params, x0, y0, step, nx, ny):
     _check(params, x0, y0, nx, ny, step)
 
 
-@st.composite
-def wide_models(draw):
-    """Integer profiles beyond 16 bits (entries up to 100000): no packed
-    windows, so AVX2's coarse tiles gather p0 and p1 one by one."""
-    n = draw(st.sampled_from([32, 256]))
-    prof = tuple(float(v) for v in draw(st.lists(st.integers(0, 100000), min_size=n,
-                                                 max_size=n)))
-    vec = st.lists(st.integers(-64, 64), min_size=5, max_size=5).map(tuple)
-    return R.Params(profile=prof, ah=draw(vec), bh=draw(vec), a1=draw(vec), b1=draw(vec),
-                    a2=draw(vec), b2=draw(vec), a3=draw(vec), b3=draw(vec))
-
-
 @settings(max_examples=15, deadline=None)
-@given(wide_models(), st.one_of(whole, half), st.one_of(whole, half), coarse,
+@given(wide_models, st.one_of(whole, half), st.one_of(whole, half), coarse,
        st.integers(60, 140), st.integers(1, 2))
 def test_wide_integer_models_coarse_steps(params, x0, y0, step, nx, ny):
     _check(params, x0, y0, nx, ny, step)
