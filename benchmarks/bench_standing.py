@@ -16,8 +16,8 @@ of a few calls, and the figure is the median over rounds of the ratio
 new / baseline (below 1: faster now). The workloads are the calls that were
 fast before issue 23 and that it did not set out to change (step 1 from a
 dyadic origin into ``out=``, points, streams, sites, mines, planets,
-nebulae, stars), then those it did (fresh arrays, any step, maps, PNG),
-every one at one thread unless its name says otherwise.
+nebulae, stars), then those it did (fresh arrays, any step, a coarse step,
+maps, PNG), every one at one thread unless its name says otherwise.
 """
 
 from __future__ import annotations
@@ -75,6 +75,11 @@ def workloads(rt):
         lambda: t.height_grid(X0, Y0, 1024, 1024, 0.37, out=oh[1024], threads=1))
     w["grid 1024^2 step 0.37 out="] = (
         lambda: t.grid(X0, Y0, 1024, 1024, 0.37, out=o4[1024], threads=1))
+    # a coarse step (zoomed-out maps and tiles), from a whole-metre origin
+    w["height_grid 1024^2 step 16 out="] = (
+        lambda: t.height_grid(X0, Y0, 1024, 1024, 16.0, out=oh[1024], threads=1))
+    w["grid 1024^2 step 16 out="] = (
+        lambda: t.grid(X0, Y0, 1024, 1024, 16.0, out=o4[1024], threads=1))
     w["map CLASSIC_MAP"] = lambda: t.map(*rt.CLASSIC_MAP, threads=1)
     w["save_map CLASSIC_MAP"] = lambda: t.save_map(png, *rt.CLASSIC_MAP, threads=1)
     w["planet map 800 x 600"] = lambda: planet.map(30, 40, 800, 600, threads=1)
