@@ -325,42 +325,34 @@ static AW_ATTR void aw_height_gather(const rt_tile_args *ta, int32_t *restrict o
     const int nk = ta->nk, k1 = nk & ~7;
     const __m128i sh = _mm_cvtsi32_si128((int)ta->shift);
     const __m256i mask = _mm256_set1_epi32((int)ta->mask), one = _mm256_set1_epi32(1);
+    const __m256i seven = _mm256_set1_epi32(7);
     const __m256i fm = _mm256_set1_epi32((int)((1u << ta->shift) - 1u));
-    if (ta->win && ta->shift <= 15) {
-        /* one gather a term: P[q] and P[q+1] - P[q] packed (rt__tile_windows:
-         * row q & mask holds pack(q & mask) in lane q & 7), the same ints;
-         * frac * d is one vpmaddwd of frac (below 2^15: s <= 7 + RT_MAX_DYADIC,
-         * its high half 0) and the packed entry (d its low half).  (Four
-         * vpermd of the rows at the lowest index and three blends, where the
-         * eight columns span at most 32 entries, took 1.1-1.2x the gather's
-         * time.) */
-        const __m256i seven = _mm256_set1_epi32(7);
-        for (int k = 0; k < k1; k += 8) {
-            __m256i acc = _mm256_setzero_si256();
-            for (uint32_t i = 0; i < ta->n; i++) {
-                const __m256i v = aw_v8(ta, i, k);
-                const __m256i q = _mm256_srl_epi32(v, sh);
-                const __m256i at = _mm256_or_si256(_mm256_slli_epi32(_mm256_and_si256(q, mask), 3),
-                                                   _mm256_and_si256(q, seven));
-                const __m256i pk = _mm256_i32gather_epi32(ta->win, at, 4);
-                acc = _mm256_add_epi32(acc, _mm256_add_epi32(_mm256_sll_epi32(_mm256_srai_epi32(pk, 16), sh),
-                                                             _mm256_madd_epi16(_mm256_and_si256(v, fm), pk)));
-            }
-            _mm256_storeu_si256((__m256i *)(void *)(out + k), acc);
-        }
-        for (int k = k1; k < nk; k++) out[k] = aw_column(ta, k, 1);
-        return;
-    }
+    /* one gather a term where the packed windows are: P[q] and P[q+1] - P[q]
+     * packed (rt__tile_windows: row q & mask holds pack(q & mask) in lane
+     * q & 7), the same ints, and frac * d one vpmaddwd of frac (below 2^15:
+     * s <= 7 + RT_MAX_DYADIC, its high half 0) and the packed entry (d its
+     * low half); two gathers otherwise.  (Four vpermd of the rows at the
+     * lowest index and three blends, where the eight columns span at most 32
+     * entries, took 1.1-1.2x the gather's time.) */
+    const int packed = ta->win && ta->shift <= 15;
     for (int k = 0; k < k1; k += 8) {
         __m256i acc = _mm256_setzero_si256();
         for (uint32_t i = 0; i < ta->n; i++) {
             const __m256i v = aw_v8(ta, i, k);
-            const __m256i q = _mm256_srl_epi32(v, sh);
-            const __m256i p0 = _mm256_i32gather_epi32(P, _mm256_and_si256(q, mask), 4);
-            const __m256i p1 = _mm256_i32gather_epi32(P, _mm256_and_si256(_mm256_add_epi32(q, one), mask), 4);
-            acc = _mm256_add_epi32(acc, _mm256_add_epi32(_mm256_sll_epi32(p0, sh),
-                                                         _mm256_mullo_epi32(_mm256_and_si256(v, fm),
-                                                                            _mm256_sub_epi32(p1, p0))));
+            const __m256i q = _mm256_srl_epi32(v, sh), frac = _mm256_and_si256(v, fm);
+            __m256i p0, fd;
+            if (packed) {
+                const __m256i at = _mm256_or_si256(_mm256_slli_epi32(_mm256_and_si256(q, mask), 3),
+                                                   _mm256_and_si256(q, seven));
+                const __m256i pk = _mm256_i32gather_epi32(ta->win, at, 4);
+                p0 = _mm256_srai_epi32(pk, 16);
+                fd = _mm256_madd_epi16(frac, pk);
+            } else {
+                p0 = _mm256_i32gather_epi32(P, _mm256_and_si256(q, mask), 4);
+                const __m256i p1 = _mm256_i32gather_epi32(P, _mm256_and_si256(_mm256_add_epi32(q, one), mask), 4);
+                fd = _mm256_mullo_epi32(frac, _mm256_sub_epi32(p1, p0));
+            }
+            acc = _mm256_add_epi32(acc, _mm256_add_epi32(_mm256_sll_epi32(p0, sh), fd));
         }
         _mm256_storeu_si256((__m256i *)(void *)(out + k), acc);
     }

@@ -65,15 +65,23 @@ RT_VBMI_ATTR static inline void vbmi_store_sums(__m512i lo, __m512i hi, int32_t 
 
 static const uint32_t VBMI_LANES[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 
+/* lane * dv_i (mod 2^32), lane = 0 .. 15, of every direction: made once a
+ * tile for vbmi_v */
+RT_VBMI_ATTR static inline void vbmi_lane_steps(const rt_tile_args *ta, __m512i *ldv)
+{
+    const __m512i lanes = _mm512_loadu_si512((const void *)VBMI_LANES);
+    for (uint32_t i = 0; i < ta->n; i++)
+        ldv[i] = _mm512_mullo_epi32(lanes, _mm512_set1_epi32((int)ta->dv[i]));
+}
+
 /* V_i = v0_i + (k + lane) * dv_i (mod 2^32) for the 64 columns k .. k+63 of
- * direction i, as four vectors of 16 (lanes = 0 .. 15). */
-RT_VBMI_ATTR static inline void vbmi_v(const rt_tile_args *ta, uint32_t i, int k, __m512i lanes,
-                                       __m512i v[4])
+ * direction i, as four vectors of 16 (ldv: vbmi_lane_steps). */
+RT_VBMI_ATTR static inline void vbmi_v(const rt_tile_args *ta, uint32_t i, int k,
+                                       const __m512i *ldv, __m512i v[4])
 {
     const uint32_t dv = ta->dv[i];
     const __m512i step16 = _mm512_set1_epi32((int)(16u * dv));
-    v[0] = _mm512_add_epi32(_mm512_set1_epi32((int)(ta->v0[i] + (uint32_t)k * dv)),
-                            _mm512_mullo_epi32(lanes, _mm512_set1_epi32((int)dv)));
+    v[0] = _mm512_add_epi32(_mm512_set1_epi32((int)(ta->v0[i] + (uint32_t)k * dv)), ldv[i]);
     v[1] = _mm512_add_epi32(v[0], step16);
     v[2] = _mm512_add_epi32(v[1], step16);
     v[3] = _mm512_add_epi32(v[2], step16);
@@ -84,14 +92,15 @@ RT_VBMI_ATTR static void tile_prof_vbmi(const rt_tile_args *ta, int32_t *restric
 {
     const vbmi_table tb = vbmi_load(ta->bytes);
     const int nk = ta->nk;
-    const __m512i lanes = _mm512_loadu_si512((const void *)VBMI_LANES);
     const __m128i sh = _mm_cvtsi32_si128((int)ta->shift);
+    __m512i ldv[RT_MAX_DIRECTIONS];
+    vbmi_lane_steps(ta, ldv);
     int k = 0;
     for (; k + 64 <= nk; k += 64) {
         __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512(); /* uint16 sums */
         for (uint32_t i = 0; i < ta->n; i++) {
             __m512i v[4];
-            vbmi_v(ta, i, k, lanes, v);
+            vbmi_v(ta, i, k, ldv, v);
             __m512i idx = vbmi_low_bytes(_mm512_srl_epi32(v[0], sh), _mm512_srl_epi32(v[1], sh),
                                          _mm512_srl_epi32(v[2], sh), _mm512_srl_epi32(v[3], sh));
             __m512i p = vbmi_lookup(&tb, idx);
@@ -117,14 +126,6 @@ RT_VBMI_ATTR static inline __m128i vbmi_quarter(__m512i v, int q)
     case 2: return _mm512_extracti32x4_epi32(v, 2);
     default: return _mm512_extracti32x4_epi32(v, 3);
     }
-}
-
-/* lanes * dv_i (mod 2^32) of every direction, once a tile: vbmi_v64's */
-RT_VBMI_ATTR static inline void vbmi_lane_steps(const rt_tile_args *ta, __m512i lanes,
-                                                __m512i *ldv)
-{
-    for (uint32_t i = 0; i < ta->n; i++)
-        ldv[i] = _mm512_mullo_epi32(lanes, _mm512_set1_epi32((int)ta->dv[i]));
 }
 
 /* The numerators of 64 columns at s = 7 (integer steps and origins, the
@@ -153,14 +154,10 @@ RT_VBMI_ATTR static inline void vbmi_height64_s7(const rt_tile_args *ta, const v
     __m512i s0 = _mm512_setzero_si512(), s1 = _mm512_setzero_si512();
     for (int q = 0; q < 4; q++) acc[q] = _mm512_setzero_si512();
     for (uint32_t i = 0; i < ta->n; i++) {
-        const uint32_t dv = ta->dv[i];
-        const __m512i step16 = _mm512_set1_epi32((int)(16u * dv));
-        const __m512i v0 = _mm512_add_epi32(_mm512_set1_epi32((int)(ta->v0[i] + (uint32_t)k * dv)), ldv[i]);
-        const __m512i v1 = _mm512_add_epi32(v0, step16);
-        const __m512i v2 = _mm512_add_epi32(v1, step16);
-        const __m512i v3 = _mm512_add_epi32(v2, step16);
-        const __m512i w0 = _mm512_mask_blend_epi16(odd_words, v0, _mm512_slli_epi32(v1, 16));
-        const __m512i w1 = _mm512_mask_blend_epi16(odd_words, v2, _mm512_slli_epi32(v3, 16));
+        __m512i v[4];
+        vbmi_v(ta, i, k, ldv, v);
+        const __m512i w0 = _mm512_mask_blend_epi16(odd_words, v[0], _mm512_slli_epi32(v[1], 16));
+        const __m512i w1 = _mm512_mask_blend_epi16(odd_words, v[2], _mm512_slli_epi32(v[3], 16));
         /* byte 2u: bits 7..14 of w0's word u; byte 2u + 1: those of w1's */
         const __m512i idx = _mm512_mask_blend_epi8(odd_bytes, _mm512_srli_epi16(w0, 7),
                                                    _mm512_slli_epi16(w1, 1));
@@ -192,13 +189,13 @@ RT_VBMI_ATTR static void tile_height_vbmi(const rt_tile_args *ta, int32_t *restr
 {
     const vbmi_table tb = vbmi_load(ta->bytes);
     const int nk = ta->nk;
-    const __m512i lanes = _mm512_loadu_si512((const void *)VBMI_LANES);
     const __m128i sh = _mm_cvtsi32_si128((int)ta->shift);
     const __m512i fm = _mm512_set1_epi32((int)((1u << ta->shift) - 1u)), one = _mm512_set1_epi8(1);
+    __m512i ldv[RT_MAX_DIRECTIONS];
+    vbmi_lane_steps(ta, ldv);
     int k = 0;
-    if (ta->shift == 7 && nk >= 64) {
-        __m512i ldv[RT_MAX_DIRECTIONS], acc[4];
-        vbmi_lane_steps(ta, lanes, ldv);
+    if (ta->shift == 7) {
+        __m512i acc[4];
         for (; k + 64 <= nk; k += 64) {
             vbmi_height64_s7(ta, &tb, k, ldv, acc);
             for (int q = 0; q < 4; q++) _mm512_storeu_si512((void *)(out + k + 16 * q), acc[q]);
@@ -209,7 +206,7 @@ RT_VBMI_ATTR static void tile_height_vbmi(const rt_tile_args *ta, int32_t *restr
                           _mm512_setzero_si512()};
         for (uint32_t i = 0; i < ta->n; i++) {
             __m512i v[4];
-            vbmi_v(ta, i, k, lanes, v);
+            vbmi_v(ta, i, k, ldv, v);
             const __m512i idx = vbmi_low_bytes(_mm512_srl_epi32(v[0], sh), _mm512_srl_epi32(v[1], sh),
                                                _mm512_srl_epi32(v[2], sh), _mm512_srl_epi32(v[3], sh));
             const __m512i p0 = vbmi_lookup(&tb, idx);
@@ -287,11 +284,10 @@ RT_VBMI_ATTR static void tile_height_store_vbmiw(const rt_tile_args *ta, double 
         /* 64 columns at a time straight into the output (num * 2^-7, exact),
          * by streaming stores where asked and the output is on a line */
         const vbmi_table tb = vbmi_load(ta->bytes);
-        const __m512i lanes = _mm512_loadu_si512((const void *)VBMI_LANES);
         const __m512d vs = _mm512_set1_pd(scale);
         const int nt = ta->stream && (uintptr_t)out % 64 == 0;
         __m512i ldv[RT_MAX_DIRECTIONS], acc[4];
-        vbmi_lane_steps(ta, lanes, ldv);
+        vbmi_lane_steps(ta, ldv);
         for (; k + 64 <= ta->nk; k += 64) {
             vbmi_height64_s7(ta, &tb, k, ldv, acc);
             for (int q = 0; q < 8; q++) {
