@@ -44,7 +44,14 @@ typedef struct rt_tile_args {
      * or NULL */
     const int32_t *win16;
     uint32_t win16_mask;     /* rows - 1 */
+    /* a kernel's tables kept from tile to tile of one block on one thread,
+     * or NULL: RT_TILE_CACHE_BYTES of memory from malloc whose first int
+     * was 0 when the block began (what the kernels keep there is theirs:
+     * terrain_avx2.h's strided tables of coarse steps) */
+    void *cache;
 } rt_tile_args;
+
+#define RT_TILE_CACHE_BYTES ((size_t)6 * 33280 + 64)
 
 /* Rotated windows: at most RT_WIN_ROWS rows of 8 packed entries,
  * pack(e) = P[e & mask] << 16 | (uint16_t)(P[(e+1) & mask] - P[e & mask]),

@@ -438,6 +438,9 @@ typedef struct tile_buf {
     double *ax;
     size_t ax_cap;
     int *ax_ready;
+    /* the tile kernels' tables kept from tile to tile (rt_tile_args.cache),
+     * or NULL */
+    void *cache;
 } tile_buf;
 
 /* The scratch of one grid call, allocated once (grid_scratch_new). */
@@ -671,7 +674,7 @@ static void prof_js(const block_job *j, const row_state *rs, int pair, int64_t X
 {
     const rt_terrain *t = j->t;
     const int64_t up = ((int64_t)1 << j->m) - 1;
-    rt_tile_args ta;
+    rt_tile_args ta = {0};
     for (int c = 0; c < nk;) {
         const int64_t Xc = X + c * j->S;
         int e = nk;
@@ -778,6 +781,16 @@ static int feature_exact(const block_job *j, int32_t xa, int32_t xb, int64_t yr)
     return j->fa_max * xm * fabs((double)yr) < 4503599627370496.0; /* 2^52: margin */
 }
 
+/* A cache for the tile kernels' tables (rt_tile_args.cache) where the
+ * tile passes may use one (rows of 64 columns and more), or NULL. */
+static void *tile_cache_new(const block_job *j)
+{
+    if (!(j->fast && j->iprof && j->b->nx >= 64)) return NULL;
+    void *c = malloc(RT_TILE_CACHE_BYTES);
+    if (c) *(int *)c = 0;
+    return c;
+}
+
 RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uint32_t n)
 {
     /* local copies: stores through the output pointers cannot alias them, so
@@ -802,6 +815,8 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
         ax = malloc(ax_cap * sizeof *ax);
         if (!ax) ax_cap = 0;
     }
+    /* the tile kernels' tables, kept from row to row (coarse steps) */
+    ta.cache = tile_cache_new(j);
     for (int64_t i = begin; i < end; i++) {
         int64_t r = b->r0 + i;
         double *out = j->height_out + i * b->nx;
@@ -850,6 +865,7 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
         }
     }
     free(ax);
+    free(ta.cache);
 }
 
 /* The classic model sums 5 directions: a constant count lets the compiler
@@ -1048,6 +1064,7 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
     row_state rs;
     terra_res res;
     rt_tile_args ta = {0};
+    ta.cache = tb ? tb->cache : NULL;
     /* the common case, decided by the classify pass */
     const uint32_t fmask = t->feature_mask;
     /* SPEC 17's snow, rock and quarries (and snow itself): decided after the
@@ -1373,6 +1390,7 @@ static grid_scratch *grid_scratch_new(int nbufs, int64_t nx, void **raw, tile_bu
         tb->ax = NULL; /* rt_terra_grid's, where it keeps the products */
         tb->ax_cap = 0;
         tb->ax_ready = NULL;
+        tb->cache = NULL; /* rt_terra_grid's too */
         atomic_init(&(*busy)[k], 0);
     }
     return g;
@@ -1478,10 +1496,13 @@ rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b, const rt_terra_o
             j.bufs[k].ax_ready = (int *)(void *)(q + cap * sizeof(double));
         }
     }
+    /* the tile kernels' tables, one cache a buffer */
+    for (int k = 0; k < j.nbufs; k++) j.bufs[k].cache = tile_cache_new(&j);
     /* a terra point costs some 4 ns on the tile path, 10-100 on the others */
     threads = threads_for(threads, b->nx * b->ny,
                           j.fast && j.iprof ? RT_TERRA_THREAD_POINTS : RT_THREAD_POINTS_SLOW);
     rt_parallel_for(threads, b->ny, terra_rows, &j);
+    for (int k = 0; k < j.nbufs; k++) free(j.bufs[k].cache);
     free(axraw);
     free(raw);
     return RT_OK;

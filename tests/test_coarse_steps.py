@@ -95,3 +95,37 @@ def test_coarse_step_heights_stream_into_large_outputs():
         out = np.full((ny, nx), np.nan)
         t.height_grid(20488, 4104, nx, ny, 16.0, out=out, threads=2)
         assert np.array_equal(bits(out), bits(want)), v
+
+
+# The strided tables (AVX2's coarse tiles, terrain_avx2.h): lanes of L = 8,
+# 16, 32 or 64 columns (L * dv a multiple of 2^s), tables of T + 64 entries a
+# coset of the index step; tiles of 8 * L columns and more, the rest of a
+# tile by gathers, the tables kept from row to row and pair to pair. Rows
+# wide enough for every L, steps whose index steps D have few and many
+# factors of two (cosets), whole and half-metre origins (s = 7 and 8).
+strided_steps = st.one_of(st.sampled_from([4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 48.0, 64.0, 96.0,
+                                           128.0, 256.0, 384.0]),
+                          st.integers(3, 300).map(float))
+
+
+@settings(max_examples=25, deadline=None)
+@given(byte_models, st.one_of(whole, half), st.one_of(whole, half), strided_steps,
+       st.integers(64, 1100), st.integers(1, 3))
+def test_strided_tables_as_the_reference(params, x0, y0, step, nx, ny):
+    _check(params, x0, y0, nx, ny, step)
+
+
+def test_strided_tables_every_lane_count():
+    # the classic model: step 16 takes 8 lanes for every pair, 8 takes 16 for
+    # the heights, 4 takes 32 for the profile sums; a random steep model at
+    # step 6 takes 64 (6 * A * 32 is not a multiple of 128 for odd A); each
+    # with a tail past the last block of 8 * L columns and rows that reuse
+    # the tables
+    steep = R.Params(profile=R.CLASSIC.profile, ah=(0, 23, -41, 37, 64), bh=(27, 26, 21, 11, 1),
+                     a1=(-43, 45, -57, 31, 25), b1=R.CLASSIC.b1, a2=(-23, 29, 61, 33, -35),
+                     b2=R.CLASSIC.b2, a3=(-51, -63, 59, -27, 33), b3=R.CLASSIC.b3)
+    for params, step, nx in ((R.CLASSIC, 16.0, 64 * 3 + 17), (R.CLASSIC, 8.0, 128 * 2 + 9),
+                             (R.CLASSIC, 4.0, 256 + 40), (steep, 6.0, 512 + 24),
+                             (R.CLASSIC, 256.0, 130), (steep, 64.0, 600)):
+        for x0, y0 in ((23396.0, 5318.0), (-20481.5, 4097.5)):
+            _check(params, x0, y0, nx, 3, step)

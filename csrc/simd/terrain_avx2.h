@@ -319,7 +319,7 @@ AW_INLINE __m256i aw_v8(const rt_tile_args *ta, uint32_t i, int k)
                                                _mm256_set1_epi32((int)dv)));
 }
 
-static AW_ATTR void aw_height_gather(const rt_tile_args *ta, int32_t *restrict out)
+static AW_ATTR void aw_height_gather_from(const rt_tile_args *ta, int k0, int32_t *restrict out)
 {
     const int32_t *P = ta->profile;
     const int nk = ta->nk, k1 = nk & ~7;
@@ -335,7 +335,7 @@ static AW_ATTR void aw_height_gather(const rt_tile_args *ta, int32_t *restrict o
      * lowest index and three blends, where the eight columns span at most 32
      * entries, took 1.1-1.2x the gather's time.) */
     const int packed = ta->win && ta->shift <= 15;
-    for (int k = 0; k < k1; k += 8) {
+    for (int k = k0; k < k1; k += 8) {
         __m256i acc = _mm256_setzero_si256();
         for (uint32_t i = 0; i < ta->n; i++) {
             const __m256i v = aw_v8(ta, i, k);
@@ -359,13 +359,13 @@ static AW_ATTR void aw_height_gather(const rt_tile_args *ta, int32_t *restrict o
     for (int k = k1; k < nk; k++) out[k] = aw_column(ta, k, 1);
 }
 
-static AW_ATTR void aw_prof_gather(const rt_tile_args *ta, int32_t *restrict out)
+static AW_ATTR void aw_prof_gather_from(const rt_tile_args *ta, int k0, int32_t *restrict out)
 {
     const int32_t *P = ta->profile;
     const int nk = ta->nk, k1 = nk & ~7;
     const __m128i sh = _mm_cvtsi32_si128((int)ta->shift);
     const __m256i mask = _mm256_set1_epi32((int)ta->mask);
-    for (int k = 0; k < k1; k += 8) {
+    for (int k = k0; k < k1; k += 8) {
         __m256i acc = _mm256_setzero_si256();
         for (uint32_t i = 0; i < ta->n; i++) {
             const __m256i v = aw_v8(ta, i, k);
@@ -374,6 +374,307 @@ static AW_ATTR void aw_prof_gather(const rt_tile_args *ta, int32_t *restrict out
         _mm256_storeu_si256((__m256i *)(void *)(out + k), acc);
     }
     for (int k = k1; k < nk; k++) out[k] = aw_column(ta, k, 0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Coarse steps by strided tables.  Where L * dv is a multiple of 2^s for
+ * every moving direction (L in 8, 16, 32, 64: steps of 16 m and more at
+ * the classic directions, 8 m where every A is even, ...), the columns
+ * L*m + l of one lane l share the fraction frac_l = V_l mod 2^s, and their
+ * index advances by the same D = (L*dv >> s) & mask from m to m + 1
+ * (V_l + m*L*dv modulo 2^32, shifted right by s, is q_l + m*D modulo
+ * 2^(32-s), and mask + 1 divides that).  So lane l reads, m after m, the
+ * entries q_l, q_l + D, q_l + 2D, ... (modulo the length): with g the
+ * largest power of two dividing D (g = len when D = 0) and T = len / g,
+ * those are entries e, e+1, ... of coset r = q_l mod g of the table
+ * S_r[e] = pack((r + e*D) & mask), e in [0, T + AW_SX_M) (e taken modulo
+ * T), from e = t_l = ((q_l - r) / g) * inv(D / g) modulo T: a run of at
+ * most AW_SX_COLS columns reads at most AW_SX_COLS / L <= AW_SX_M entries
+ * of a lane, so no index wraps.  Eight m of a lane are one plain load
+ * instead of a gather; the term of eight columns (P[q] << s)
+ * + frac * (P[q+1] - P[q]) is one vpmaddwd of the packed entries (P[q] << 16
+ * | P[q+1] - P[q], rt__tile_windows) and (2^s << 16 | frac_l) (s <= 14: both
+ * halves below 2^15; |P|, |d| <= 2^15, so the sum of the products is below
+ * 2^30, the portable pass's value modulo 2^32); eight lanes' sums are
+ * transposed into eight columns each.  The profile sums read P itself.
+ * Sums modulo 2^32 in any order: the same bits as tile_height_/tile_prof_. */
+#define AW_SX_MAXLEN 256  /* the longest profile the tables take */
+#define AW_SX_CAP 8192    /* int32 entries of all the directions' tables */
+#define AW_SX_DIRS 8      /* the most directions */
+#define AW_SX_COLS 512    /* the most columns of one run */
+#define AW_SX_M (AW_SX_COLS / 8) /* the most entries a lane reads in a run */
+
+typedef struct aw_strided {
+    int L, na, height;
+    uint32_t shift, mask;
+    int32_t cst;                              /* the constant directions' sum */
+    uint32_t dv[AW_SX_DIRS];                  /* the moving directions' */
+    int dir[AW_SX_DIRS];                      /* their index in the tile args */
+    uint32_t glog[AW_SX_DIRS], inv[AW_SX_DIRS], tm[AW_SX_DIRS];
+    uint32_t stride[AW_SX_DIRS];              /* T + AW_SX_M */
+    const int32_t *tab[AW_SX_DIRS];           /* coset r at tab + r * stride */
+} aw_strided;
+
+/* the packed entry of index e (rt__tile_windows: row e & mask, lane e & 7) */
+static inline int32_t aw_pack_at(const rt_tile_args *ta, uint32_t e)
+{
+    return ta->win[((e & ta->mask) << 3) | (e & 7u)];
+}
+
+/* The tables of a tile's directions into buf (AW_SX_CAP entries); they
+ * depend on the profile, s and the dv only, not on v0 nor on the columns.
+ * 0 when the tile is not theirs: a long profile, s too large, more than
+ * AW_SX_DIRS directions, no packed entries (heights), no L, or tables
+ * beyond the cap. */
+static int aw_strided_make(const rt_tile_args *ta, int height, aw_strided *sx, int32_t *buf)
+{
+    const uint32_t len = ta->mask + 1u, s = ta->shift;
+    if (len > AW_SX_MAXLEN || s > 14 || ta->n > AW_SX_DIRS || (height && !ta->win)) return 0;
+    const uint32_t fm = (1u << s) - 1u;
+    sx->height = height;
+    sx->shift = s;
+    sx->mask = ta->mask;
+    sx->na = 0;
+    for (uint32_t i = 0; i < ta->n; i++) {
+        if (ta->dv[i] == 0) continue; /* constant: aw_strided_cst */
+        sx->dir[sx->na] = (int)i;
+        sx->dv[sx->na++] = ta->dv[i];
+    }
+    int L = 8;
+    for (; L <= 64; L *= 2) {
+        int ok = 1;
+        for (int a = 0; a < sx->na; a++) ok &= ((uint32_t)L * sx->dv[a] & fm) == 0;
+        if (ok) break;
+    }
+    if (L > 64) return 0;
+    sx->L = L;
+    size_t used = 0;
+    for (int a = 0; a < sx->na; a++) {
+        const uint32_t D = ((uint32_t)L * sx->dv[a] >> s) & ta->mask;
+        const uint32_t g = D ? D & (0u - D) : len, T = len / g;
+        uint32_t glog = 0;
+        while ((1u << glog) < g) glog++;
+        const uint32_t st = T + AW_SX_M;
+        if (used + (size_t)g * st > AW_SX_CAP) return 0;
+        /* the inverse of the odd D / g modulo 2^32 (Newton), hence modulo T */
+        const uint32_t d1 = D >> glog;
+        uint32_t inv = d1;
+        for (int it = 0; it < 5; it++) inv *= 2u - d1 * inv;
+        int32_t *tab = buf + used;
+        for (uint32_t r = 0; r < g; r++) {
+            int32_t *t = tab + r * st;
+            uint32_t q = r;
+            for (uint32_t e = 0; e < T; e++, q = (q + D) & ta->mask)
+                t[e] = height ? aw_pack_at(ta, q) : ta->profile[q];
+            for (uint32_t e = T; e < st; e++) t[e] = t[e & (T - 1u)];
+        }
+        sx->tab[a] = tab;
+        sx->stride[a] = st;
+        sx->glog[a] = glog;
+        sx->inv[a] = T > 1 ? inv & (T - 1u) : 0;
+        sx->tm[a] = T - 1u;
+        used += (size_t)g * st;
+    }
+    return 1;
+}
+
+/* The sum of the constant directions' terms (dv = 0), modulo 2^32. */
+static int32_t aw_strided_cst(const rt_tile_args *ta, int height)
+{
+    uint32_t c = 0;
+    for (uint32_t i = 0; i < ta->n; i++)
+        if (ta->dv[i] == 0) c += (uint32_t)aw_term(ta, ta->v0[i], height);
+    return (int32_t)c;
+}
+
+/* rt_tile_args.cache as these kernels keep it: slots of tables, each with
+ * what they were made from (the profile, its windows, s, the mask and the
+ * dv: the same for every tile of a block's pair of vectors), filled in
+ * turn; a block's tiles take turns through at most five pairs (heights,
+ * the three profile sums, the features) */
+typedef struct aw_sx_slot {
+    int ok, height;
+    uint32_t shift, mask, n;
+    uint32_t dv[AW_SX_DIRS];
+    const int32_t *profile, *win;
+    aw_strided sx;
+    int32_t buf[AW_SX_CAP];
+} aw_sx_slot;
+
+typedef struct aw_sx_cache {
+    int used, next;
+    aw_sx_slot slot[6];
+} aw_sx_cache;
+
+_Static_assert(sizeof(aw_sx_cache) <= RT_TILE_CACHE_BYTES, "RT_TILE_CACHE_BYTES holds the slots");
+
+/* The tables of the tile (ta->cache's where it has them, else made there,
+ * or into `own` without a cache), or NULL where they do not serve it. */
+static const aw_strided *aw_strided_get(const rt_tile_args *ta, int height, aw_sx_slot *own)
+{
+    if (ta->n > AW_SX_DIRS) return NULL;
+    aw_sx_cache *c = ta->cache;
+    aw_sx_slot *sl = own;
+    if (c) {
+        if (c->used == 0) c->next = 0; /* a new cache: only `used` was set */
+        for (int k = 0; k < c->used; k++) {
+            aw_sx_slot *t = &c->slot[k];
+            if (t->height != height || t->shift != ta->shift || t->mask != ta->mask ||
+                t->n != ta->n || t->profile != ta->profile || t->win != ta->win ||
+                memcmp(t->dv, ta->dv, ta->n * sizeof *ta->dv) != 0)
+                continue;
+            return t->ok ? &t->sx : NULL;
+        }
+        sl = &c->slot[c->next];
+        c->next = (c->next + 1) % 6;
+        if (c->used < 6) c->used++;
+    }
+    sl->height = height;
+    sl->shift = ta->shift;
+    sl->mask = ta->mask;
+    sl->n = ta->n;
+    memcpy(sl->dv, ta->dv, ta->n * sizeof *ta->dv);
+    sl->profile = ta->profile;
+    sl->win = ta->win;
+    sl->ok = aw_strided_make(ta, height, &sl->sx, sl->buf);
+    return sl->ok ? &sl->sx : NULL;
+}
+
+/* the 8 x 8 transpose of int32 rows: r[l] lane j to r[j] lane l */
+AW_INLINE void aw_transpose8(__m256i r[8])
+{
+    __m256i t[8], u[8];
+    for (int a = 0; a < 8; a += 2) {
+        t[a] = _mm256_unpacklo_epi32(r[a], r[a + 1]);
+        t[a + 1] = _mm256_unpackhi_epi32(r[a], r[a + 1]);
+    }
+    for (int a = 0; a < 8; a += 4) {
+        u[a] = _mm256_unpacklo_epi64(t[a], t[a + 2]);
+        u[a + 1] = _mm256_unpackhi_epi64(t[a], t[a + 2]);
+        u[a + 2] = _mm256_unpacklo_epi64(t[a + 1], t[a + 3]);
+        u[a + 3] = _mm256_unpackhi_epi64(t[a + 1], t[a + 3]);
+    }
+    for (int a = 0; a < 4; a++) {
+        r[a] = _mm256_permute2x128_si256(u[a], u[a + 4], 0x20);
+        r[a + 4] = _mm256_permute2x128_si256(u[a], u[a + 4], 0x31);
+    }
+}
+
+/* Columns [0, nkb) of a run (nkb a multiple of 8 * L, at most AW_SX_COLS)
+ * whose V at column 0 are v0 (the tile args' order), into out: the
+ * numerators (height) or the profile sums; na the moving directions. */
+AW_INLINE void aw_strided_run_(const aw_strided *sx, const uint32_t *v0, int32_t cs, int nkb,
+                               int32_t *restrict out, const int na, const int height)
+{
+    const int L = sx->L, M = nkb / L;
+    const uint32_t s = sx->shift, fm = (1u << s) - 1u;
+    const __m256i cst = _mm256_set1_epi32(cs);
+    for (int G = 0; G < L; G += 8) {
+        /* each lane's first entry and coefficient */
+        const int32_t *at[AW_SX_DIRS][8];
+        __m256i coef[AW_SX_DIRS][8];
+        for (int a = 0; a < na; a++)
+            for (int l = 0; l < 8; l++) {
+                const uint32_t V = v0[sx->dir[a]] + (uint32_t)(G + l) * sx->dv[a];
+                const uint32_t q = (V >> s) & sx->mask, glog = sx->glog[a];
+                const uint32_t r = q & ((1u << glog) - 1u);
+                at[a][l] = sx->tab[a] + (size_t)r * sx->stride[a] + (((q >> glog) * sx->inv[a]) & sx->tm[a]);
+                coef[a][l] = _mm256_set1_epi32((int)((1u << s) << 16 | (V & fm)));
+            }
+        for (int m0 = 0; m0 < M; m0 += 8) {
+            __m256i acc[8];
+            for (int l = 0; l < 8; l++) {
+                __m256i c = cst;
+                for (int a = 0; a < na; a++) {
+                    const __m256i e = _mm256_loadu_si256((const __m256i *)(const void *)(at[a][l] + m0));
+                    c = _mm256_add_epi32(c, height ? _mm256_madd_epi16(e, coef[a][l]) : e);
+                }
+                acc[l] = c;
+            }
+            aw_transpose8(acc);
+            for (int j = 0; j < 8; j++)
+                _mm256_storeu_si256((__m256i *)(void *)(out + (size_t)L * (m0 + j) + G), acc[j]);
+        }
+    }
+}
+
+/* Columns [0, nkb) of a tile (nkb a multiple of 8 * L) in runs of at most
+ * AW_SX_COLS columns; v0 as aw_strided_run_, of column 0; cs the constant
+ * directions' sum. */
+static AW_ATTR void aw_strided_run(const aw_strided *sx, const uint32_t *v0, int32_t cs, int nkb,
+                                   int32_t *restrict out)
+{
+    uint32_t vr[AW_SX_DIRS];
+    for (int k0 = 0; k0 < nkb; k0 += AW_SX_COLS) {
+        const int nr = nkb - k0 < AW_SX_COLS ? nkb - k0 : AW_SX_COLS;
+        for (int a = 0; a < sx->na; a++) {
+            const int d = sx->dir[a];
+            vr[d] = v0[d] + (uint32_t)k0 * sx->dv[a];
+        }
+        int32_t *o = out + k0;
+        if (sx->height) {
+            if (sx->na == 4) aw_strided_run_(sx, vr, cs, nr, o, 4, 1);
+            else if (sx->na == 5) aw_strided_run_(sx, vr, cs, nr, o, 5, 1);
+            else aw_strided_run_(sx, vr, cs, nr, o, sx->na, 1);
+        } else {
+            if (sx->na == 4) aw_strided_run_(sx, vr, cs, nr, o, 4, 0);
+            else if (sx->na == 5) aw_strided_run_(sx, vr, cs, nr, o, 5, 0);
+            else aw_strided_run_(sx, vr, cs, nr, o, sx->na, 0);
+        }
+    }
+}
+
+/* The numerators (height) or profile sums of a tile the windows cannot
+ * serve: by the strided tables where they serve (8 * L columns at least),
+ * the columns past their last block of 8 * L (and every column where they
+ * do not) by gathers. */
+static AW_ATTR void aw_coarse(const rt_tile_args *ta, int height, int32_t *restrict out)
+{
+    aw_sx_slot *own = ta->cache ? NULL : malloc(sizeof *own);
+    const aw_strided *sx = ta->cache || own ? aw_strided_get(ta, height, own) : NULL;
+    int k0 = 0;
+    if (sx && ta->nk >= 8 * sx->L) {
+        k0 = ta->nk - ta->nk % (8 * sx->L);
+        aw_strided_run(sx, ta->v0, aw_strided_cst(ta, height), k0, out);
+    }
+    free(own);
+    if (height)
+        aw_height_gather_from(ta, k0, out);
+    else
+        aw_prof_gather_from(ta, k0, out);
+}
+
+static AW_ATTR void aw_height_gather(const rt_tile_args *ta, int32_t *restrict out)
+{
+    aw_coarse(ta, 1, out);
+}
+
+static AW_ATTR void aw_prof_gather(const rt_tile_args *ta, int32_t *restrict out)
+{
+    aw_coarse(ta, 0, out);
+}
+
+/* The heights of such a tile straight into the output, in pieces of
+ * RT_HS_TILE columns (a multiple of 8 * L) through a small stack array;
+ * `store`: out[k] = num[k] * scale. */
+static AW_ATTR void aw_coarse_store(const rt_tile_args *ta, double scale, double *restrict out,
+                                    void (*store)(const int32_t *restrict, int, double, double *restrict))
+{
+    int32_t num[RT_HS_TILE];
+    aw_sx_slot *own = ta->cache ? NULL : malloc(sizeof *own);
+    const aw_strided *sx = ta->cache || own ? aw_strided_get(ta, 1, own) : NULL;
+    const int nk = ta->nk;
+    const int32_t cs = aw_strided_cst(ta, 1);
+    rt_tile_args part = *ta;
+    for (int k0 = 0; k0 < nk; k0 += RT_HS_TILE) {
+        part.nk = nk - k0 < RT_HS_TILE ? nk - k0 : RT_HS_TILE;
+        for (uint32_t i = 0; i < ta->n; i++) part.v0[i] = ta->v0[i] + (uint32_t)k0 * ta->dv[i];
+        const int kb = sx ? part.nk - part.nk % (8 * sx->L) : 0;
+        if (kb) aw_strided_run(sx, part.v0, cs, kb, num);
+        aw_height_gather_from(&part, kb, num);
+        store(num, part.nk, scale, out + k0);
+    }
+    free(own);
 }
 
 /* height numerators, as tile_height_ */
@@ -454,8 +755,8 @@ static AW_ATTR void tile_height_store_avx2w(const rt_tile_args *ta, double scale
 {
     aw_plan pl;
     const int nk = ta->nk;
-    if (!aw_plan_make(ta, 1, &pl)) { /* gathers */
-        aw_height_store_pieces(ta, scale, out, aw_height_gather, tile_store_heights_avx2);
+    if (!aw_plan_make(ta, 1, &pl)) { /* strided tables or gathers */
+        aw_coarse_store(ta, scale, out, tile_store_heights_avx2);
         return;
     }
     const int k1 = nk & ~7;
