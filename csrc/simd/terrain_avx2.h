@@ -389,8 +389,8 @@ static AW_ATTR void aw_prof_gather_from(const rt_tile_args *ta, int k0, int32_t 
  * those are entries e, e+1, ... of coset r = q_l mod g of the table
  * S_r[e] = pack((r + e*D) & mask), e in [0, T + AW_SX_M) (e taken modulo
  * T), from e = t_l = ((q_l - r) / g) * inv(D / g) modulo T: a run of at
- * most AW_SX_COLS columns reads at most AW_SX_COLS / L <= AW_SX_M entries
- * of a lane, so no index wraps.  Eight m of a lane are one plain load
+ * most AW_SX_M * L columns reads at most AW_SX_M entries of a lane, so no
+ * index wraps.  Eight m of a lane are one plain load
  * instead of a gather; the term of eight columns (P[q] << s)
  * + frac * (P[q+1] - P[q]) is one vpmaddwd of the packed entries (P[q] << 16
  * | P[q+1] - P[q], rt__tile_windows) and (2^s << 16 | frac_l) (s <= 14: both
@@ -401,8 +401,7 @@ static AW_ATTR void aw_prof_gather_from(const rt_tile_args *ta, int k0, int32_t 
 #define AW_SX_MAXLEN 256  /* the longest profile the tables take */
 #define AW_SX_CAP 8192    /* int32 entries of all the directions' tables */
 #define AW_SX_DIRS 8      /* the most directions */
-#define AW_SX_COLS 512    /* the most columns of one run */
-#define AW_SX_M (AW_SX_COLS / 8) /* the most entries a lane reads in a run */
+#define AW_SX_M 64        /* the most entries a lane reads in a run */
 
 typedef struct aw_strided {
     int L, na, height;
@@ -540,6 +539,15 @@ static const aw_strided *aw_strided_get(const rt_tile_args *ta, int height, aw_s
     return sl->ok ? &sl->sx : NULL;
 }
 
+/* Whether the strided tables serve a whole block of the tile (a cache to
+ * keep them in, 8 * L columns at least). */
+static int aw_strided_serves(const rt_tile_args *ta, int height)
+{
+    if (!ta->cache) return 0;
+    const aw_strided *sx = aw_strided_get(ta, height, NULL);
+    return sx && ta->nk >= 8 * sx->L;
+}
+
 /* the 8 x 8 transpose of int32 rows: r[l] lane j to r[j] lane l */
 AW_INLINE void aw_transpose8(__m256i r[8])
 {
@@ -560,12 +568,16 @@ AW_INLINE void aw_transpose8(__m256i r[8])
     }
 }
 
-/* Columns [0, nkb) of a run (nkb a multiple of 8 * L, at most AW_SX_COLS)
- * whose V at column 0 are v0 (the tile args' order), into out: the
- * numerators (height) or the profile sums; na the moving directions. */
+/* Columns [0, nkb) of a run (nkb a multiple of 8 * L, at most AW_SX_M * L)
+ * whose V at column 0 are v0 (the tile args' order): the numerators
+ * (height) or the profile sums into out, or with st >= 0 the numerators
+ * times scale into dout as doubles (aw_store_pd's mode st), eight columns
+ * as soon as they are summed; na the moving directions. */
 AW_INLINE void aw_strided_run_(const aw_strided *sx, const uint32_t *v0, int32_t cs, int nkb,
-                               int32_t *restrict out, const int na, const int height)
+                               int32_t *restrict out, double *restrict dout, double scale,
+                               const int st, const int na, const int height)
 {
+    const __m256d vs = _mm256_set1_pd(scale);
     const int L = sx->L, M = nkb / L;
     const uint32_t s = sx->shift, fm = (1u << s) - 1u;
     const __m256i cst = _mm256_set1_epi32(cs);
@@ -592,35 +604,66 @@ AW_INLINE void aw_strided_run_(const aw_strided *sx, const uint32_t *v0, int32_t
                 acc[l] = c;
             }
             aw_transpose8(acc);
-            for (int j = 0; j < 8; j++)
-                _mm256_storeu_si256((__m256i *)(void *)(out + (size_t)L * (m0 + j) + G), acc[j]);
+            for (int j = 0; j < 8; j++) {
+                const size_t k = (size_t)L * (m0 + j) + G;
+                if (st < 0) {
+                    _mm256_storeu_si256((__m256i *)(void *)(out + k), acc[j]);
+                } else {
+                    aw_store_pd(dout + k, _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(acc[j])), vs), st);
+                    aw_store_pd(dout + k + 4,
+                                _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(acc[j], 1)), vs), st);
+                }
+            }
         }
     }
 }
 
 /* Columns [0, nkb) of a tile (nkb a multiple of 8 * L) in runs of at most
- * AW_SX_COLS columns; v0 as aw_strided_run_, of column 0; cs the constant
- * directions' sum. */
+ * AW_SX_M * L columns; v0 as aw_strided_run_, of column 0; cs the constant
+ * directions' sum; into out (dout NULL) or as doubles into dout (st as
+ * aw_strided_run_). */
 static AW_ATTR void aw_strided_run(const aw_strided *sx, const uint32_t *v0, int32_t cs, int nkb,
-                                   int32_t *restrict out)
+                                   int32_t *restrict out, double *restrict dout, double scale, int st)
 {
     uint32_t vr[AW_SX_DIRS];
-    for (int k0 = 0; k0 < nkb; k0 += AW_SX_COLS) {
-        const int nr = nkb - k0 < AW_SX_COLS ? nkb - k0 : AW_SX_COLS;
+    const int run = AW_SX_M * sx->L; /* AW_SX_M entries a lane */
+    for (int k0 = 0; k0 < nkb; k0 += run) {
+        const int nr = nkb - k0 < run ? nkb - k0 : run;
         for (int a = 0; a < sx->na; a++) {
             const int d = sx->dir[a];
             vr[d] = v0[d] + (uint32_t)k0 * sx->dv[a];
         }
-        int32_t *o = out + k0;
-        if (sx->height) {
-            if (sx->na == 4) aw_strided_run_(sx, vr, cs, nr, o, 4, 1);
-            else if (sx->na == 5) aw_strided_run_(sx, vr, cs, nr, o, 5, 1);
-            else aw_strided_run_(sx, vr, cs, nr, o, sx->na, 1);
-        } else {
-            if (sx->na == 4) aw_strided_run_(sx, vr, cs, nr, o, 4, 0);
-            else if (sx->na == 5) aw_strided_run_(sx, vr, cs, nr, o, 5, 0);
-            else aw_strided_run_(sx, vr, cs, nr, o, sx->na, 0);
-        }
+        int32_t *o = out ? out + k0 : NULL;
+        double *d = dout ? dout + k0 : NULL;
+#define AW_SX_RUN(ST, H)                                                                 \
+    do {                                                                                 \
+        if (sx->na == 4) aw_strided_run_(sx, vr, cs, nr, o, d, scale, ST, 4, H);         \
+        else if (sx->na == 5) aw_strided_run_(sx, vr, cs, nr, o, d, scale, ST, 5, H);    \
+        else aw_strided_run_(sx, vr, cs, nr, o, d, scale, ST, sx->na, H);                \
+    } while (0)
+        if (!sx->height) AW_SX_RUN(-1, 0);
+        else if (!dout) AW_SX_RUN(-1, 1);
+        else if (st == AW_ST_NT32) AW_SX_RUN(AW_ST_NT32, 1);
+        else if (st == AW_ST_NT16) AW_SX_RUN(AW_ST_NT16, 1);
+        else AW_SX_RUN(AW_ST_PLAIN, 1);
+#undef AW_SX_RUN
+    }
+}
+
+/* heights straight into the output by a numerator pass `num_fn` in pieces
+ * (a small stack array) and the table's `store` (out[k] = num[k] * scale) */
+static void aw_height_store_pieces(const rt_tile_args *ta, double scale, double *restrict out,
+                                   void (*num_fn)(const rt_tile_args *, int32_t *restrict),
+                                   void (*store)(const int32_t *restrict, int, double, double *restrict))
+{
+    const int nk = ta->nk;
+    int32_t num[RT_HS_TILE];
+    rt_tile_args part = *ta;
+    for (int k0 = 0; k0 < nk; k0 += RT_HS_TILE) {
+        part.nk = nk - k0 < RT_HS_TILE ? nk - k0 : RT_HS_TILE;
+        for (uint32_t i = 0; i < ta->n; i++) part.v0[i] = ta->v0[i] + (uint32_t)k0 * ta->dv[i];
+        num_fn(&part, num);
+        store(num, part.nk, scale, out + k0);
     }
 }
 
@@ -635,7 +678,7 @@ static AW_ATTR void aw_coarse(const rt_tile_args *ta, int height, int32_t *restr
     int k0 = 0;
     if (sx && ta->nk >= 8 * sx->L) {
         k0 = ta->nk - ta->nk % (8 * sx->L);
-        aw_strided_run(sx, ta->v0, aw_strided_cst(ta, height), k0, out);
+        aw_strided_run(sx, ta->v0, aw_strided_cst(ta, height), k0, out, NULL, 0.0, -1);
     }
     free(own);
     if (height)
@@ -649,32 +692,41 @@ static AW_ATTR void aw_height_gather(const rt_tile_args *ta, int32_t *restrict o
     aw_coarse(ta, 1, out);
 }
 
+static AW_ATTR void aw_height_gather_plain(const rt_tile_args *ta, int32_t *restrict out)
+{
+    aw_height_gather_from(ta, 0, out);
+}
+
 static AW_ATTR void aw_prof_gather(const rt_tile_args *ta, int32_t *restrict out)
 {
     aw_coarse(ta, 0, out);
 }
 
-/* The heights of such a tile straight into the output, in pieces of
- * RT_HS_TILE columns (a multiple of 8 * L) through a small stack array;
- * `store`: out[k] = num[k] * scale. */
+/* The heights of such a tile straight into the output (streaming stores
+ * where ta->stream asks and the output is aligned for them): the strided
+ * tables' columns from registers, the rest in pieces by gathers and
+ * `store` (out[k] = num[k] * scale). */
 static AW_ATTR void aw_coarse_store(const rt_tile_args *ta, double scale, double *restrict out,
                                     void (*store)(const int32_t *restrict, int, double, double *restrict))
 {
-    int32_t num[RT_HS_TILE];
     aw_sx_slot *own = ta->cache ? NULL : malloc(sizeof *own);
     const aw_strided *sx = ta->cache || own ? aw_strided_get(ta, 1, own) : NULL;
     const int nk = ta->nk;
-    const int32_t cs = aw_strided_cst(ta, 1);
-    rt_tile_args part = *ta;
-    for (int k0 = 0; k0 < nk; k0 += RT_HS_TILE) {
-        part.nk = nk - k0 < RT_HS_TILE ? nk - k0 : RT_HS_TILE;
-        for (uint32_t i = 0; i < ta->n; i++) part.v0[i] = ta->v0[i] + (uint32_t)k0 * ta->dv[i];
-        const int kb = sx ? part.nk - part.nk % (8 * sx->L) : 0;
-        if (kb) aw_strided_run(sx, part.v0, cs, kb, num);
-        aw_height_gather_from(&part, kb, num);
-        store(num, part.nk, scale, out + k0);
+    int kb = 0;
+    if (sx && nk >= 8 * sx->L) {
+        kb = nk - nk % (8 * sx->L);
+        const int st = !ta->stream ? AW_ST_PLAIN
+                       : (uintptr_t)out % 32 == 0 ? AW_ST_NT32
+                       : (uintptr_t)out % 16 == 0 ? AW_ST_NT16 : AW_ST_PLAIN;
+        aw_strided_run(sx, ta->v0, aw_strided_cst(ta, 1), kb, NULL, out, scale, st);
     }
     free(own);
+    if (kb == nk) return;
+    rt_tile_args rest = *ta;
+    rest.nk = nk - kb;
+    for (uint32_t i = 0; i < ta->n; i++) rest.v0[i] = ta->v0[i] + (uint32_t)kb * ta->dv[i];
+    rest.cache = NULL; /* fewer than 8 * L columns: the gathers */
+    aw_height_store_pieces(&rest, scale, out + kb, aw_height_gather_plain, store);
 }
 
 /* height numerators, as tile_height_ */
@@ -730,23 +782,6 @@ static AW_ATTR int tile_prof16_avx2w(const rt_tile_args *ta, int32_t *restrict o
     aw_dispatch(&pl, AW_PROF, ta, k32, k1, out, NULL, 0.0);
     for (int k = k1; k < ta->nk; k++) out[k] = aw_column(ta, k, 0);
     return k32;
-}
-
-/* heights straight into the output by a numerator pass `num_fn` in pieces
- * (a small stack array) and the table's `store` (out[k] = num[k] * scale) */
-static void aw_height_store_pieces(const rt_tile_args *ta, double scale, double *restrict out,
-                                   void (*num_fn)(const rt_tile_args *, int32_t *restrict),
-                                   void (*store)(const int32_t *restrict, int, double, double *restrict))
-{
-    const int nk = ta->nk;
-    int32_t num[RT_HS_TILE];
-    rt_tile_args part = *ta;
-    for (int k0 = 0; k0 < nk; k0 += RT_HS_TILE) {
-        part.nk = nk - k0 < RT_HS_TILE ? nk - k0 : RT_HS_TILE;
-        for (uint32_t i = 0; i < ta->n; i++) part.v0[i] = ta->v0[i] + (uint32_t)k0 * ta->dv[i];
-        num_fn(&part, num);
-        store(num, part.nk, scale, out + k0);
-    }
 }
 
 /* heights straight into the output: out[k] = num[k] * scale */
