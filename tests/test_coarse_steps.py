@@ -1,10 +1,13 @@
 """Grids at coarse steps from whole-metre (or half-metre) origins: the tile
 passes whose columns span more profile entries than a window holds (steps of
 8 m and more at the classic model's directions; less at steeper ones). The
-AVX-512 VBMI variant looks the profile up in registers there (two lookups a
-term, in 16-bit lanes at whole-metre origins, in 32-bit ones otherwise), the
-others gather (AVX2 one packed entry a term where the profile fits 16 bits,
-two otherwise); every variant against the independent reference of SPEC.
+AVX-512 VBMI variant looks the profile up in registers there for the heights
+(two lookups a term, in 16-bit lanes at whole-metre origins, in 32-bit ones
+otherwise); the others, and VBMI's profile sums and grid heights, read
+strided tables where the step allows (every L-th column's index steps by one
+D: eight terms of a lane by one load) and gather elsewhere (AVX2 one packed
+entry a term where the profile fits 16 bits, two otherwise); every variant
+against the independent reference of SPEC.
 """
 
 import numpy as np

@@ -12,7 +12,8 @@
  * then gives the height term P[q]*2^s + frac*(P[q+1] - P[q]) exactly as the
  * portable pass computes it.  Directions with dv = 0 are constant along the
  * row and summed once per tile.  A tile some direction of which moves faster
- * goes to the gather kernels.
+ * (coarse steps) goes to the strided tables where they serve (below: eight
+ * terms of a lane by one load), else to the gather kernels.
  *
  * The point-path row kernel (any step) does the seed's double arithmetic
  * itself, 4 doubles a register, operation for operation (mul, add, mul by

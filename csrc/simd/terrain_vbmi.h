@@ -260,13 +260,16 @@ RT_VBMI_ATTR static void tile_prof_at_vbmi(const rt_tile_args *ta, const uint32_
 
 /* The heights by the rotated windows of terrain_avx2.h where they serve
  * the tile (faster), by the lookups above where not (coarse steps: 8 and
- * more at the classic model's directions), as numerators or straight into
- * the output. */
+ * more at the classic model's directions), as numerators (there the
+ * strided tables of terrain_avx2.h where they serve) or straight into the
+ * output. */
 RT_VBMI_ATTR static void tile_height_vbmiw(const rt_tile_args *ta, int32_t *restrict out)
 {
     aw_plan pl;
     if (aw_plan_make(ta, 1, &pl))
         tile_height_avx2w(ta, out);
+    else if (aw_strided_serves(ta, 1)) /* grids' numerators: 0.94-0.95 of the lookups' time */
+        aw_coarse(ta, 1, out);
     else
         tile_height_vbmi(ta, out);
 }
