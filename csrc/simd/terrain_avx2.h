@@ -508,27 +508,26 @@ typedef struct aw_sx_cache {
 
 _Static_assert(sizeof(aw_sx_cache) <= RT_TILE_CACHE_BYTES, "RT_TILE_CACHE_BYTES holds the slots");
 
-/* The tables of the tile (ta->cache's where it has them, else made there,
- * or into `own` without a cache), or NULL where they do not serve it. */
-static const aw_strided *aw_strided_get(const rt_tile_args *ta, int height, aw_sx_slot *own)
+/* The tables of the tile: ta->cache's where it has them, else made there;
+ * NULL where they do not serve it, or without a cache (made for one tile
+ * only, they would cost more than they save: the buildings' lattice of 17
+ * columns at 16 m is such a grid). */
+static const aw_strided *aw_strided_get(const rt_tile_args *ta, int height)
 {
-    if (ta->n > AW_SX_DIRS) return NULL;
     aw_sx_cache *c = ta->cache;
-    aw_sx_slot *sl = own;
-    if (c) {
-        if (c->used == 0) c->next = 0; /* a new cache: only `used` was set */
-        for (int k = 0; k < c->used; k++) {
-            aw_sx_slot *t = &c->slot[k];
-            if (t->height != height || t->shift != ta->shift || t->mask != ta->mask ||
-                t->n != ta->n || t->profile != ta->profile || t->win != ta->win ||
-                memcmp(t->dv, ta->dv, ta->n * sizeof *ta->dv) != 0)
-                continue;
-            return t->ok ? &t->sx : NULL;
-        }
-        sl = &c->slot[c->next];
-        c->next = (c->next + 1) % 6;
-        if (c->used < 6) c->used++;
+    if (!c || ta->n > AW_SX_DIRS || ta->nk < 64) return NULL;
+    if (c->used == 0) c->next = 0; /* a new cache: only `used` was set */
+    for (int k = 0; k < c->used; k++) {
+        aw_sx_slot *t = &c->slot[k];
+        if (t->height != height || t->shift != ta->shift || t->mask != ta->mask ||
+            t->n != ta->n || t->profile != ta->profile || t->win != ta->win ||
+            memcmp(t->dv, ta->dv, ta->n * sizeof *ta->dv) != 0)
+            continue;
+        return t->ok ? &t->sx : NULL;
     }
+    aw_sx_slot *sl = &c->slot[c->next];
+    c->next = (c->next + 1) % 6;
+    if (c->used < 6) c->used++;
     sl->height = height;
     sl->shift = ta->shift;
     sl->mask = ta->mask;
@@ -544,8 +543,7 @@ static const aw_strided *aw_strided_get(const rt_tile_args *ta, int height, aw_s
  * keep them in, 8 * L columns at least). */
 static int aw_strided_serves(const rt_tile_args *ta, int height)
 {
-    if (!ta->cache) return 0;
-    const aw_strided *sx = aw_strided_get(ta, height, NULL);
+    const aw_strided *sx = aw_strided_get(ta, height);
     return sx && ta->nk >= 8 * sx->L;
 }
 
@@ -669,19 +667,17 @@ static void aw_height_store_pieces(const rt_tile_args *ta, double scale, double 
 }
 
 /* The numerators (height) or profile sums of a tile the windows cannot
- * serve: by the strided tables where they serve (8 * L columns at least),
+ * serve: by the strided tables where they serve (a cache, 8 * L columns),
  * the columns past their last block of 8 * L (and every column where they
  * do not) by gathers. */
 static AW_ATTR void aw_coarse(const rt_tile_args *ta, int height, int32_t *restrict out)
 {
-    aw_sx_slot *own = ta->cache ? NULL : malloc(sizeof *own);
-    const aw_strided *sx = ta->cache || own ? aw_strided_get(ta, height, own) : NULL;
+    const aw_strided *sx = aw_strided_get(ta, height);
     int k0 = 0;
     if (sx && ta->nk >= 8 * sx->L) {
         k0 = ta->nk - ta->nk % (8 * sx->L);
         aw_strided_run(sx, ta->v0, aw_strided_cst(ta, height), k0, out, NULL, 0.0, -1);
     }
-    free(own);
     if (height)
         aw_height_gather_from(ta, k0, out);
     else
@@ -710,8 +706,7 @@ static AW_ATTR void aw_prof_gather(const rt_tile_args *ta, int32_t *restrict out
 static AW_ATTR void aw_coarse_store(const rt_tile_args *ta, double scale, double *restrict out,
                                     void (*store)(const int32_t *restrict, int, double, double *restrict))
 {
-    aw_sx_slot *own = ta->cache ? NULL : malloc(sizeof *own);
-    const aw_strided *sx = ta->cache || own ? aw_strided_get(ta, 1, own) : NULL;
+    const aw_strided *sx = aw_strided_get(ta, 1);
     const int nk = ta->nk;
     int kb = 0;
     if (sx && nk >= 8 * sx->L) {
@@ -721,7 +716,6 @@ static AW_ATTR void aw_coarse_store(const rt_tile_args *ta, double scale, double
                        : (uintptr_t)out % 16 == 0 ? AW_ST_NT16 : AW_ST_PLAIN;
         aw_strided_run(sx, ta->v0, aw_strided_cst(ta, 1), kb, NULL, out, scale, st);
     }
-    free(own);
     if (kb == nk) return;
     rt_tile_args rest = *ta;
     rest.nk = nk - kb;
