@@ -258,6 +258,12 @@ RT_VBMI_ATTR static void tile_prof_at_vbmi(const rt_tile_args *ta, const uint32_
     }
 }
 
+/* Rows from which the strided tables of terrain_avx2.h pay here: made once
+ * a block, they cost more than the in-register lookups save on 256-column
+ * map tiles (1.2-1.7x their time at 8-32 m a pixel), less on 2048-column
+ * grids (0.8-0.95). */
+#define VB_STRIDED_NK 1024
+
 /* The heights by the rotated windows of terrain_avx2.h where they serve
  * the tile (faster), by the lookups above where not (coarse steps: 8 and
  * more at the classic model's directions), as numerators (there the
@@ -268,7 +274,7 @@ RT_VBMI_ATTR static void tile_height_vbmiw(const rt_tile_args *ta, int32_t *rest
     aw_plan pl;
     if (aw_plan_make(ta, 1, &pl))
         tile_height_avx2w(ta, out);
-    else if (aw_strided_serves(ta, 1)) /* grids' numerators: 0.94-0.95 of the lookups' time */
+    else if (ta->nk >= VB_STRIDED_NK && aw_strided_serves(ta, 1)) /* wide rows: 0.94-0.95 */
         aw_coarse(ta, 1, out);
     else
         tile_height_vbmi(ta, out);
@@ -318,7 +324,7 @@ RT_VBMI_ATTR static void tile_prof_vbmiw(const rt_tile_args *ta, int32_t *restri
     aw_plan pl;
     if (aw_win8_serves(ta, &pl))
         tile_prof_avx2w(ta, out);
-    else if (!aw_strided_serves(ta, 0))
+    else if (ta->nk < VB_STRIDED_NK || !aw_strided_serves(ta, 0))
         tile_prof_vbmi(ta, out);
     else /* the strided tables (2048² grids at 8 / 16 m: 0.8-0.9 of the lookups' time) */
         aw_coarse(ta, 0, out);
