@@ -119,7 +119,7 @@ strided_steps = st.one_of(st.sampled_from([4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 48.0
                           st.integers(3, 300).map(float))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)  # grids of 16384 points: CI's ASan run
 @given(byte_models, st.one_of(whole, half), st.one_of(whole, half), strided_steps,
        st.integers(64, 1100), st.integers(0, 2))
 def test_strided_tables_as_the_reference(params, x0, y0, step, nx, more):
