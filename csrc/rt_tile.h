@@ -51,6 +51,7 @@ typedef struct rt_tile_args {
     void *cache;
 } rt_tile_args;
 
+/* six slots of tables (terrain_avx2.h's aw_sx_cache, which asserts it fits) */
 #define RT_TILE_CACHE_BYTES ((size_t)6 * 33280 + 64)
 
 /* Rotated windows: at most RT_WIN_ROWS rows of 8 packed entries,

@@ -407,7 +407,6 @@ static AW_ATTR void aw_prof_gather_from(const rt_tile_args *ta, int k0, int32_t 
 typedef struct aw_strided {
     int L, na, height;
     uint32_t shift, mask;
-    int32_t cst;                              /* the constant directions' sum */
     uint32_t dv[AW_SX_DIRS];                  /* the moving directions' */
     int dir[AW_SX_DIRS];                      /* their index in the tile args */
     uint32_t glog[AW_SX_DIRS], inv[AW_SX_DIRS], tm[AW_SX_DIRS];
@@ -501,9 +500,11 @@ typedef struct aw_sx_slot {
     int32_t buf[AW_SX_CAP];
 } aw_sx_slot;
 
+#define AW_SX_SLOTS 6
+
 typedef struct aw_sx_cache {
     int used, next;
-    aw_sx_slot slot[6];
+    aw_sx_slot slot[AW_SX_SLOTS];
 } aw_sx_cache;
 
 _Static_assert(sizeof(aw_sx_cache) <= RT_TILE_CACHE_BYTES, "RT_TILE_CACHE_BYTES holds the slots");
@@ -526,8 +527,8 @@ static const aw_strided *aw_strided_get(const rt_tile_args *ta, int height)
         return t->ok ? &t->sx : NULL;
     }
     aw_sx_slot *sl = &c->slot[c->next];
-    c->next = (c->next + 1) % 6;
-    if (c->used < 6) c->used++;
+    c->next = (c->next + 1) % AW_SX_SLOTS;
+    if (c->used < AW_SX_SLOTS) c->used++;
     sl->height = height;
     sl->shift = ta->shift;
     sl->mask = ta->mask;

@@ -319,15 +319,24 @@ RT_VBMI_ATTR static void tile_height_store_vbmiw(const rt_tile_args *ta, double 
 
 /* The profile sums by the byte windows of terrain_avx2.h where they serve
  * the tile (faster), by the lookups above where not. */
+/* The profile sums of a tile the byte windows cannot serve: the strided
+ * tables on wide rows where they serve (2048² grids at 8 / 16 m: 0.8-0.9
+ * of the lookups' time), else the lookups above. */
+RT_VBMI_ATTR static void vb_prof_coarse(const rt_tile_args *ta, int32_t *restrict out)
+{
+    if (ta->nk >= VB_STRIDED_NK && aw_strided_serves(ta, 0))
+        aw_coarse(ta, 0, out);
+    else
+        tile_prof_vbmi(ta, out);
+}
+
 RT_VBMI_ATTR static void tile_prof_vbmiw(const rt_tile_args *ta, int32_t *restrict out)
 {
     aw_plan pl;
     if (aw_win8_serves(ta, &pl))
         tile_prof_avx2w(ta, out);
-    else if (ta->nk < VB_STRIDED_NK || !aw_strided_serves(ta, 0))
-        tile_prof_vbmi(ta, out);
-    else /* the strided tables (2048² grids at 8 / 16 m: 0.8-0.9 of the lookups' time) */
-        aw_coarse(ta, 0, out);
+    else
+        vb_prof_coarse(ta, out);
 }
 
 RT_VBMI_ATTR static int tile_prof16_vbmiw(const rt_tile_args *ta, int32_t *restrict out, int32_t *off)
@@ -335,7 +344,7 @@ RT_VBMI_ATTR static int tile_prof16_vbmiw(const rt_tile_args *ta, int32_t *restr
     aw_plan pl;
     if (aw_win8_serves(ta, &pl))
         return tile_prof16_avx2w(ta, out, off);
-    tile_prof_vbmiw(ta, out);
+    vb_prof_coarse(ta, out);
     return 0;
 }
 
