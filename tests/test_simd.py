@@ -198,11 +198,30 @@ def test_variant_classic_map_features(variant):
 
 
 def _aligned_empty(shape, dtype, offset):
-    """An array whose data sits `offset` bytes past a 64-byte boundary."""
+    """An array whose data sits `offset` bytes past a 64-byte boundary, filled
+    with a value no output holds (NaN, 0xAB), so that a column the kernels
+    leave unwritten shows."""
     nbytes = int(np.prod(shape)) * np.dtype(dtype).itemsize
     buf = np.empty(nbytes + 128, np.uint8)
     start = (offset - buf.ctypes.data) % 64
-    return buf[start:start + nbytes].view(dtype).reshape(shape)
+    a = buf[start:start + nbytes].view(dtype).reshape(shape)
+    a.fill(np.nan if np.dtype(dtype).kind == "f" else 0xAB)
+    return a
+
+
+def _grid_outs(ny, nx, offsets):
+    """grid's four outputs at these offsets past a 64-byte boundary."""
+    dtypes = (np.float64, np.float64, np.uint8, np.uint8)
+    return tuple(_aligned_empty((ny, nx), d, o) for d, o in zip(dtypes, offsets))
+
+
+# the offsets of (height, depth, terrain, feature) the grids are written at:
+# lines, 32 bytes (AVX2's aligned streaming stores), 16 past a 32-byte
+# boundary (NumPy's large arrays: the shifted streaming stores), 48 (the
+# same for AVX2, another start in a line for AVX-512), 8 (plain stores), and
+# outputs of different alignments in one call
+_GRID_OFFSETS = ((0,) * 4, (32,) * 4, (16,) * 4, (48,) * 4, (8,) * 4,
+                 (16, 0, 16, 0), (0, 16, 8, 16), (16, 48, 0, 0))
 
 
 @pytest.mark.parametrize("variant", OTHERS)
@@ -210,13 +229,12 @@ def test_streaming_stores_any_step(variant):
     """The point path's classify pass (any step) streams into large outputs where
     they are aligned for it: the same bits, aligned or not, rows of any width."""
     scalar, fast = rt.Terrain(simd="scalar"), rt.Terrain(simd=variant)
-    for nx, ny, offsets in ((2048, 1900, (0, 16, 8)), (2050, 1900, (0,))):  # > 64 MiB
+    # > 64 MiB; rows of 2050 and 2045 columns start at other offsets row to row
+    for nx, ny, offsets in ((2048, 1900, _GRID_OFFSETS), (2050, 1900, ((0,) * 4, (16,) * 4)),
+                            (2045, 1900, ((16,) * 4,))):
         want = scalar.grid(23396.1, 5318.3, nx, ny, 0.37, threads=2)
         for offset in offsets:
-            outs = (_aligned_empty((ny, nx), np.float64, offset),
-                    _aligned_empty((ny, nx), np.float64, offset),
-                    _aligned_empty((ny, nx), np.uint8, offset),
-                    _aligned_empty((ny, nx), np.uint8, offset))
+            outs = _grid_outs(ny, nx, offset)
             fast.grid(23396.1, 5318.3, nx, ny, 0.37, out=outs, threads=2)
             for name, a in zip(("height", "depth", "terrain", "feature"), outs):
                 assert _same(getattr(want, name), a), (variant, nx, offset, name)
@@ -246,15 +264,17 @@ def test_streaming_stores_any_step_heights(variant):
 @pytest.mark.parametrize("variant", OTHERS)
 def test_streaming_stores_give_the_same_bits(variant):
     scalar, fast = rt.Terrain(simd="scalar"), rt.Terrain(simd=variant)
-    nx, ny = 2048, 1900  # 3.9 M points: grid's 18 bytes a point pass 64 MiB
-    want = scalar.grid(23396, 5318, nx, ny)
-    for offset in (0, 16, 8):
-        outs = (_aligned_empty((ny, nx), np.float64, offset), _aligned_empty((ny, nx), np.float64, offset),
-                _aligned_empty((ny, nx), np.uint8, offset), _aligned_empty((ny, nx), np.uint8, offset))
-        got = fast.grid(23396, 5318, nx, ny, out=outs, threads=2)
-        for name, a in zip(("height", "depth", "terrain", "feature"), outs):
-            assert _same(getattr(want, name), a), (variant, offset, name)
-            assert _same(getattr(got, name), a)
+    # 3.9 M points: grid's 18 bytes a point pass 64 MiB; rows of 2050 and
+    # 2045 columns start at other offsets row to row
+    for nx, ny, offsets in ((2048, 1900, _GRID_OFFSETS), (2050, 1900, ((16,) * 4,)),
+                            (2045, 1900, ((16,) * 4,))):
+        want = scalar.grid(23396, 5318, nx, ny)
+        for offset in offsets:
+            outs = _grid_outs(ny, nx, offset)
+            got = fast.grid(23396, 5318, nx, ny, out=outs, threads=2)
+            for name, a in zip(("height", "depth", "terrain", "feature"), outs):
+                assert _same(getattr(want, name), a), (variant, nx, offset, name)
+                assert _same(getattr(got, name), a)
     nx, ny = 2900, 2900  # 8.4 M points: height_grid's 8 bytes a point pass 64 MiB
     want_h = scalar.height_grid(23396, 5318, nx, ny)
     for offset in (0, 16, 8):

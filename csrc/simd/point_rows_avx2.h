@@ -27,6 +27,7 @@
 #include <immintrin.h>
 
 #include "kind_avx2.h"
+#include "store_avx2.h"
 
 #define PR_ATTR __attribute__((target("avx2")))
 #define PR_INLINE static inline __attribute__((always_inline, target("avx2")))
@@ -396,8 +397,8 @@ static int pr_classify_out_tail(const rt_classify_args *ca, int k1,
     return any;
 }
 
-/* columns [0, k1) of pr_classify_out_avx2, plain stores (nt 0) or
- * streaming ones (nt 16 or 32: the doubles aligned to that many bytes);
+/* columns [0, k1) of pr_classify_out_avx2, the doubles stored in mode st
+ * (store_avx2.h: plain, or streaming: aligned, 16-byte or shifted);
  * ifeat: the feature values in integers (ca->int_feature).  Those are
  * classify_bytes' (terrain_avx2.h): where |fa * xr * yr| < 2^53 the
  * seed's products are exact, fl(fl(fa * fl(xr*yr)) * 2^-7) = N/128 for the
@@ -408,7 +409,7 @@ static int pr_classify_out_tail(const rt_classify_args *ca, int k1,
  * products modulo 2^32.  The double path's f is the same integer in [0, M)
  * (every step exact: integers below 2^53, scalings by powers of two), and
  * the codes below 2^25 compare alike. */
-PR_INLINE int pr_classify_out_avx2_(const rt_classify_args *ca, const int k1, const int nt,
+PR_INLINE int pr_classify_out_avx2_(const rt_classify_args *ca, const int k1, const int st,
                                     const int ifeat)
 {
     const __m256d lake_h = _mm256_set1_pd(ca->lake_height), lake_b = _mm256_set1_pd(ca->lake_base);
@@ -429,6 +430,7 @@ PR_INLINE int pr_classify_out_avx2_(const rt_classify_args *ca, const int k1, co
     const __m256i ifp = _mm256_set1_epi32(ca->fp_i), ifx = _mm256_set1_epi32(ca->fx_i);
     const __m256i ifc = _mm256_set1_epi32(ca->fc_i);
     int any = 0;
+    __m256d ch = _mm256_setzero_pd(), cd = ch; /* the carries of AW_ST_NTS */
     for (int k = 0; k < k1; k += 8) {
         __m256d wlake[2], wmud[2], wcand[2];
         for (int g = 0; g < 2; g++) { /* the floating-point half, four columns */
@@ -449,18 +451,8 @@ PR_INLINE int pr_classify_out_avx2_(const rt_classify_args *ca, const int k1, co
             }
             const __m256d ho = _mm256_blendv_pd(h, lake_h, wlake[g]);
             const __m256d dout = _mm256_and_pd(wlake[g], _mm256_sub_pd(lake_h, h));
-            if (nt == 32) {
-                _mm256_stream_pd(ca->height + q, ho);
-                _mm256_stream_pd(ca->depth + q, dout);
-            } else if (nt == 16) {
-                _mm_stream_pd(ca->height + q, _mm256_castpd256_pd128(ho));
-                _mm_stream_pd(ca->height + q + 2, _mm256_extractf128_pd(ho, 1));
-                _mm_stream_pd(ca->depth + q, _mm256_castpd256_pd128(dout));
-                _mm_stream_pd(ca->depth + q + 2, _mm256_extractf128_pd(dout, 1));
-            } else {
-                _mm256_storeu_pd(ca->height + q, ho);
-                _mm256_storeu_pd(ca->depth + q, dout);
-            }
+            aw_store_pd_c(ca->height + q, ho, st, &ch, ca->height);
+            aw_store_pd_c(ca->depth + q, dout, st, &cd, ca->depth);
         }
         const __m256i klake = pr_mask32(wlake[0], wlake[1]), kmud = pr_mask32(wmud[0], wmud[1]);
         __m256i kcand;
@@ -490,6 +482,10 @@ PR_INLINE int pr_classify_out_avx2_(const rt_classify_args *ca, const int k1, co
         ca->cmask[k >> 3] = (uint8_t)bits;
         any |= bits;
     }
+    if (k1 > 0) {
+        aw_store_pd_end(ca->height + k1, ch, st);
+        aw_store_pd_end(ca->depth + k1, cd, st);
+    }
     return any;
 }
 
@@ -503,17 +499,15 @@ static PR_ATTR int pr_classify_out_avx2(const rt_classify_args *ca)
      * the slow computation between steps lets a write-combining buffer of
      * a partial line go out as a partial write (measured: fresh grids at
      * step 0.37 13 % slower with them, 2026-11-27) */
-    const uintptr_t a = (uintptr_t)ca->height | (uintptr_t)ca->depth;
-    const int nt = !ca->stream ? 0 : a % 32 == 0 ? 32 : a % 16 == 0 ? 16 : 0;
+    const int st = aw_store_mode(ca->stream, ca->height, ca->depth);
     int any;
-    if (ca->int_feature)
-        any = nt == 32 ? pr_classify_out_avx2_(ca, k1, 32, 1)
-              : nt == 16 ? pr_classify_out_avx2_(ca, k1, 16, 1)
-                         : pr_classify_out_avx2_(ca, k1, 0, 1);
-    else
-        any = nt == 32 ? pr_classify_out_avx2_(ca, k1, 32, 0)
-              : nt == 16 ? pr_classify_out_avx2_(ca, k1, 16, 0)
-                         : pr_classify_out_avx2_(ca, k1, 0, 0);
+#define PR_CLASSIFY(F)                                                                 \
+    (st == AW_ST_NT32 ? pr_classify_out_avx2_(ca, k1, AW_ST_NT32, F)                   \
+     : st == AW_ST_NTS ? pr_classify_out_avx2_(ca, k1, AW_ST_NTS, F)                   \
+     : st == AW_ST_NT16 ? pr_classify_out_avx2_(ca, k1, AW_ST_NT16, F)                 \
+                        : pr_classify_out_avx2_(ca, k1, AW_ST_PLAIN, F))
+    any = ca->int_feature ? PR_CLASSIFY(1) : PR_CLASSIFY(0);
+#undef PR_CLASSIFY
     if (k1 < nk) any |= pr_classify_out_tail(ca, k1, tile_classify_avx2);
     return any != 0;
 }

@@ -117,6 +117,45 @@ PX_INLINE int px_row_reduces(const pr_dir *dd, uint32_t n, int64_t n16, const do
     return 1;
 }
 
+/* Streaming stores of whole 64-byte lines wherever a run of doubles starts
+ * (NumPy's large arrays start 16 bytes past a page): s columns before the
+ * first line boundary, each line made of the last 8 - s columns of one
+ * vector and the first s of the next by one two-source permute; the s
+ * first and 8 - s last columns by masked plain stores.  px_lines_put takes
+ * the vectors of columns 0, 8, 16, ... in that order, px_lines_end the
+ * last. */
+typedef struct px_lines {
+    double *out;
+    int s;
+    __m512i realign;
+    __m512d prev;
+} px_lines;
+
+PX_INLINE px_lines px_lines_init(double *out)
+{
+    px_lines w;
+    w.out = out;
+    w.s = (int)((64 - (uintptr_t)out % 64) % 64 / 8);
+    w.realign = _mm512_add_epi64(_mm512_set1_epi64(w.s), _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7));
+    w.prev = _mm512_setzero_pd();
+    return w;
+}
+
+PX_INLINE void px_lines_put(px_lines *w, int64_t c, __m512d h)
+{
+    if (c == 0)
+        _mm512_mask_storeu_pd(w->out, (__mmask8)((1u << w->s) - 1u), h);
+    else
+        _mm512_stream_pd(w->out + c - 8 + w->s, _mm512_permutex2var_pd(w->prev, w->realign, h));
+    w->prev = h;
+}
+
+/* after px_lines_put of columns [0, n), n > 0 a multiple of 8 */
+PX_INLINE void px_lines_end(px_lines *w, int64_t n)
+{
+    _mm512_mask_storeu_pd(w->out + n - 8, (__mmask8)(0xFFu << w->s), w->prev);
+}
+
 /* columns [0, n16) of a height row, sixteen a step, directions [0, n) of dd,
  * none with A = 0 unless !nocon, their sums starting from hc (the sum of the
  * leading directions with A = 0, left out of dd); the products
@@ -127,15 +166,9 @@ PX_INLINE void px_row_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, in
     const __m512d vhc = _mm512_set1_pd(hc);
     const double *dwin8 = r->dwin8;
     const uint32_t wm = r->dwin8_mask;
-    /* streaming stores (r->stream) of whole 64-byte lines wherever the row
-     * is (NumPy's large arrays start 16 bytes past a page): s columns
-     * before out's first line boundary, each line made of the last 8 - s
-     * columns of one vector and the first s of the next by one two-source
-     * permute; the s first and 8 - s last columns by masked plain stores */
+    /* streaming stores (r->stream) of whole lines wherever the row is */
     const int nt = r->stream && (uintptr_t)r->out % 8 == 0;
-    const int s = (int)((64 - (uintptr_t)r->out % 64) % 64 / 8);
-    const __m512i realign = _mm512_add_epi64(_mm512_set1_epi64(s), _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7));
-    __m512d prev = _mm512_setzero_pd();
+    px_lines w = px_lines_init(r->out);
     for (int64_t c = 0; c < n16; c += 16) {
         __m512d h0 = vhc, h1 = vhc;
         for (uint32_t i = 0; i < n; i++) {
@@ -149,18 +182,14 @@ PX_INLINE void px_row_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, in
             h1 = _mm512_add_pd(h1, px_dir_term(&dd[i], _mm512_loadu_pd(ax + i * n16 + c + 8), dwin8, wm, red));
         }
         if (nt) {
-            if (c == 0)
-                _mm512_mask_storeu_pd(r->out, (__mmask8)((1u << s) - 1u), h0);
-            else
-                _mm512_stream_pd(r->out + c - 8 + s, _mm512_permutex2var_pd(prev, realign, h0));
-            _mm512_stream_pd(r->out + c + s, _mm512_permutex2var_pd(h0, realign, h1));
-            prev = h1;
+            px_lines_put(&w, c, h0);
+            px_lines_put(&w, c + 8, h1);
         } else {
             _mm512_storeu_pd(r->out + c, h0);
             _mm512_storeu_pd(r->out + c + 8, h1);
         }
     }
-    if (nt && n16 > 0) _mm512_mask_storeu_pd(r->out + n16 - 8, (__mmask8)(0xFFu << s), prev);
+    if (nt && n16 > 0) px_lines_end(&w, n16);
 }
 
 /* columns [0, n16) of a height row, sixteen a step, the products computed */
@@ -415,11 +444,14 @@ static PX_ATTR int tile_classify_out_avx512w(const rt_classify_args *ca)
     const __m512i lake = _mm512_set1_epi32(RT_LAKE);
     const __m128i none = _mm_set1_epi8((char)RT_NONE);
     /* streaming stores of height and depth where asked (outputs far larger
-     * than the caches) and aligned for them (every step writes whole 64-byte
-     * lines of each); the table's `finish` fences them.  Not the bytes (16
-     * of each a step): as in pr_classify_out_avx2, partial lines streamed
-     * between slow steps made fresh grids at step 0.37 13 % slower */
-    const int nt = ca->stream && (uintptr_t)ca->height % 64 == 0 && (uintptr_t)ca->depth % 64 == 0;
+     * than the caches): whole 64-byte lines of each wherever they start
+     * (px_lines; NumPy's out= arrays at step 0.37 were 1.08x slower by
+     * plain stores than aligned ones by streaming stores); the table's
+     * `finish` fences them.  Not the bytes (16 of each a step): as in
+     * pr_classify_out_avx2, partial lines streamed between slow steps made
+     * fresh grids at step 0.37 13 % slower */
+    const int nt = ca->stream && (uintptr_t)ca->height % 8 == 0 && (uintptr_t)ca->depth % 8 == 0;
+    px_lines wh = px_lines_init(ca->height), wd = px_lines_init(ca->depth);
     int any = 0;
     for (int k = 0; k < k1; k += 16) {
         __mmask8 wlake[2], wmud[2], wcand[2];
@@ -439,8 +471,8 @@ static PX_ATTR int tile_classify_out_avx512w(const rt_classify_args *ca)
             const __m512d ho = _mm512_mask_mov_pd(h, wlake[g], lake_h);
             const __m512d dout = _mm512_maskz_sub_pd(wlake[g], lake_h, h);
             if (nt) {
-                _mm512_stream_pd(ca->height + q, ho);
-                _mm512_stream_pd(ca->depth + q, dout);
+                px_lines_put(&wh, q, ho);
+                px_lines_put(&wd, q, dout);
             } else {
                 _mm512_storeu_pd(ca->height + q, ho);
                 _mm512_storeu_pd(ca->depth + q, dout);
@@ -468,6 +500,10 @@ static PX_ATTR int tile_classify_out_avx512w(const rt_classify_args *ca)
         ca->cmask[k >> 3] = (uint8_t)cand;
         ca->cmask[(k >> 3) + 1] = (uint8_t)(cand >> 8);
         any |= cand;
+    }
+    if (nt && k1 > 0) {
+        px_lines_end(&wh, k1);
+        px_lines_end(&wd, k1);
     }
     if (k1 < nk) any |= pr_classify_out_tail(ca, k1, tile_classify_avx512);
     return any != 0;
