@@ -59,7 +59,7 @@ RT_STORE_INLINE void aw_store_pd_end(double *end, __m256d carry, const int mode)
 }
 
 /* the store mode for doubles at p (and q, when not NULL: both must suit it) */
-static inline __attribute__((unused)) int aw_store_mode(int stream, const double *p, const double *q)
+static inline int aw_store_mode(int stream, const double *p, const double *q)
 {
     const uintptr_t a = (uintptr_t)p, b = q ? (uintptr_t)q : a;
     if (!stream) return AW_ST_PLAIN;

@@ -865,28 +865,24 @@ AW_INLINE void aw_store_32bytes(uint8_t *p, __m256i v, int bmode)
 }
 
 /* aw_store_32bytes in a run at first, first + 32, ... in that order: where
- * p is 16 bytes past a 32-byte boundary, aligned 32-byte streaming stores
- * of the upper half of the previous vector (*carry) and the lower half of
- * this one (as aw_store_pd_c); aw_store_32bytes_end stores the last half */
-AW_INLINE void aw_store_32bytes_c(uint8_t *p, __m256i v, int bmode, __m256i *carry,
+ * p is 16 bytes past a 32-byte boundary, the shifted streaming stores of
+ * aw_store_pd_c (the bits moved as they are); aw_store_32bytes_end stores
+ * the last half */
+AW_INLINE void aw_store_32bytes_c(uint8_t *p, __m256i v, int bmode, __m256d *carry,
                                   const uint8_t *first)
 {
-    if (bmode == AW_B_NT && (uintptr_t)p % 32 == 16) {
-        if (p == first)
-            _mm_stream_si128((__m128i *)(void *)p, _mm256_castsi256_si128(v));
-        else
-            _mm256_stream_si256((__m256i *)(void *)(p - 16), _mm256_permute2x128_si256(*carry, v, 0x21));
-        *carry = v;
-    } else {
+    if (bmode == AW_B_NT && (uintptr_t)p % 32 == 16)
+        aw_store_pd_c((double *)(void *)p, _mm256_castsi256_pd(v), AW_ST_NTS, carry,
+                      (const double *)(const void *)first);
+    else
         aw_store_32bytes(p, v, bmode);
-    }
 }
 
 /* the end of a run of aw_store_32bytes_c whose last store was at end - 32 */
-AW_INLINE void aw_store_32bytes_end(uint8_t *end, __m256i carry, int bmode)
+AW_INLINE void aw_store_32bytes_end(uint8_t *end, __m256d carry, int bmode)
 {
     if (bmode == AW_B_NT && (uintptr_t)end % 32 == 16)
-        _mm_stream_si128((__m128i *)(void *)(end - 16), _mm256_extracti128_si256(carry, 1));
+        aw_store_pd_end((double *)(void *)end, carry, AW_ST_NTS);
 }
 
 /* The columns k .. k+31 whose int32 value (H0 .. H3, 8 columns each) is
@@ -975,7 +971,7 @@ AW_INLINE int aw_classify_bytes(const rt_classify_args *ca, const int mode, cons
         const __m256i bidx = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
                                               2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
         const __m256i none = _mm256_set1_epi8(RT_NONE);
-        __m256i ct = _mm256_setzero_si256(), cf = ct; /* aw_store_32bytes_c's carries */
+        __m256d ct = _mm256_setzero_pd(), cf = ct; /* aw_store_32bytes_c's carries */
         const __m256i *s1 = (const __m256i *)(const void *)ia1;
         const __m256i *s2 = (const __m256i *)(const void *)ia2;
         const __m256i *s3 = (const __m256i *)(const void *)ia3;
