@@ -131,6 +131,9 @@ int rt__point_dwin2(const double *profile, uint32_t len, double *dwin2);
  * than RT_WIN16_ROWS. */
 #define RT_WIN16_ROWS 1024
 int rt__point_win16(const int32_t *iprof, uint32_t len, int32_t *win16);
+/* The same of eight lanes (RT_WIN16_ROWS * 8 entries), for the AVX2 rows'
+ * fixed-point profile sums (rt_point_prof.winp). */
+int rt__point_win8(const int32_t *iprof, uint32_t len, int32_t *win8);
 
 /* The profile sums of a tile of a terra row by the point path's double
  * arithmetic (any step and origin), for an integer profile:
@@ -161,6 +164,16 @@ typedef struct rt_point_prof {
      * alone: SPEC 5's lake and mud come first and have no feature) */
     const double *ht;
     double lake_height, lake_base;
+    /* scratch kept from row to row of one block (it depends on the
+     * directions, the step and the column within the call only): the fixed
+     * point products of the AVX2 rows (point_rows_avx2.h), fix_cap uint32,
+     * filled by the first row that uses them (*fix_ready set); or NULL */
+    uint32_t *fix;
+    size_t fix_cap;
+    int *fix_ready;
+    /* plain eight-lane windows (rt__point_win8), or NULL: those rows' */
+    const int32_t *winp;
+    uint32_t winp_mask;
 } rt_point_prof;
 
 /* Kernels may write the int32 tile buffers up to nk rounded up to 8

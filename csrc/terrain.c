@@ -438,6 +438,11 @@ typedef struct tile_buf {
     double *ax;
     size_t ax_cap;
     int *ax_ready;
+    /* the point tiles' fixed-point products of the profile sums
+     * (rt_point_prof.fix): fix_cap uint32, *fix_ready once filled; or NULL */
+    uint32_t *fix;
+    size_t fix_cap;
+    int *fix_ready;
     /* the tile kernels' tables kept from tile to tile (rt_tile_args.cache),
      * or NULL */
     void *cache;
@@ -453,6 +458,7 @@ typedef struct grid_scratch {
     double dwin8[RT_DWIN8_ROWS * 16];
     double dwin2[RT_DWIN2_ROWS * 4];
     int32_t win16[RT_WIN16_ROWS * 16];
+    int32_t winp[RT_WIN16_ROWS * 8];
 } grid_scratch;
 
 typedef struct block_job {
@@ -493,6 +499,9 @@ typedef struct block_job {
     uint32_t dwin2_mask;
     const int32_t *win16;
     uint32_t win16_mask;
+    /* the point tiles' plain eight-lane windows (rt__point_win8), or NULL */
+    const int32_t *winp;
+    uint32_t winp_mask;
 } block_job;
 
 /* After a classify pass of the classic rules (no placed entry near the
@@ -986,7 +995,8 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
          * lake and mud columns */
         rt_point_prof pp = {t, j->piprof, j->win, j->win_mask, b->x0, b->step, y, b->c0 + c, nk, n,
                             {tb->a1, tb->a2, tb->a3}, tb->xr, j->win16, j->win16_mask,
-                            tb->ht, t->lake_height, t->lake_base};
+                            tb->ht, t->lake_height, t->lake_base,
+                            tb->fix, tb->fix_cap, tb->fix_ready, j->winp, j->winp_mask};
         j->kern->prof_row(&pp);
         for (int q = nk; q < ((nk + 7) & ~7); q++) tb->xr[q] = tb->xr[nk - 1]; /* read, unused */
         ta.nk = nk;
@@ -1393,6 +1403,9 @@ static grid_scratch *grid_scratch_new(int nbufs, int64_t nx, void **raw, tile_bu
         tb->ax = NULL; /* rt_terra_grid's, where it keeps the products */
         tb->ax_cap = 0;
         tb->ax_ready = NULL;
+        tb->fix = NULL; /* and these */
+        tb->fix_cap = 0;
+        tb->fix_ready = NULL;
         tb->cache = NULL; /* rt_terra_grid's too */
         atomic_init(&(*busy)[k], 0);
     }
@@ -1433,6 +1446,12 @@ static void grid_plan(block_job *j, grid_scratch *g)
         if (w16 > 0) {
             j->win16 = g->win16;
             j->win16_mask = (uint32_t)w16;
+        }
+        const int wp = j->piprof && j->out && j->b->nx >= 8 && j->b->ny > 1
+                           ? rt__point_win8(j->piprof, j->t->profile_len, g->winp) : -1;
+        if (wp > 0) {
+            j->winp = g->winp;
+            j->winp_mask = (uint32_t)wp;
         }
     }
 }
@@ -1490,13 +1509,22 @@ rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b, const rt_terra_o
         const int64_t ntiles = (b->nx + TILE - 1) / TILE;
         const uint64_t want = (uint64_t)b->nx * t->directions;
         const size_t cap = want < ((uint64_t)64 << 10) ? (size_t)want : (size_t)64 << 10;
-        const size_t per = (cap * sizeof(double) + (size_t)ntiles * sizeof(int) + 63) & ~(size_t)63;
+        /* and the fixed-point products of the profile sums: three pairs of
+         * directions a column of a chunk of 256 (point_rows_avx2.h: the
+         * classic 5 directions take 15 KiB, 64 directions 192 KiB) */
+        const int64_t fcols = ((b->nx < 256 ? b->nx : 256) + 7) & ~(int64_t)7;
+        const size_t fcap = (size_t)3 * t->directions * (size_t)fcols;
+        const size_t fat = (cap * sizeof(double) + (size_t)ntiles * sizeof(int) + 63) & ~(size_t)63;
+        const size_t per = (fat + fcap * sizeof(uint32_t) + sizeof(int) + 63) & ~(size_t)63;
         axraw = calloc((size_t)j.nbufs, per);
         for (int k = 0; axraw && k < j.nbufs; k++) {
             unsigned char *q = (unsigned char *)axraw + (size_t)k * per;
             j.bufs[k].ax = (double *)(void *)q;
             j.bufs[k].ax_cap = cap;
             j.bufs[k].ax_ready = (int *)(void *)(q + cap * sizeof(double));
+            j.bufs[k].fix = fcap ? (uint32_t *)(void *)(q + fat) : NULL;
+            j.bufs[k].fix_cap = fcap;
+            j.bufs[k].fix_ready = (int *)(void *)(q + fat + fcap * sizeof(uint32_t));
         }
     }
     /* the tile kernels' tables, one cache a buffer */

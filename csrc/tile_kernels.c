@@ -110,13 +110,28 @@ int rt__point_dwin2(const double *profile, uint32_t len, double *dwin2)
     return point_dwin_lanes(profile, len, dwin2, 2, RT_DWIN2_ROWS);
 }
 
+/* Plain int32 windows of `lanes` (8 or 16) columns: row b holds P[e & mask]
+ * in slot e mod lanes for e in [b, b + lanes) (rt__point_win16 and
+ * rt__point_win8 below). */
+static int point_win_lanes(const int32_t *iprof, uint32_t len, int32_t *win, uint32_t lanes,
+                           uint32_t max_rows)
+{
+    const uint32_t mask = len - 1, rows = len < lanes ? lanes : len;
+    if (rows > max_rows) return -1;
+    for (uint32_t b = 0; b < rows; b++)
+        for (uint32_t j = 0; j < lanes; j++)
+            win[b * lanes + j] = iprof[(b + ((j - b) & (lanes - 1))) & mask];
+    return (int)(rows - 1);
+}
+
 int rt__point_win16(const int32_t *iprof, uint32_t len, int32_t *win16)
 {
-    const uint32_t mask = len - 1, rows = len < 16 ? 16 : len;
-    if (rows > RT_WIN16_ROWS) return -1;
-    for (uint32_t b = 0; b < rows; b++)
-        for (uint32_t j = 0; j < 16; j++) win16[b * 16 + j] = iprof[(b + ((j - b) & 15u)) & mask];
-    return (int)(rows - 1);
+    return point_win_lanes(iprof, len, win16, 16, RT_WIN16_ROWS);
+}
+
+int rt__point_win8(const int32_t *iprof, uint32_t len, int32_t *win8)
+{
+    return point_win_lanes(iprof, len, win8, 8, RT_WIN16_ROWS);
 }
 
 int rt__tile_windows8(const int32_t *iprof, uint32_t len, uint8_t *win8, int32_t *base)

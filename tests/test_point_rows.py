@@ -12,6 +12,7 @@ coordinates near +-2**26 m, tiny and huge steps, rows wide enough for the
 import dataclasses
 
 import numpy as np
+import pytest
 import reference as R
 from helpers import bits, check_grids, make_terrain
 from hypothesis import assume, given, settings
@@ -80,6 +81,69 @@ def test_wide_rows_non_dyadic():
     for x0, y0, s in ((23396.0, 5318.0, 0.37), (23396.5, 5318.0, 1 / 3), (23396.1, 5318.3, 1.0),
                       (-(2.0 ** 26) + 1.3, 2.0 ** 26 - 7.7, 0.0123)):
         _check(rt.Terrain(), R.CLASSIC, x0, y0, 2061, 1, s)
+
+
+@pytest.mark.parametrize("x0, y0, s, nx, ny", [
+    (23396.0, 5318.0, 1 / 3, 600, 4),    # lattice steps: exact boundaries in every chunk
+    (23396.0, 5318.0, 0.1, 530, 3),
+    (0.0, 0.0, 0.2, 517, 3),
+    (23396.1, 5318.3, 1.0, 1030, 2),     # four chunks of 256 columns and a tail
+    (23396.5, 5318.0, 0.37, 2061, 2),    # wider than a tile (2048 columns)
+    (-(2.0 ** 26) + 1.3, 2.0 ** 26 - 7.7, 0.37, 300, 2),  # far: a wider bound
+])
+def test_fixed_point_profile_sums(x0, y0, s, nx, ny):
+    """The AVX2 rows' profile sums by fixed point (point_rows_avx2.h): chunks
+    of 256 columns anchored at their first, and a direction with a lane near
+    an index's boundary by the doubles.  At lattice steps such lanes come in
+    every chunk: at step 1/3 from whole metres, A3 = B3 = -64 puts v = -64 (x
+    + y) on a multiple of 128 up to the rounding of x and y every sixth
+    column; the seed's floor there depends on that rounding."""
+    _check(rt.Terrain(), R.CLASSIC, x0, y0, nx, ny, s)
+
+
+# A model whose terrain shows the parity of pair 1's profile index at every
+# column: profile 0, 200, 0, 200, ..., one direction a pair, town below 100,
+# no lakes (town where the index is even)
+PARITY = {"profile": (0.0, 200.0) * 128, "lake_base": -1.0, "town_below": 100.0,
+          "ah": (13,), "bh": (27,), "a1": (61,), "b1": (37,), "a2": (-29,), "b2": (11,),
+          "a3": (5,), "b3": (-53,)}
+
+
+@pytest.mark.parametrize("a1, y0, col", [
+    (61, 5321.93, 187),      # the first chunk
+    (61, 5408.45, 255),      # its last column
+    (61, 5639.95, 505),      # the second chunk (anchored at column 256)
+    (61, 5861.89, 351),
+    (-61, 5411.16, 156),     # A < 0: the windows start 7 below lane 0
+    (-61, 5742.7, 70),
+])
+def test_fixed_point_boundaries(a1, y0, col):
+    """Columns where the seed's v = fl(fl(A1*x) + fl(B1*y)) lies a few ulps
+    below a multiple of 128 (x = 23396 + 0.37 c): the index is that of the
+    rounded v, one less than the real value's.  The fixed-point sums of the
+    AVX2 rows see such a lane as near a boundary and take the doubles; without
+    that they would give the real value's index, and the town its parity.
+    (Found by searching rows for them; the test checks they still are.)"""
+    x0, s, nx = 23396.0, 0.37, 520
+    x = x0 + col * s
+    v = a1 * x + 37 * y0
+    assert v % 128 > 128 - 1e-9 and v == a1 * x + 37 * y0  # just below a boundary
+    model = dict(PARITY, a1=(a1,))
+    params = dataclasses.replace(R.CLASSIC, **model)
+    t = make_terrain(rt, params)
+    _check(t, params, x0, y0, nx, 2, s)
+    town = int(rt.TerrainType.TOWN)
+    assert (t.grid(x0, y0, nx, 1, s).terrain[0, col] == town) == (np.floor(v / 128) % 2 == 0)
+
+
+@settings(max_examples=15, deadline=None)
+@given(models(), origin, origin, step, st.integers(250, 300))
+def test_fixed_point_models(params, x0, y0, s, nx):
+    """The same for small models (profiles of 1 to 256 entries, so windows of
+    8 to 256 rows and 17 to 22 fraction bits; directions with A = 0) across a
+    chunk's end."""
+    assume(abs(x0) + nx * s <= L and abs(y0) + 2 * s <= L)
+    _check(make_terrain(rt, params), params, x0, y0, nx, 2, s)
 
 
 @settings(max_examples=40, deadline=None)

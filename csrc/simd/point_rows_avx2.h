@@ -275,6 +275,26 @@ PR_INLINE __m256i pp_dir_sum(const pp_dir *dd, __m256d x0, __m256d x1, const int
     return _mm256_srai_epi32(_mm256_permutevar8x32_epi32(w, q), 16);
 }
 
+/* One column of a terra row's profile sums by the seed's arithmetic (as
+ * prof_xy), and its round_js(x): the last columns of a row (here and in
+ * terrain_avx2.h's prof_row_avx2w) */
+static void aw_prof_point(const rt_point_prof *r, int c, double x)
+{
+    const rt_terrain *t = r->t;
+    const uint32_t mask = t->profile_len - 1;
+    static const int pa[3] = {RT_A1, RT_A2, RT_A3}, pb[3] = {RT_B1, RT_B2, RT_B3};
+    for (int p = 0; p < 3; p++) {
+        int32_t s = 0;
+        for (uint32_t i = 0; i < r->n; i++) {
+            double v = (double)t->vec[pa[p]][i] * x + (double)t->vec[pb[p]][i] * r->y;
+            double q = rt__floor(rt__floor(v) * RT_RECIP128);
+            s += r->profile[rt__low32(q) & mask];
+        }
+        r->a[p][c] = s;
+    }
+    r->xr[c] = (int32_t)rt__round_js(x);
+}
+
 PR_INLINE void pp_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECTIONS], uint32_t n)
 {
     const int nk = r->nk, n8 = nk & ~7;
@@ -315,22 +335,189 @@ PR_INLINE void pp_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
         ci0 = _mm256_add_pd(ci0, eight);
         ci1 = _mm256_add_pd(ci1, eight);
     }
-    for (int c = n8; c < nk; c++) {
-        const double x = r->x0 + (double)(r->c0 + c) * r->step;
-        const rt_terrain *t = r->t;
-        const uint32_t mask = t->profile_len - 1;
-        static const int pa[3] = {RT_A1, RT_A2, RT_A3}, pb[3] = {RT_B1, RT_B2, RT_B3};
-        for (int p = 0; p < 3; p++) {
-            int32_t s = 0;
-            for (uint32_t i = 0; i < r->n; i++) {
-                double v = (double)t->vec[pa[p]][i] * x + (double)t->vec[pb[p]][i] * r->y;
-                double q = rt__floor(rt__floor(v) * RT_RECIP128);
-                s += r->profile[rt__low32(q) & mask];
+    for (int c = n8; c < nk; c++) aw_prof_point(r, c, r->x0 + (double)(r->c0 + c) * r->step);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The profile sums by fixed point, where the block keeps its products
+ * (rt_point_prof.fix).  The index of a pair (A, B) at column c of a call
+ * is floor(v_c / 128), v_c = fl(fl(A*x_c) + fl(B*y)), x_c = fl(x0 +
+ * fl((c0 + c)*step)).  Against the real V_c = A*(x0 + (c0 + c)*step) +
+ * fl(B*y), whose V_c - V_0 is c*A*step exactly:
+ *  - |x_c - (x0 + (c0 + c)*step)| <= 2u Mx (u = 2^-53, Mx >= |x0| +
+ *    |(c0 + c)*step|), |fl(A*x_c) - A*x_c| <= u |A| Mx (1 + 3u) and the sum
+ *    adds u (|A| Mx (1 + 3u) + |fl(B*y)|): |v_c - V_c| <= e =
+ *    (6 |A| Mx + 2 |fl(B*y)| + 2) 2^-53, with room;
+ *  - in units of 2^-F, U_c = floor(v_0 2^F) + W_c + E (modulo 2^32), where
+ *    W_c = round(fl(c*A*step) 2^F) is within h = 1/2 + 2^-9 of c*A*step 2^F
+ *    (|c*A*step| < 2^18: 2048 columns, |A|*step <= 100), puts v_c 2^F
+ *    within G = 1 + h + 2e 2^F of U_c - E; E = ceil(G) + 1 > G, so v_c 2^F
+ *    lies in (U_c - 2E, U_c);
+ *  - where U_c mod 2^(F+7) >= 2E the whole interval has one floor(. /
+ *    2^(F+7)), the index, and U_c >> (F+7) is its low L = 25 - F bits: the
+ *    index modulo 2^L, 2^L the windows' row count, all the windows need.
+ * Eight columns with some lane nearer an index's boundary than that (some
+ * 2^-21 of the lanes, and exact boundaries) are computed again by the
+ * doubles (pp_dir_sum).  A direction costs eight vector operations for
+ * eight columns, where the doubles take fifteen. */
+
+typedef struct pq_dir {
+    uint32_t base;    /* floor(v_0 2^F) + E, modulo 2^32, at the chunk's first column */
+    uint32_t off;     /* 7 when A < 0 (as pp_dir) */
+} pq_dir;
+
+/* A row is taken in chunks of PQ_COLS columns, each anchored at its first
+ * column (c above counts from there): the products of a chunk (W_c of the
+ * 15 pairs of the classic model: 15 KiB) stay in the L1 cache. */
+#define PQ_COLS 256
+
+/* The fixed point of a call: 2^F, the shift F + 7, E and 2E. */
+typedef struct pq_fix {
+    double scale;
+    int shift;
+    uint32_t e, e2;
+    size_t cols;      /* W's stride: PQ_COLS, or fewer for narrow grids */
+} pq_fix;
+
+/* W_c of every pair and column [0, cols): r->fix + (p*n + i)*cols + c */
+static void pq_fill(const rt_point_prof *r, uint32_t n, size_t cols, double scale)
+{
+    static const int pa[3] = {RT_A1, RT_A2, RT_A3};
+    for (int p = 0; p < 3; p++)
+        for (uint32_t i = 0; i < n; i++) {
+            const int64_t a = r->t->vec[pa[p]][i];
+            uint32_t *w = r->fix + ((size_t)p * n + i) * cols;
+            for (size_t c = 0; c < cols; c++) {
+                const double v = (double)((int64_t)c * a) * r->step * scale;
+                double f = rt__floor(v);
+                if (v - f >= 0.5) f += 1.0; /* v - f exact */
+                w[c] = (uint32_t)rt__u64((int64_t)f);
             }
-            r->a[p][c] = s;
         }
-        r->xr[c] = (int32_t)rt__round_js(x);
+}
+
+/* The bases of the chunk whose first column is c0 + cs */
+static void pq_bases(const rt_point_prof *r, pq_dir (*qd)[RT_MAX_DIRECTIONS], uint32_t n,
+                     int cs, const pq_fix *fx)
+{
+    const rt_terrain *t = r->t;
+    static const int pa[3] = {RT_A1, RT_A2, RT_A3}, pb[3] = {RT_B1, RT_B2, RT_B3};
+    const double xc = r->x0 + (double)(r->c0 + cs) * r->step; /* as the columns compute it */
+    for (int p = 0; p < 3; p++)
+        for (uint32_t i = 0; i < n; i++) {
+            const int32_t a = t->vec[pa[p]][i];
+            const double v0 = (double)a * xc + (double)t->vec[pb[p]][i] * r->y; /* the seed's v */
+            qd[p][i].base = (uint32_t)rt__u64((int64_t)rt__floor(v0 * fx->scale)) + fx->e;
+            qd[p][i].off = a < 0 ? 7u : 0u;
+        }
+}
+
+PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECTIONS],
+                        uint32_t n, const pq_fix *fx)
+{
+    const int nk = r->nk, n8 = nk & ~7;
+    const size_t cols = fx->cols;
+    const __m256d vx0 = _mm256_set1_pd(r->x0), vstep = _mm256_set1_pd(r->step);
+    const __m256d eight = _mm256_set1_pd(8.0);
+    const __m256d half = _mm256_set1_pd(0.5), onepd = _mm256_set1_pd(1.0);
+    const __m256i vshift = _mm256_set1_epi32(fx->shift), lim = _mm256_set1_epi32((int)fx->e2);
+    const __m256i frac = _mm256_set1_epi32((int)((1u << fx->shift) - 1u));
+    const int32_t *win = r->win, *winp = r->winp;
+    const uint32_t wm = r->win_mask, pm = r->winp_mask;
+    __m256d ci0 = _mm256_setr_pd((double)r->c0, (double)(r->c0 + 1), (double)(r->c0 + 2),
+                                 (double)(r->c0 + 3));
+    __m256d ci1 = _mm256_setr_pd((double)(r->c0 + 4), (double)(r->c0 + 5), (double)(r->c0 + 6),
+                                 (double)(r->c0 + 7));
+    const __m256d lake_h = _mm256_set1_pd(r->lake_height), lake_b = _mm256_set1_pd(r->lake_base);
+    pq_dir qd[3][RT_MAX_DIRECTIONS];
+    int cs = 0; /* the chunk's first column */
+    for (int c = 0; c < n8; c += 8) {
+        if (c == cs + (int)cols || c == 0) {
+            cs = c;
+            pq_bases(r, qd, n, cs, fx);
+        }
+        const __m256d x0 = _mm256_add_pd(vx0, _mm256_mul_pd(ci0, vstep));
+        const __m256d x1 = _mm256_add_pd(vx0, _mm256_mul_pd(ci1, vstep));
+        /* eight lake or mud columns: their sums are not read (r->ht) */
+        int wet = 0;
+        if (r->ht) {
+            const __m256d h0 = _mm256_loadu_pd(r->ht + c), h1 = _mm256_loadu_pd(r->ht + c + 4);
+            const __m256d w0 = _mm256_or_pd(_mm256_cmp_pd(h0, lake_h, _CMP_LT_OQ), _mm256_cmp_pd(h0, lake_b, _CMP_LT_OQ));
+            const __m256d w1 = _mm256_or_pd(_mm256_cmp_pd(h1, lake_h, _CMP_LT_OQ), _mm256_cmp_pd(h1, lake_b, _CMP_LT_OQ));
+            wet = _mm256_movemask_pd(_mm256_and_pd(w0, w1)) == 0xf;
+        }
+        for (int p = 0; wet && p < 3; p++) _mm256_storeu_si256((__m256i *)(void *)(r->a[p] + c), _mm256_setzero_si256());
+        for (int p = 0; !wet && p < 3; p++) {
+            __m256i acc = _mm256_setzero_si256();
+            for (uint32_t i = 0; i < n; i++) {
+                const uint32_t *w = r->fix + ((size_t)p * n + i) * cols + (c - cs);
+                const __m256i u = _mm256_add_epi32(_mm256_set1_epi32((int)qd[p][i].base),
+                                                   _mm256_loadu_si256((const __m256i *)(const void *)w));
+                const __m256i q = _mm256_srlv_epi32(u, vshift);
+                /* a lane within 2E of a boundary (U mod 2^(F+7) < 2E, both
+                 * below 2^31): the direction's eight by the doubles */
+                const __m256i near = _mm256_cmpgt_epi32(lim, _mm256_and_si256(u, frac));
+                if (__builtin_expect(_mm256_movemask_ps(_mm256_castsi256_ps(near)) != 0, 0)) {
+                    acc = _mm256_add_epi32(acc, _mm256_permute4x64_epi64(pp_dir_sum(&dd[p][i], x0, x1, win, wm), 0xD8));
+                    continue;
+                }
+                const uint32_t b = (uint32_t)_mm256_cvtsi256_si32(q) - qd[p][i].off;
+                const __m256i wv = _mm256_load_si256((const __m256i *)(const void *)(winp + ((size_t)(b & pm) << 3)));
+                acc = _mm256_add_epi32(acc, _mm256_permutevar8x32_epi32(wv, q));
+            }
+            _mm256_storeu_si256((__m256i *)(void *)(r->a[p] + c), acc);
+        }
+        /* round_js(x): floor, plus one if the fraction is >= 0.5 */
+        const __m256d f0 = _mm256_floor_pd(x0), f1 = _mm256_floor_pd(x1);
+        const __m256d u0 = _mm256_and_pd(_mm256_cmp_pd(_mm256_sub_pd(x0, f0), half, _CMP_GE_OQ), onepd);
+        const __m256d u1 = _mm256_and_pd(_mm256_cmp_pd(_mm256_sub_pd(x1, f1), half, _CMP_GE_OQ), onepd);
+        _mm_storeu_si128((__m128i *)(void *)(r->xr + c), _mm256_cvttpd_epi32(_mm256_add_pd(f0, u0)));
+        _mm_storeu_si128((__m128i *)(void *)(r->xr + c + 4), _mm256_cvttpd_epi32(_mm256_add_pd(f1, u1)));
+        ci0 = _mm256_add_pd(ci0, eight);
+        ci1 = _mm256_add_pd(ci1, eight);
     }
+    for (int c = n8; c < nk; c++) aw_prof_point(r, c, r->x0 + (double)(r->c0 + c) * r->step);
+}
+
+/* The fixed point of a call (and W, once a block); 0 where the call is not
+ * for it: no scratch, or a bound too wide (far coordinates, long profiles). */
+static int pq_setup(const rt_point_prof *r, pq_fix *fx)
+{
+    const rt_terrain *t = r->t;
+    static const int pa[3] = {RT_A1, RT_A2, RT_A3}, pb[3] = {RT_B1, RT_B2, RT_B3};
+    const uint32_t n = r->n, rows = r->winp_mask + 1;
+    if (!r->fix || !r->fix_ready || !r->winp || rows < 8 || (rows & (rows - 1)) != 0) return 0;
+    fx->cols = (r->fix_cap / (3 * (size_t)n)) & ~(size_t)7;
+    if (fx->cols > PQ_COLS) fx->cols = PQ_COLS;
+    if (fx->cols < PQ_COLS && (size_t)(r->nk & ~7) > fx->cols) return 0;
+    int L = 0;
+    while ((1u << L) < rows) L++;
+    const int F = 25 - L;
+    if (F < 12) return 0; /* long profiles: few bits left for the fractions */
+    fx->scale = (double)((uint64_t)1 << F);
+    /* Mx: at least |x0| + |(c0 + c)*step| at every column */
+    const double cmax = fabs((double)r->c0) > fabs((double)(r->c0 + r->nk)) ? fabs((double)r->c0)
+                                                                           : fabs((double)(r->c0 + r->nk));
+    const double mx = fabs(r->x0) + cmax * r->step * (1.0 + 0x1p-40) + 1.0;
+    double g = 0.0;
+    for (int p = 0; p < 3; p++)
+        for (uint32_t i = 0; i < n; i++) {
+            const int32_t a = t->vec[pa[p]][i];
+            const double by = (double)t->vec[pb[p]][i] * r->y;
+            const double e = (6.0 * fabs((double)a) * mx + 2.0 * fabs(by) + 2.0) * 0x1p-52 * fx->scale;
+            if (e > g) g = e;
+        }
+    const double gg = 1.5 + 0x1p-9 + 2.0 * g;
+    if (!(gg < 1024.0)) return 0;
+    fx->e = (uint32_t)gg + 2u; /* ceil(gg) + 1 at least */
+    fx->e2 = 2u * fx->e;
+    if (fx->e2 > (1u << (F + 7 - 8))) return 0; /* at most 1/256 of the lanes near */
+    fx->shift = F + 7;
+    if (!*r->fix_ready) {
+        pq_fill(r, n, fx->cols, fx->scale);
+        *r->fix_ready = 1;
+    }
+    return 1;
 }
 
 /* 0 (nothing written) when the tile is not for pp_row_n: no windows, or
@@ -350,10 +537,17 @@ static PR_ATTR int pr_prof_row_avx2(const rt_point_prof *r)
             dd[p][i].by7 = (double)t->vec[pb[p]][i] * r->y * RT_RECIP128;
             dd[p][i].off = a < 0 ? 7u : 0u;
         }
-    if (r->n == 5)
+    pq_fix fx;
+    if (pq_setup(r, &fx)) {
+        if (r->n == 5)
+            pq_row_n(r, dd, 5, &fx);
+        else
+            pq_row_n(r, dd, r->n, &fx);
+    } else if (r->n == 5) {
         pp_row_n(r, dd, 5);
-    else
+    } else {
         pp_row_n(r, dd, r->n);
+    }
     return 1;
 }
 

@@ -374,6 +374,7 @@ static PX_ATTR void prof_row_avx512w(const rt_point_prof *r)
     for (int p = 0; p < 3; p++) rest.a[p] += n16;
     rest.xr += n16;
     if (rest.ht) rest.ht += n16;
+    rest.fix = NULL; /* a few columns: not worth filling the AVX2 rows' products */
     prof_row_avx2w(&rest);
 }
 

@@ -1220,25 +1220,6 @@ static AW_ATTR void height_row_avx2w(const rt_point_row *r)
         r->out[c] = aw_height_point(r, r->x0 + (double)(r->c0 + c) * r->step);
 }
 
-/* One point of a terra row's profile sums by the seed's arithmetic (as
- * prof_xy), and its round_js(x). */
-static void aw_prof_point(const rt_point_prof *r, int k, double x)
-{
-    const rt_terrain *t = r->t;
-    const uint32_t mask = t->profile_len - 1;
-    static const int pa[3] = {RT_A1, RT_A2, RT_A3}, pb[3] = {RT_B1, RT_B2, RT_B3};
-    for (int p = 0; p < 3; p++) {
-        int32_t s = 0;
-        for (uint32_t i = 0; i < r->n; i++) {
-            double v = (double)t->vec[pa[p]][i] * x + (double)t->vec[pb[p]][i] * r->y;
-            double q = rt__floor(rt__floor(v) * RT_RECIP128);
-            s += r->profile[rt__low32(q) & mask];
-        }
-        r->a[p][k] = s;
-    }
-    r->xr[k] = (int32_t)rt__round_js(x);
-}
-
 /* The profile sums of a terra row's tile, any step (rt_point_prof): eight
  * points a step in doubles, the seed's operations in its order.  Two exact
  * rewritings save work: floor(floor(v) / 128) = floor(v / 128) (for any
