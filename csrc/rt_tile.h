@@ -174,6 +174,9 @@ typedef struct rt_point_prof {
     /* plain eight-lane windows (rt__point_win8), or NULL: those rows' */
     const int32_t *winp;
     uint32_t winp_mask;
+    /* nonzero: xr already holds round_js(x) of these columns (the previous
+     * row's, which x does not depend on); a kernel may leave it */
+    int xr_ready;
 } rt_point_prof;
 
 /* Kernels may write the int32 tile buffers up to nk rounded up to 8

@@ -443,6 +443,10 @@ typedef struct tile_buf {
     uint32_t *fix;
     size_t fix_cap;
     int *fix_ready;
+    /* the point tiles: the first column and width of the tile whose
+     * round_js(x) xr holds (rt_point_prof.xr_ready), or xr_nk 0 */
+    int64_t xr_c0;
+    int xr_nk;
     /* the tile kernels' tables kept from tile to tile (rt_tile_args.cache),
      * or NULL */
     void *cache;
@@ -996,8 +1000,11 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
         rt_point_prof pp = {t, j->piprof, j->win, j->win_mask, b->x0, b->step, y, b->c0 + c, nk, n,
                             {tb->a1, tb->a2, tb->a3}, tb->xr, j->win16, j->win16_mask,
                             tb->ht, t->lake_height, t->lake_base,
-                            tb->fix, tb->fix_cap, tb->fix_ready, j->winp, j->winp_mask};
+                            tb->fix, tb->fix_cap, tb->fix_ready, j->winp, j->winp_mask,
+                            tb->xr_nk == nk && tb->xr_c0 == b->c0 + c};
         j->kern->prof_row(&pp);
+        tb->xr_c0 = b->c0 + c;
+        tb->xr_nk = nk;
         for (int q = nk; q < ((nk + 7) & ~7); q++) tb->xr[q] = tb->xr[nk - 1]; /* read, unused */
         ta.nk = nk;
         j->kern->prof_at(&ta, (const uint32_t *)tb->xr, tb->fa);
@@ -1406,6 +1413,8 @@ static grid_scratch *grid_scratch_new(int nbufs, int64_t nx, void **raw, tile_bu
         tb->fix = NULL; /* and these */
         tb->fix_cap = 0;
         tb->fix_ready = NULL;
+        tb->xr_c0 = 0;
+        tb->xr_nk = 0;
         tb->cache = NULL; /* rt_terra_grid's too */
         atomic_init(&(*busy)[k], 0);
     }

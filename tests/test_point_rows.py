@@ -136,6 +136,15 @@ def test_fixed_point_boundaries(a1, y0, col):
     assert (t.grid(x0, y0, nx, 1, s).terrain[0, col] == town) == (np.floor(v / 128) % 2 == 0)
 
 
+def test_rounded_x_kept_per_tile():
+    """round_js(x) does not depend on the row: a tile keeps the previous row's
+    (rt_point_prof.xr_ready), never another tile's of the same width (4104
+    columns: tiles of 2048, 2048 and 8).  A feature mask of 7 makes most
+    points feature candidates, so the features show every rounded x."""
+    params = dataclasses.replace(R.CLASSIC, feature_mask=7)
+    _check(make_terrain(rt, params), params, 23396.1, 5318.3, 4104, 2, 0.37)
+
+
 @settings(max_examples=15, deadline=None)
 @given(models(), origin, origin, step, st.integers(250, 300))
 def test_fixed_point_models(params, x0, y0, s, nx):

@@ -326,12 +326,15 @@ PR_INLINE void pp_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
                 acc = _mm256_add_epi32(acc, pp_dir_sum(&dd[p][i], x0, x1, win, wm));
             _mm256_storeu_si256((__m256i *)(void *)(r->a[p] + c), _mm256_permute4x64_epi64(acc, 0xD8));
         }
-        /* round_js(x): floor, plus one if the fraction is >= 0.5 */
-        const __m256d f0 = _mm256_floor_pd(x0), f1 = _mm256_floor_pd(x1);
-        const __m256d u0 = _mm256_and_pd(_mm256_cmp_pd(_mm256_sub_pd(x0, f0), half, _CMP_GE_OQ), onepd);
-        const __m256d u1 = _mm256_and_pd(_mm256_cmp_pd(_mm256_sub_pd(x1, f1), half, _CMP_GE_OQ), onepd);
-        _mm_storeu_si128((__m128i *)(void *)(r->xr + c), _mm256_cvttpd_epi32(_mm256_add_pd(f0, u0)));
-        _mm_storeu_si128((__m128i *)(void *)(r->xr + c + 4), _mm256_cvttpd_epi32(_mm256_add_pd(f1, u1)));
+        /* round_js(x): floor, plus one if the fraction is >= 0.5 (unless xr
+         * holds them: the previous row's) */
+        if (!r->xr_ready) {
+            const __m256d f0 = _mm256_floor_pd(x0), f1 = _mm256_floor_pd(x1);
+            const __m256d u0 = _mm256_and_pd(_mm256_cmp_pd(_mm256_sub_pd(x0, f0), half, _CMP_GE_OQ), onepd);
+            const __m256d u1 = _mm256_and_pd(_mm256_cmp_pd(_mm256_sub_pd(x1, f1), half, _CMP_GE_OQ), onepd);
+            _mm_storeu_si128((__m128i *)(void *)(r->xr + c), _mm256_cvttpd_epi32(_mm256_add_pd(f0, u0)));
+            _mm_storeu_si128((__m128i *)(void *)(r->xr + c + 4), _mm256_cvttpd_epi32(_mm256_add_pd(f1, u1)));
+        }
         ci0 = _mm256_add_pd(ci0, eight);
         ci1 = _mm256_add_pd(ci1, eight);
     }
@@ -431,11 +434,13 @@ PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
     const __m256d lake_h = _mm256_set1_pd(r->lake_height), lake_b = _mm256_set1_pd(r->lake_base);
     pq_dir qd[3][RT_MAX_DIRECTIONS];
     int cs = 0; /* the chunk's first column */
+    const int xr_ready = r->xr_ready;
     for (int c = 0; c < n8; c += 8) {
         if (c == cs + (int)cols || c == 0) {
             cs = c;
             pq_bases(r, qd, n, cs, fx);
         }
+        /* x: for the doubles' directions and round_js (computed where used) */
         const __m256d x0 = _mm256_add_pd(vx0, _mm256_mul_pd(ci0, vstep));
         const __m256d x1 = _mm256_add_pd(vx0, _mm256_mul_pd(ci1, vstep));
         /* eight lake or mud columns: their sums are not read (r->ht) */
@@ -467,12 +472,15 @@ PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
             }
             _mm256_storeu_si256((__m256i *)(void *)(r->a[p] + c), acc);
         }
-        /* round_js(x): floor, plus one if the fraction is >= 0.5 */
-        const __m256d f0 = _mm256_floor_pd(x0), f1 = _mm256_floor_pd(x1);
-        const __m256d u0 = _mm256_and_pd(_mm256_cmp_pd(_mm256_sub_pd(x0, f0), half, _CMP_GE_OQ), onepd);
-        const __m256d u1 = _mm256_and_pd(_mm256_cmp_pd(_mm256_sub_pd(x1, f1), half, _CMP_GE_OQ), onepd);
-        _mm_storeu_si128((__m128i *)(void *)(r->xr + c), _mm256_cvttpd_epi32(_mm256_add_pd(f0, u0)));
-        _mm_storeu_si128((__m128i *)(void *)(r->xr + c + 4), _mm256_cvttpd_epi32(_mm256_add_pd(f1, u1)));
+        /* round_js(x): floor, plus one if the fraction is >= 0.5 (unless xr
+         * holds them: the previous row's) */
+        if (!xr_ready) {
+            const __m256d f0 = _mm256_floor_pd(x0), f1 = _mm256_floor_pd(x1);
+            const __m256d u0 = _mm256_and_pd(_mm256_cmp_pd(_mm256_sub_pd(x0, f0), half, _CMP_GE_OQ), onepd);
+            const __m256d u1 = _mm256_and_pd(_mm256_cmp_pd(_mm256_sub_pd(x1, f1), half, _CMP_GE_OQ), onepd);
+            _mm_storeu_si128((__m128i *)(void *)(r->xr + c), _mm256_cvttpd_epi32(_mm256_add_pd(f0, u0)));
+            _mm_storeu_si128((__m128i *)(void *)(r->xr + c + 4), _mm256_cvttpd_epi32(_mm256_add_pd(f1, u1)));
+        }
         ci0 = _mm256_add_pd(ci0, eight);
         ci1 = _mm256_add_pd(ci1, eight);
     }

@@ -331,7 +331,13 @@ PX_INLINE void px_prof_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIREC
                 acc = _mm512_add_epi32(acc, px_prof_sum(&dd[p][i], x0, x1, win16, wm, pack));
             _mm512_storeu_si512((void *)(r->a[p] + c), acc);
         }
-        /* round_js(x): floor, plus one if the fraction is >= 0.5 */
+        /* round_js(x): floor, plus one if the fraction is >= 0.5 (unless
+         * xr holds them: the previous row's) */
+        if (r->xr_ready) {
+            ci0 = _mm512_add_pd(ci0, sixteen);
+            ci1 = _mm512_add_pd(ci1, sixteen);
+            continue;
+        }
         const __m512d f0 = _mm512_roundscale_pd(x0, PX_FLOOR);
         const __m512d f1 = _mm512_roundscale_pd(x1, PX_FLOOR);
         const __mmask8 u0 = _mm512_cmp_pd_mask(_mm512_sub_pd(x0, f0), half, _CMP_GE_OQ);
