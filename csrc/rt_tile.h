@@ -44,6 +44,10 @@ typedef struct rt_tile_args {
      * or NULL */
     const int32_t *win16;
     uint32_t win16_mask;     /* rows - 1 */
+    /* prof_at of the AVX2 variant: plain eight-lane windows
+     * (rt__point_win8), or NULL */
+    const int32_t *winp;
+    uint32_t winp_mask;      /* rows - 1 */
     /* a kernel's tables kept from tile to tile of one block on one thread,
      * or NULL: RT_TILE_CACHE_BYTES of memory from malloc whose first int
      * was 0 when the block began (what the kernels keep there is theirs:

@@ -964,6 +964,8 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
     ta.win_mask = j->win_mask;
     ta.win16 = j->win16;
     ta.win16_mask = j->win16_mask;
+    ta.winp = j->winp;
+    ta.winp_mask = j->winp_mask;
     for (uint32_t i = 0; i < n; i++) { /* calcProf(B2, xr, A3, yr): B2*xr + A3*yr */
         ta.dv[i] = (uint32_t)rt__u64((int64_t)t->vec[RT_B2][i]);
         ta.v0[i] = (uint32_t)rt__u64((int64_t)t->vec[RT_A3][i] * yri);

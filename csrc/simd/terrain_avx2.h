@@ -805,8 +805,7 @@ static AW_ATTR void tile_prof_at_avx2w(const rt_tile_args *ta, const uint32_t *r
         return;
     }
     const uint32_t n = ta->n;
-    const int32_t *win = ta->win;
-    const __m128i sh = _mm_cvtsi32_si128((int)s);
+    const __m256i sh = _mm256_set1_epi32((int)s);
     __m256i A[8], BY[8];
     int off[8];
     for (uint32_t i = 0; i < n; i++) {
@@ -814,16 +813,19 @@ static AW_ATTR void tile_prof_at_avx2w(const rt_tile_args *ta, const uint32_t *r
         BY[i] = _mm256_set1_epi32((int)ta->v0[i]);
         off[i] = (int32_t)ta->dv[i] < 0 ? 7 : 0;
     }
+    /* the plain windows where there are (the point tiles): the same
+     * entries, without the packed ones' shift */
+    const int plain = ta->winp != NULL && ta->winp_mask == wm;
+    const int32_t *win = plain ? ta->winp : ta->win;
     for (int k = 0; k < k1; k += 8) {
         const __m256i x = _mm256_loadu_si256((const __m256i *)(xr + k));
         __m256i acc = _mm256_setzero_si256();
         for (uint32_t i = 0; i < n; i++) {
-            const __m256i q = _mm256_srl_epi32(_mm256_add_epi32(_mm256_mullo_epi32(x, A[i]), BY[i]), sh);
+            const __m256i q = _mm256_srlv_epi32(_mm256_add_epi32(_mm256_mullo_epi32(x, A[i]), BY[i]), sh);
             const uint32_t b = ta->dv[i] * xr[k + off[i]] + ta->v0[i];
-            const int32_t *w = win + (((b >> s) & wm) << 3);
-            acc = _mm256_add_epi32(
-                acc, _mm256_srai_epi32(
-                         _mm256_permutevar8x32_epi32(_mm256_load_si256((const __m256i *)w), q), 16));
+            const __m256i w = _mm256_load_si256((const __m256i *)(win + (((b >> s) & wm) << 3)));
+            const __m256i e = _mm256_permutevar8x32_epi32(w, q);
+            acc = _mm256_add_epi32(acc, plain ? e : _mm256_srai_epi32(e, 16));
         }
         _mm256_storeu_si256((__m256i *)(out + k), acc);
     }
