@@ -364,10 +364,9 @@ PR_INLINE void pp_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
  * doubles (pp_dir_sum).  A direction costs eight vector operations for
  * eight columns, where the doubles take fifteen. */
 
-typedef struct pq_dir {
-    uint32_t base;    /* floor(v_0 2^F) + E, modulo 2^32, at the chunk's first column */
-    uint32_t off;     /* 7 when A < 0 (as pp_dir) */
-} pq_dir;
+/* The pairs' directions are numbered d = p*n + i (n directions a pair),
+ * in PQ_ROUND(3n) slots (a multiple of 8, the last ones unused). */
+#define PQ_ROUND(k) (((k) + 7u) & ~7u)
 
 /* A row is taken in chunks of PQ_COLS columns, each anchored at its first
  * column (c above counts from there): the products of a chunk (W_c of the
@@ -382,26 +381,34 @@ typedef struct pq_fix {
     size_t cols;      /* W's stride: PQ_COLS, or fewer for narrow grids */
 } pq_fix;
 
-/* W_c of every pair and column [0, cols): r->fix + (p*n + i)*cols + c */
+/* W_c of every direction d and column [0, cols): r->fix + d*cols + c;
+ * then those of every eighth column again, the directions side by side
+ * (the first lanes of a group: r->fix + 3n*cols + (c/8)*PQ_ROUND(3n) + d) */
 static void pq_fill(const rt_point_prof *r, uint32_t n, size_t cols, double scale)
 {
     static const int pa[3] = {RT_A1, RT_A2, RT_A3};
+    const size_t nd = 3 * (size_t)n, sd = PQ_ROUND(3 * n);
+    uint32_t *first = r->fix + nd * cols;
+    for (size_t k = 0; k < cols / 8 * sd; k++) first[k] = 0;
     for (int p = 0; p < 3; p++)
         for (uint32_t i = 0; i < n; i++) {
             const int64_t a = r->t->vec[pa[p]][i];
-            uint32_t *w = r->fix + ((size_t)p * n + i) * cols;
+            const size_t d = (size_t)p * n + i;
+            uint32_t *w = r->fix + d * cols;
             for (size_t c = 0; c < cols; c++) {
                 const double v = (double)((int64_t)c * a) * r->step * scale;
                 double f = rt__floor(v);
                 if (v - f >= 0.5) f += 1.0; /* v - f exact */
                 w[c] = (uint32_t)rt__u64((int64_t)f);
+                if (c % 8 == 0) first[c / 8 * sd + d] = w[c];
             }
         }
 }
 
-/* The bases of the chunk whose first column is c0 + cs */
-static void pq_bases(const rt_point_prof *r, pq_dir (*qd)[RT_MAX_DIRECTIONS], uint32_t n,
-                     int cs, const pq_fix *fx)
+/* The bases of the chunk whose first column is c0 + cs, direction d's in
+ * base[d], and off[d]: 7 when its A < 0 (as pp_dir) */
+static void pq_bases(const rt_point_prof *r, uint32_t *base, uint32_t *off, uint32_t n, int cs,
+                     const pq_fix *fx)
 {
     const rt_terrain *t = r->t;
     static const int pa[3] = {RT_A1, RT_A2, RT_A3}, pb[3] = {RT_B1, RT_B2, RT_B3};
@@ -410,8 +417,8 @@ static void pq_bases(const rt_point_prof *r, pq_dir (*qd)[RT_MAX_DIRECTIONS], ui
         for (uint32_t i = 0; i < n; i++) {
             const int32_t a = t->vec[pa[p]][i];
             const double v0 = (double)a * xc + (double)t->vec[pb[p]][i] * r->y; /* the seed's v */
-            qd[p][i].base = (uint32_t)rt__u64((int64_t)rt__floor(v0 * fx->scale)) + fx->e;
-            qd[p][i].off = a < 0 ? 7u : 0u;
+            base[p * n + i] = (uint32_t)rt__u64((int64_t)rt__floor(v0 * fx->scale)) + fx->e;
+            off[p * n + i] = a < 0 ? 7u : 0u;
         }
 }
 
@@ -432,13 +439,31 @@ PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
     __m256d ci1 = _mm256_setr_pd((double)(r->c0 + 4), (double)(r->c0 + 5), (double)(r->c0 + 6),
                                  (double)(r->c0 + 7));
     const __m256d lake_h = _mm256_set1_pd(r->lake_height), lake_b = _mm256_set1_pd(r->lake_base);
-    pq_dir qd[3][RT_MAX_DIRECTIONS];
+    /* per direction d: the chunk's base and off, and a group's window row
+     * (its byte offset in winp), PQ_ROUND(3n) slots */
+    const uint32_t nd = 3 * n, sd = PQ_ROUND(3 * n);
+    uint32_t base[PQ_ROUND(3 * RT_MAX_DIRECTIONS)] __attribute__((aligned(32))) = {0};
+    uint32_t offs[PQ_ROUND(3 * RT_MAX_DIRECTIONS)] __attribute__((aligned(32))) = {0};
+    uint32_t rowb[PQ_ROUND(3 * RT_MAX_DIRECTIONS)] __attribute__((aligned(32)));
+    const uint32_t *first = r->fix + (size_t)nd * cols; /* the groups' first lanes */
+    const __m256i vpm = _mm256_set1_epi32((int)pm);
     int cs = 0; /* the chunk's first column */
     const int xr_ready = r->xr_ready;
     for (int c = 0; c < n8; c += 8) {
         if (c == cs + (int)cols || c == 0) {
             cs = c;
-            pq_bases(r, qd, n, cs, fx);
+            pq_bases(r, base, offs, n, cs, fx);
+        }
+        /* the window rows of every direction at once, from the first lanes:
+         * ((U >> (F+7)) - off) mod rows, in bytes (a lane 0 near a boundary
+         * makes its direction one for the doubles below) */
+        for (uint32_t d = 0; d < sd; d += 8) {
+            const __m256i u0 = _mm256_add_epi32(
+                _mm256_load_si256((const __m256i *)(const void *)(base + d)),
+                _mm256_loadu_si256((const __m256i *)(const void *)(first + (size_t)(c - cs) / 8 * sd + d)));
+            const __m256i q0 = _mm256_sub_epi32(_mm256_srlv_epi32(u0, vshift),
+                                                _mm256_load_si256((const __m256i *)(const void *)(offs + d)));
+            _mm256_store_si256((__m256i *)(void *)(rowb + d), _mm256_slli_epi32(_mm256_and_si256(q0, vpm), 5));
         }
         /* x: for the doubles' directions and round_js (computed where used) */
         const __m256d x0 = _mm256_add_pd(vx0, _mm256_mul_pd(ci0, vstep));
@@ -455,8 +480,9 @@ PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
         for (int p = 0; !wet && p < 3; p++) {
             __m256i acc = _mm256_setzero_si256();
             for (uint32_t i = 0; i < n; i++) {
-                const uint32_t *w = r->fix + ((size_t)p * n + i) * cols + (c - cs);
-                const __m256i u = _mm256_add_epi32(_mm256_set1_epi32((int)qd[p][i].base),
+                const uint32_t d = (uint32_t)p * n + i;
+                const uint32_t *w = r->fix + (size_t)d * cols + (c - cs);
+                const __m256i u = _mm256_add_epi32(_mm256_set1_epi32((int)base[d]),
                                                    _mm256_loadu_si256((const __m256i *)(const void *)w));
                 const __m256i q = _mm256_srlv_epi32(u, vshift);
                 /* a lane within 2E of a boundary (U mod 2^(F+7) < 2E, both
@@ -466,8 +492,7 @@ PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
                     acc = _mm256_add_epi32(acc, _mm256_permute4x64_epi64(pp_dir_sum(&dd[p][i], x0, x1, win, wm), 0xD8));
                     continue;
                 }
-                const uint32_t b = (uint32_t)_mm256_cvtsi256_si32(q) - qd[p][i].off;
-                const __m256i wv = _mm256_load_si256((const __m256i *)(const void *)(winp + ((size_t)(b & pm) << 3)));
+                const __m256i wv = _mm256_load_si256((const __m256i *)(const void *)((const char *)winp + rowb[d]));
                 acc = _mm256_add_epi32(acc, _mm256_permutevar8x32_epi32(wv, q));
             }
             _mm256_storeu_si256((__m256i *)(void *)(r->a[p] + c), acc);
@@ -495,7 +520,8 @@ static int pq_setup(const rt_point_prof *r, pq_fix *fx)
     static const int pa[3] = {RT_A1, RT_A2, RT_A3}, pb[3] = {RT_B1, RT_B2, RT_B3};
     const uint32_t n = r->n, rows = r->winp_mask + 1;
     if (!r->fix || !r->fix_ready || !r->winp || rows < 8 || (rows & (rows - 1)) != 0) return 0;
-    fx->cols = (r->fix_cap / (3 * (size_t)n)) & ~(size_t)7;
+    /* cols columns of W take cols * 3n + cols / 8 * PQ_ROUND(3n) uint32 */
+    fx->cols = (r->fix_cap / (3 * (size_t)n + PQ_ROUND(3 * n) / 8)) & ~(size_t)7;
     if (fx->cols > PQ_COLS) fx->cols = PQ_COLS;
     if (fx->cols < PQ_COLS && (size_t)(r->nk & ~7) > fx->cols) return 0;
     int L = 0;
