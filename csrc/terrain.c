@@ -461,8 +461,9 @@ typedef struct grid_scratch {
     double dwin[RT_DWIN_ROWS * 8]; /* 64-byte aligned: the size above is */
     double dwin8[RT_DWIN8_ROWS * 16];
     double dwin2[RT_DWIN2_ROWS * 4];
+    /* the wide kernels' 16-lane windows, or the others' plain eight-lane
+     * windows (rt__point_win8: half of it) */
     int32_t win16[RT_WIN16_ROWS * 16];
-    int32_t winp[RT_WIN16_ROWS * 8];
 } grid_scratch;
 
 typedef struct block_job {
@@ -1458,10 +1459,11 @@ static void grid_plan(block_job *j, grid_scratch *g)
             j->win16 = g->win16;
             j->win16_mask = (uint32_t)w16;
         }
-        const int wp = j->piprof && j->out && j->b->nx >= 8 && j->b->ny > 1
-                           ? rt__point_win8(j->piprof, j->t->profile_len, g->winp) : -1;
+        /* the AVX2 point tiles' plain windows, in the wide ones' room */
+        const int wp = !j->kern->wide && j->piprof && j->out && j->b->nx >= 8 && j->b->ny > 1
+                           ? rt__point_win8(j->piprof, j->t->profile_len, g->win16) : -1;
         if (wp > 0) {
-            j->winp = g->winp;
+            j->winp = g->win16;
             j->winp_mask = (uint32_t)wp;
         }
     }
