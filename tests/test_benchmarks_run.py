@@ -62,3 +62,18 @@ def test_bench_standing_workloads_run():
     # which goes first alternates round by round, `inner` calls each
     assert "".join(calls[2:]) == "nnoo" + "oonn" + "nnoo" + "oonn"
     assert tn > 0 and to > 0 and ratio > 0
+
+
+def test_bench_any_step_workloads_run():
+    # the any-step before/after workloads, on a small grid
+    import sys
+
+    sys.path.insert(0, BENCH)
+    try:
+        bench = _load("bench_any_step")
+    finally:
+        sys.path.remove(BENCH)
+    w = bench.workloads(rt, 32)
+    assert len(w) == 8
+    for call in w.values():
+        call()
