@@ -295,12 +295,37 @@ static void aw_prof_point(const rt_point_prof *r, int c, double x)
     r->xr[c] = (int32_t)rt__round_js(x);
 }
 
+/* Are the eight columns [c, c+8) all lake or mud (r->ht below lake_height
+ * or lake_base)?  Then their sums are not read (rt_point_prof.ht): zeros
+ * written, and nonzero returned. */
+PR_INLINE int pp_wet8(const rt_point_prof *r, int c, __m256d lake_h, __m256d lake_b)
+{
+    if (!r->ht) return 0;
+    const __m256d h0 = _mm256_loadu_pd(r->ht + c), h1 = _mm256_loadu_pd(r->ht + c + 4);
+    const __m256d w0 = _mm256_or_pd(_mm256_cmp_pd(h0, lake_h, _CMP_LT_OQ), _mm256_cmp_pd(h0, lake_b, _CMP_LT_OQ));
+    const __m256d w1 = _mm256_or_pd(_mm256_cmp_pd(h1, lake_h, _CMP_LT_OQ), _mm256_cmp_pd(h1, lake_b, _CMP_LT_OQ));
+    if (_mm256_movemask_pd(_mm256_and_pd(w0, w1)) != 0xf) return 0;
+    for (int p = 0; p < 3; p++) _mm256_storeu_si256((__m256i *)(void *)(r->a[p] + c), _mm256_setzero_si256());
+    return 1;
+}
+
+/* round_js(x) of the eight columns [c, c+8) at x0, x1 into r->xr: floor,
+ * plus one if the fraction is >= 0.5 */
+PR_INLINE void pp_xr8(const rt_point_prof *r, int c, __m256d x0, __m256d x1)
+{
+    const __m256d half = _mm256_set1_pd(0.5), onepd = _mm256_set1_pd(1.0);
+    const __m256d f0 = _mm256_floor_pd(x0), f1 = _mm256_floor_pd(x1);
+    const __m256d u0 = _mm256_and_pd(_mm256_cmp_pd(_mm256_sub_pd(x0, f0), half, _CMP_GE_OQ), onepd);
+    const __m256d u1 = _mm256_and_pd(_mm256_cmp_pd(_mm256_sub_pd(x1, f1), half, _CMP_GE_OQ), onepd);
+    _mm_storeu_si128((__m128i *)(void *)(r->xr + c), _mm256_cvttpd_epi32(_mm256_add_pd(f0, u0)));
+    _mm_storeu_si128((__m128i *)(void *)(r->xr + c + 4), _mm256_cvttpd_epi32(_mm256_add_pd(f1, u1)));
+}
+
 PR_INLINE void pp_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECTIONS], uint32_t n)
 {
     const int nk = r->nk, n8 = nk & ~7;
     const __m256d vx0 = _mm256_set1_pd(r->x0), vstep = _mm256_set1_pd(r->step);
     const __m256d eight = _mm256_set1_pd(8.0);
-    const __m256d half = _mm256_set1_pd(0.5), onepd = _mm256_set1_pd(1.0);
     const int32_t *win = r->win;
     const uint32_t wm = r->win_mask;
     __m256d ci0 = _mm256_setr_pd((double)r->c0, (double)(r->c0 + 1), (double)(r->c0 + 2),
@@ -311,30 +336,14 @@ PR_INLINE void pp_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
     for (int c = 0; c < n8; c += 8) {
         const __m256d x0 = _mm256_add_pd(vx0, _mm256_mul_pd(ci0, vstep));
         const __m256d x1 = _mm256_add_pd(vx0, _mm256_mul_pd(ci1, vstep));
-        /* eight lake or mud columns: their sums are not read (r->ht) */
-        int wet = 0;
-        if (r->ht) {
-            const __m256d h0 = _mm256_loadu_pd(r->ht + c), h1 = _mm256_loadu_pd(r->ht + c + 4);
-            const __m256d w0 = _mm256_or_pd(_mm256_cmp_pd(h0, lake_h, _CMP_LT_OQ), _mm256_cmp_pd(h0, lake_b, _CMP_LT_OQ));
-            const __m256d w1 = _mm256_or_pd(_mm256_cmp_pd(h1, lake_h, _CMP_LT_OQ), _mm256_cmp_pd(h1, lake_b, _CMP_LT_OQ));
-            wet = _mm256_movemask_pd(_mm256_and_pd(w0, w1)) == 0xf;
-        }
-        for (int p = 0; wet && p < 3; p++) _mm256_storeu_si256((__m256i *)(void *)(r->a[p] + c), _mm256_setzero_si256());
+        const int wet = pp_wet8(r, c, lake_h, lake_b);
         for (int p = 0; !wet && p < 3; p++) {
             __m256i acc = _mm256_setzero_si256();
             for (uint32_t i = 0; i < n; i++)
                 acc = _mm256_add_epi32(acc, pp_dir_sum(&dd[p][i], x0, x1, win, wm));
             _mm256_storeu_si256((__m256i *)(void *)(r->a[p] + c), _mm256_permute4x64_epi64(acc, 0xD8));
         }
-        /* round_js(x): floor, plus one if the fraction is >= 0.5 (unless xr
-         * holds them: the previous row's) */
-        if (!r->xr_ready) {
-            const __m256d f0 = _mm256_floor_pd(x0), f1 = _mm256_floor_pd(x1);
-            const __m256d u0 = _mm256_and_pd(_mm256_cmp_pd(_mm256_sub_pd(x0, f0), half, _CMP_GE_OQ), onepd);
-            const __m256d u1 = _mm256_and_pd(_mm256_cmp_pd(_mm256_sub_pd(x1, f1), half, _CMP_GE_OQ), onepd);
-            _mm_storeu_si128((__m128i *)(void *)(r->xr + c), _mm256_cvttpd_epi32(_mm256_add_pd(f0, u0)));
-            _mm_storeu_si128((__m128i *)(void *)(r->xr + c + 4), _mm256_cvttpd_epi32(_mm256_add_pd(f1, u1)));
-        }
+        if (!r->xr_ready) pp_xr8(r, c, x0, x1); /* else the previous row's */
         ci0 = _mm256_add_pd(ci0, eight);
         ci1 = _mm256_add_pd(ci1, eight);
     }
@@ -429,7 +438,6 @@ PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
     const size_t cols = fx->cols;
     const __m256d vx0 = _mm256_set1_pd(r->x0), vstep = _mm256_set1_pd(r->step);
     const __m256d eight = _mm256_set1_pd(8.0);
-    const __m256d half = _mm256_set1_pd(0.5), onepd = _mm256_set1_pd(1.0);
     const __m256i vshift = _mm256_set1_epi32(fx->shift), lim = _mm256_set1_epi32((int)fx->e2);
     const __m256i frac = _mm256_set1_epi32((int)((1u << fx->shift) - 1u));
     const int32_t *win = r->win, *winp = r->winp;
@@ -468,15 +476,7 @@ PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
         /* x: for the doubles' directions and round_js (computed where used) */
         const __m256d x0 = _mm256_add_pd(vx0, _mm256_mul_pd(ci0, vstep));
         const __m256d x1 = _mm256_add_pd(vx0, _mm256_mul_pd(ci1, vstep));
-        /* eight lake or mud columns: their sums are not read (r->ht) */
-        int wet = 0;
-        if (r->ht) {
-            const __m256d h0 = _mm256_loadu_pd(r->ht + c), h1 = _mm256_loadu_pd(r->ht + c + 4);
-            const __m256d w0 = _mm256_or_pd(_mm256_cmp_pd(h0, lake_h, _CMP_LT_OQ), _mm256_cmp_pd(h0, lake_b, _CMP_LT_OQ));
-            const __m256d w1 = _mm256_or_pd(_mm256_cmp_pd(h1, lake_h, _CMP_LT_OQ), _mm256_cmp_pd(h1, lake_b, _CMP_LT_OQ));
-            wet = _mm256_movemask_pd(_mm256_and_pd(w0, w1)) == 0xf;
-        }
-        for (int p = 0; wet && p < 3; p++) _mm256_storeu_si256((__m256i *)(void *)(r->a[p] + c), _mm256_setzero_si256());
+        const int wet = pp_wet8(r, c, lake_h, lake_b);
         for (int p = 0; !wet && p < 3; p++) {
             __m256i acc = _mm256_setzero_si256();
             for (uint32_t i = 0; i < n; i++) {
@@ -497,15 +497,7 @@ PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
             }
             _mm256_storeu_si256((__m256i *)(void *)(r->a[p] + c), acc);
         }
-        /* round_js(x): floor, plus one if the fraction is >= 0.5 (unless xr
-         * holds them: the previous row's) */
-        if (!xr_ready) {
-            const __m256d f0 = _mm256_floor_pd(x0), f1 = _mm256_floor_pd(x1);
-            const __m256d u0 = _mm256_and_pd(_mm256_cmp_pd(_mm256_sub_pd(x0, f0), half, _CMP_GE_OQ), onepd);
-            const __m256d u1 = _mm256_and_pd(_mm256_cmp_pd(_mm256_sub_pd(x1, f1), half, _CMP_GE_OQ), onepd);
-            _mm_storeu_si128((__m128i *)(void *)(r->xr + c), _mm256_cvttpd_epi32(_mm256_add_pd(f0, u0)));
-            _mm_storeu_si128((__m128i *)(void *)(r->xr + c + 4), _mm256_cvttpd_epi32(_mm256_add_pd(f1, u1)));
-        }
+        if (!xr_ready) pp_xr8(r, c, x0, x1); /* else the previous row's */
         ci0 = _mm256_add_pd(ci0, eight);
         ci1 = _mm256_add_pd(ci1, eight);
     }
