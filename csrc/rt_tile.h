@@ -175,7 +175,8 @@ typedef struct rt_point_prof {
     uint32_t *fix;
     size_t fix_cap;
     int *fix_ready;
-    /* plain eight-lane windows (rt__point_win8), or NULL: those rows' */
+    /* plain eight-lane windows (rt__point_win8) for the AVX2 rows'
+     * fixed-point sums, or NULL */
     const int32_t *winp;
     uint32_t winp_mask;
     /* nonzero: xr already holds round_js(x) of these columns (the previous
