@@ -173,7 +173,7 @@ typedef struct rt_point_prof {
      * point products of the AVX2 rows (point_rows_avx2.h), fix_cap uint32,
      * filled by the first row that uses them (*fix_ready set); or NULL */
     uint32_t *fix;
-    size_t fix_cap;
+    size_t fix_cap;          /* RT_POINT_FIX_WORDS(n, columns) */
     int *fix_ready;
     /* plain eight-lane windows (rt__point_win8) for the AVX2 rows'
      * fixed-point sums, or NULL */
@@ -183,6 +183,14 @@ typedef struct rt_point_prof {
      * row's, which x does not depend on); a kernel may leave it */
     int xr_ready;
 } rt_point_prof;
+
+/* rt_point_prof.fix: the AVX2 rows take a row in chunks of RT_POINT_FIX_COLS
+ * columns; `cols` columns (a multiple of 8) of n directions a pair take
+ * RT_POINT_FIX_WORDS(n, cols) uint32 (point_rows_avx2.h's pq_fill has the
+ * layout) */
+#define RT_POINT_FIX_COLS 256
+#define RT_POINT_FIX_WORDS(n, cols) \
+    ((size_t)3 * (n) * (size_t)(cols) + (size_t)(cols) / 8 * (((size_t)3 * (n) + 7) & ~(size_t)7))
 
 /* Kernels may write the int32 tile buffers up to nk rounded up to 8
  * (never beyond TILE), and read xr up to there: tile buffers hold TILE. */

@@ -1525,9 +1525,9 @@ rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b, const rt_terra_o
         /* and the fixed-point products of the profile sums: three pairs of
          * directions a column of a chunk of 256 (point_rows_avx2.h: the
          * classic 5 directions take 15 KiB, 64 directions 192 KiB) */
-        const int64_t fcols = ((b->nx < 256 ? b->nx : 256) + 7) & ~(int64_t)7;
-        const size_t fcap = (size_t)3 * t->directions * (size_t)fcols +
-                            (size_t)fcols / 8 * ((3 * t->directions + 7) & ~(size_t)7);
+        const int64_t fcols =
+            ((b->nx < RT_POINT_FIX_COLS ? b->nx : RT_POINT_FIX_COLS) + 7) & ~(int64_t)7;
+        const size_t fcap = RT_POINT_FIX_WORDS(t->directions, fcols);
         const size_t fat = (cap * sizeof(double) + (size_t)ntiles * sizeof(int) + 63) & ~(size_t)63;
         const size_t per = (fat + fcap * sizeof(uint32_t) + sizeof(int) + 63) & ~(size_t)63;
         axraw = calloc((size_t)j.nbufs, per);

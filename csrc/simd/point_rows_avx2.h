@@ -368,10 +368,10 @@ PR_INLINE void pp_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
  *  - where U_c mod 2^(F+7) >= 2E the whole interval has one floor(. /
  *    2^(F+7)), the index, and U_c >> (F+7) is its low L = 25 - F bits: the
  *    index modulo 2^L, 2^L the windows' row count, all the windows need.
- * Eight columns with some lane nearer an index's boundary than that (some
- * 2^-21 of the lanes, and exact boundaries) are computed again by the
- * doubles (pp_dir_sum).  A direction costs eight vector operations for
- * eight columns, where the doubles take fifteen. */
+ * A direction's eight columns with some lane nearer an index's boundary
+ * than that (some 2^-21 of the lanes, and the boundaries lattice steps hit)
+ * are computed by the doubles (pp_dir_sum).  A direction costs seven
+ * vector operations for eight columns, where the doubles take fifteen. */
 
 /* The pairs' directions are numbered d = p*n + i (n directions a pair),
  * in PQ_ROUND(3n) slots (a multiple of 8, the last ones unused). */
@@ -379,8 +379,9 @@ PR_INLINE void pp_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
 
 /* A row is taken in chunks of PQ_COLS columns, each anchored at its first
  * column (c above counts from there): the products of a chunk (W_c of the
- * 15 pairs of the classic model: 15 KiB) stay in the L1 cache. */
-#define PQ_COLS 256
+ * 15 pairs of the classic model: 15 KiB) stay in the L1 cache.  The
+ * caller sizes the scratch by the same (rt_tile.h). */
+#define PQ_COLS RT_POINT_FIX_COLS
 
 /* The fixed point of a call: 2^F, the shift F + 7, E and 2E. */
 typedef struct pq_fix {
@@ -415,9 +416,8 @@ static void pq_fill(const rt_point_prof *r, uint32_t n, size_t cols, double scal
 }
 
 /* The bases of the chunk whose first column is c0 + cs, direction d's in
- * base[d], and off[d]: 7 when its A < 0 (as pp_dir) */
-static void pq_bases(const rt_point_prof *r, uint32_t *base, uint32_t *off, uint32_t n, int cs,
-                     const pq_fix *fx)
+ * base[d] */
+static void pq_bases(const rt_point_prof *r, uint32_t *base, uint32_t n, int cs, const pq_fix *fx)
 {
     const rt_terrain *t = r->t;
     static const int pa[3] = {RT_A1, RT_A2, RT_A3}, pb[3] = {RT_B1, RT_B2, RT_B3};
@@ -427,7 +427,6 @@ static void pq_bases(const rt_point_prof *r, uint32_t *base, uint32_t *off, uint
             const int32_t a = t->vec[pa[p]][i];
             const double v0 = (double)a * xc + (double)t->vec[pb[p]][i] * r->y; /* the seed's v */
             base[p * n + i] = (uint32_t)rt__u64((int64_t)rt__floor(v0 * fx->scale)) + fx->e;
-            off[p * n + i] = a < 0 ? 7u : 0u;
         }
 }
 
@@ -447,20 +446,22 @@ PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
     __m256d ci1 = _mm256_setr_pd((double)(r->c0 + 4), (double)(r->c0 + 5), (double)(r->c0 + 6),
                                  (double)(r->c0 + 7));
     const __m256d lake_h = _mm256_set1_pd(r->lake_height), lake_b = _mm256_set1_pd(r->lake_base);
-    /* per direction d: the chunk's base and off, and a group's window row
-     * (its byte offset in winp), PQ_ROUND(3n) slots */
+    /* per direction d: the chunk's base, the windows' offset (pp_dir.off)
+     * and a group's window row (its byte offset in winp), PQ_ROUND(3n)
+     * slots */
     const uint32_t nd = 3 * n, sd = PQ_ROUND(3 * n);
     uint32_t base[PQ_ROUND(3 * RT_MAX_DIRECTIONS)] __attribute__((aligned(32))) = {0};
     uint32_t offs[PQ_ROUND(3 * RT_MAX_DIRECTIONS)] __attribute__((aligned(32))) = {0};
     uint32_t rowb[PQ_ROUND(3 * RT_MAX_DIRECTIONS)] __attribute__((aligned(32)));
     const uint32_t *first = r->fix + (size_t)nd * cols; /* the groups' first lanes */
+    for (uint32_t d = 0; d < nd; d++) offs[d] = dd[d / n][d % n].off;
     const __m256i vpm = _mm256_set1_epi32((int)pm);
     int cs = 0; /* the chunk's first column */
     const int xr_ready = r->xr_ready;
     for (int c = 0; c < n8; c += 8) {
         if (c == cs + (int)cols || c == 0) {
             cs = c;
-            pq_bases(r, base, offs, n, cs, fx);
+            pq_bases(r, base, n, cs, fx);
         }
         /* the window rows of every direction at once, from the first lanes:
          * ((U >> (F+7)) - off) mod rows, in bytes (a lane 0 near a boundary
@@ -512,8 +513,7 @@ static int pq_setup(const rt_point_prof *r, pq_fix *fx)
     static const int pa[3] = {RT_A1, RT_A2, RT_A3}, pb[3] = {RT_B1, RT_B2, RT_B3};
     const uint32_t n = r->n, rows = r->winp_mask + 1;
     if (!r->fix || !r->fix_ready || !r->winp || rows < 8 || (rows & (rows - 1)) != 0) return 0;
-    /* cols columns of W take cols * 3n + cols / 8 * PQ_ROUND(3n) uint32 */
-    fx->cols = (r->fix_cap / (3 * (size_t)n + PQ_ROUND(3 * n) / 8)) & ~(size_t)7;
+    fx->cols = r->fix_cap / RT_POINT_FIX_WORDS(n, 8) * 8; /* W's columns */
     if (fx->cols > PQ_COLS) fx->cols = PQ_COLS;
     if (fx->cols < PQ_COLS && (size_t)(r->nk & ~7) > fx->cols) return 0;
     int L = 0;
