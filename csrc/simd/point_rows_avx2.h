@@ -11,8 +11,8 @@
  *    and y are 0 or at least 2^-900 in magnitude (every x, A*x, B*y and sum
  *    is then 0 or a multiple of 2^-952; checked here);
  *  - the index floor(j) (|j| < 2^30, checked by the caller) is read from the
- *    bits of floor(j) + 1.5*2^52, an exact sum whose low 32 bits are
- *    floor(j) modulo 2^32, as ToInt32 gives it;
+ *    bits of floor(j) + 1.5*2^51, an exact sum whose low 32 bits are
+ *    2*floor(j) modulo 2^32 (PR_MAGIC2), ToInt32 of it doubled;
  *  - p0 = P[q & mask] and d = fl(P[(q+1) & mask] - p0) are read from a
  *    double window (rt__point_dwin) by one permute each, where the four
  *    columns' indices lie in one window of 4 (|A|*step <= 100); the very
@@ -52,6 +52,14 @@ static double pr_height_point(const rt_point_row *r, double x)
     return ht;
 }
 
+/* floor(j) + 1.5*2^51 is exact for |floor(j)| < 2^30 (the caller's bound):
+ * the sum lies in [2^51, 2^52), where the doubles are the multiples of 1/2,
+ * so its mantissa field is 2^51 + 2*floor(j) and its low 32 bits are
+ * 2*floor(j) modulo 2^32, the index doubled as the permutes want it (one
+ * shift fewer than 1.5*2^52's floor(j)).  The window row of index q is then
+ * ((2q - 2*off) & 2*mask) / 2, the same as ((q - off) & mask). */
+#define PR_MAGIC2 3377699720527872.0 /* 1.5 * 2^51 */
+
 typedef struct pr_dir {
     double a7, by7;   /* A*2^-7 and fl(B*y)*2^-7 */
     uint32_t off;     /* 3 when A < 0: the window starts 3 below lane 0's index */
@@ -64,16 +72,18 @@ typedef struct pr_dir {
  * fl(A*2^-7 * x) are ax */
 PR_INLINE __m256d pr_dir_term(const pr_dir *dd, __m256d ax, const double *dwin, uint32_t wm)
 {
-    const __m256d magic = _mm256_set1_pd(6755399441055744.0); /* 1.5 * 2^52 */
+    const __m256d magic = _mm256_set1_pd(PR_MAGIC2);
     const __m256i lo1 = _mm256_setr_epi32(0, 1, 0, 1, 0, 1, 0, 1);
     const __m256d j = _mm256_add_pd(ax, _mm256_set1_pd(dd->by7));
     const __m256d jint = _mm256_floor_pd(j);
     const __m256d jfrac = _mm256_sub_pd(j, jint);
+    /* the low 32 bits of each lane: 2*q_k modulo 2^32 */
     const __m256i qb = _mm256_castpd_si256(_mm256_add_pd(jint, magic));
-    const uint32_t b = (uint32_t)_mm256_cvtsi256_si32(qb) - dd->off;
-    const float *row = (const float *)(const void *)(dwin + ((size_t)(b & wm) << 3));
-    /* 32-bit lanes 2k, 2k+1 of the permute: 2*(q_k & 3) and 2*(q_k & 3) + 1 */
-    const __m256i idx = _mm256_or_si256(_mm256_slli_epi32(_mm256_shuffle_epi32(qb, 0xA0), 1), lo1);
+    const uint32_t b2 = ((uint32_t)_mm256_cvtsi256_si32(qb) - 2u * dd->off) & (wm << 1);
+    const float *row = (const float *)(const void *)(dwin + ((size_t)b2 << 2));
+    /* 32-bit lanes 2k, 2k+1 of the permute (bits 2..0): 2*(q_k & 3) and
+     * 2*(q_k & 3) + 1 */
+    const __m256i idx = _mm256_or_si256(_mm256_shuffle_epi32(qb, 0xA0), lo1);
     const __m256d p0 = _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_loadu_ps(row), idx));
     const __m256d d = _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_loadu_ps(row + 8), idx));
     return _mm256_add_pd(p0, _mm256_mul_pd(jfrac, d));
@@ -84,17 +94,19 @@ PR_INLINE __m256d pr_dir_term(const pr_dir *dd, __m256d ax, const double *dwin, 
  * lie in {q, q+1} of lane 0's q (A > 0) or {q-1, q} (A < 0): the row's
  * entries in slot e & 1, broadcast to both 128-bit halves by one load, and
  * vpermilpd picks slot (q & 1) of its half by bit 1 of each 64-bit index
- * (q's bit 0 shifted there); the very doubles of pr_dir_term. */
+ * (q's bit 0, there in floor(j) + 1.5*2^51: PR_MAGIC2); the very doubles of
+ * pr_dir_term. */
 PR_INLINE __m256d pr_dir_term2(const pr_dir *dd, __m256d ax, const double *dwin2, uint32_t wm)
 {
-    const __m256d magic = _mm256_set1_pd(6755399441055744.0); /* 1.5 * 2^52 */
+    const __m256d magic = _mm256_set1_pd(PR_MAGIC2);
     const __m256d j = _mm256_add_pd(ax, _mm256_set1_pd(dd->by7));
     const __m256d jint = _mm256_floor_pd(j);
     const __m256d jfrac = _mm256_sub_pd(j, jint);
+    /* bit 1 of each lane, which vpermilpd reads: q_k's bit 0 */
     const __m256i qb = _mm256_castpd_si256(_mm256_add_pd(jint, magic));
-    const uint32_t b = (uint32_t)_mm256_cvtsi256_si32(qb) - dd->off2;
-    const double *row = dwin2 + ((size_t)(b & wm) << 2);
-    const __m256i idx = _mm256_slli_epi64(qb, 1);
+    const uint32_t b2 = ((uint32_t)_mm256_cvtsi256_si32(qb) - 2u * dd->off2) & (wm << 1);
+    const double *row = dwin2 + ((size_t)b2 << 1);
+    const __m256i idx = qb;
     const __m256d p0 = _mm256_permutevar_pd(_mm256_broadcast_pd((const __m128d *)(const void *)row), idx);
     const __m256d d = _mm256_permutevar_pd(_mm256_broadcast_pd((const __m128d *)(const void *)(row + 2)), idx);
     return _mm256_add_pd(p0, _mm256_mul_pd(jfrac, d));
