@@ -23,7 +23,11 @@ static unsigned detect(void)
     unsigned bits = 1u << RT_SIMD_AUTO | 1u << RT_SIMD_SCALAR;
 #if RT_HAVE_X86_VARIANTS
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2")) bits |= 1u << RT_SIMD_AVX2;
+    /* the avx2 variant: AVX2 and FMA (x86-64-v3's vector part, NumPy's
+     * "Haswell" target; every AVX2 CPU made has both): its height rows add
+     * by fused multiply-adds where those are exact (point_rows_avx2.h) */
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        bits |= 1u << RT_SIMD_AVX2;
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
         bits |= 1u << RT_SIMD_AVX512;

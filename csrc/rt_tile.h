@@ -103,7 +103,22 @@ typedef struct rt_point_row {
     /* out is far larger than the caches: streaming stores pay (the wide
      * rows use them on the aligned part; `finish` orders them) */
     int stream;
+    /* rt__point_fma_min of the profile: a row whose every j has |j| >= it
+     * may add p0 + jfrac*d by one fused multiply-add; 0: never */
+    double fma_min;
 } rt_point_row;
+
+/* The smallest |j| (a power of two) from which jfrac*d is exact for every
+ * d = fl(P[(e+1) & mask] - P[e & mask]) of the profile, so that the seed's
+ * fl(p0 + fl(jfrac*d)) is fma(jfrac, d, p0): with 2^k <= |j| < 2^(k+1),
+ * jfrac = j - floor(j) is a multiple of 2^(k-52) below 1, an integer m <
+ * 2^(52-k) times 2^(k-52); d = D*2^t with D odd, |D| < 2^b; m*D < 2^(52-k+b)
+ * fits a double's 53 bits when b <= k + 1.  So 2^(b-1), b the most
+ * significant bits of any d (the classic profile: b = 3, |j| >= 4).  0 (never)
+ * when that is not below 2^30 (the rows' bound on |j|), or some d is not
+ * finite or is nonzero below 2^-900 (the product could lose bits below the
+ * normal range). */
+double rt__point_fma_min(const double *profile, uint32_t len);
 
 /* Double windows for the point path's height rows (any profile, any step):
  * row b (RT_DWIN_ROWS at most, 8 doubles, 64 bytes) holds in slot e & 3

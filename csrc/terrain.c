@@ -502,6 +502,8 @@ typedef struct block_job {
     /* two-entry double windows (rt__point_dwin2), or NULL */
     const double *dwin2;
     uint32_t dwin2_mask;
+    /* rt__point_fma_min of the profile (the point path's height rows) */
+    double fma_min;
     const int32_t *win16;
     uint32_t win16_mask;
     /* the point tiles' plain eight-lane windows (rt__point_win8), or NULL */
@@ -870,7 +872,8 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
             rt_point_row pr = {t,     j->win, j->win_mask, b->x0,  b->step,     p.y,
                                b->c0, b->nx,  n,           out,    j->dwin, j->dwin_mask,
                                j->dwin8, j->dwin8_mask, ax, ax_cap, &ax_ready,
-                               j->dwin2, j->dwin2_mask, j->stream && !t->mountains};
+                               j->dwin2, j->dwin2_mask, j->stream && !t->mountains,
+                               j->fma_min};
             j->kern->height_row(&pr);
             if (t->mountains)
                 for (int64_t c = 0; c < b->nx; c++) out[c] = mountain(t, out[c]);
@@ -993,7 +996,8 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
         rt_point_row pr = {t,  j->win, j->win_mask, b->x0,  b->step,     y,
                            b->c0 + c, nk, n, tb->ht, j->dwin, j->dwin_mask,
                            j->dwin8, j->dwin8_mask, keep ? tb->ax + at : NULL, an,
-                           keep ? tb->ax_ready + c / TILE : NULL, j->dwin2, j->dwin2_mask};
+                           keep ? tb->ax_ready + c / TILE : NULL, j->dwin2, j->dwin2_mask,
+                           0, j->fma_min};
         j->kern->height_row(&pr);
         if (t->mountains)
             for (int q = 0; q < nk; q++) tb->ht[q] = mountain(t, tb->ht[q]);
@@ -1446,6 +1450,7 @@ static void grid_plan(block_job *j, grid_scratch *g)
             j->dwin2 = g->dwin2;
             j->dwin2_mask = (uint32_t)d2;
         }
+        j->fma_min = rt__point_fma_min(j->t->profile, j->t->profile_len);
         /* the wide kernels' windows: for rows of 16 columns and more */
         const int d8 = j->kern->wide && j->b->nx >= 16
                            ? rt__point_dwin8(j->t->profile, j->t->profile_len, g->dwin8) : -1;

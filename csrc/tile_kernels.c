@@ -110,6 +110,29 @@ int rt__point_dwin2(const double *profile, uint32_t len, double *dwin2)
     return point_dwin_lanes(profile, len, dwin2, 2, RT_DWIN2_ROWS);
 }
 
+double rt__point_fma_min(const double *profile, uint32_t len)
+{
+    const uint32_t mask = len - 1;
+    int bits = 0;
+    for (uint32_t e = 0; e < len; e++) {
+        const double d = profile[(e + 1) & mask] - profile[e];
+        if (d == 0.0) continue;
+        if (!isfinite(d) || fabs(d) < 0x1p-900) return 0.0;
+        int ex;
+        /* the significand as a 53-bit integer, its trailing zeros dropped */
+        uint64_t m = (uint64_t)ldexp(fabs(frexp(d, &ex)), 53);
+        while (!(m & 1u)) m >>= 1;
+        int b = 0;
+        while (m) {
+            b++;
+            m >>= 1;
+        }
+        if (b > bits) bits = b;
+    }
+    if (bits > 30) return 0.0;
+    return ldexp(1.0, bits - 1); /* (bits 0: every d is 0, 2^-1 will do) */
+}
+
 /* Plain int32 windows of `lanes` (8 or 16) columns: row b holds P[e & mask]
  * in slot e mod lanes for e in [b, b + lanes) (rt__point_win16 and
  * rt__point_win8 below). */

@@ -227,6 +227,55 @@ def test_height_rows_tiny_negative_x():
                 assert np.array_equal(bits(h), bits(rhg)), (v, x0)
 
 
+# p0 + jfrac*d by one fused multiply-add only where the product is exact
+# (rt__point_fma_min): d = +-1048581 has 21 significant bits, so only rows
+# whose every |j| is at least 2^20 may fuse.  p0 and p0 + d of opposite
+# signs make the sum p0 + jfrac*d cancel, often exactly, so that where the
+# product is rounded the fused sum differs (in 24 to 110 of the 270 terms of
+# each case below the fusing bound, by a transcription with fractions).
+FMA_PARAMS = R.Params(profile=(-524291.0, 524290.0), ah=(64, 60), bh=(1, 3), a1=(1, 2),
+                      b1=(3, 1), a2=(2, 1), b2=(1, 2), a3=(1, 1), b3=(2, 3), lake_base=0.0,
+                      lake_height=None)
+
+
+@pytest.mark.parametrize("x0", [1.3, -2.9, 600000.37, -600000.37, 2097152.37, 3.0e6 + 0.1,
+                                -3.0e6 - 0.1, 2234000.2])
+@pytest.mark.parametrize("s", [0.37, 1 / 3, 1.37])
+def test_height_rows_fused_only_where_exact(x0, s):
+    """The AVX2 height rows add p0 + jfrac*d by a fused multiply-add where
+    every |j| of the row makes the product exact (here |j| >= 2^20: x from
+    about 2.2e6), and by the seed's two roundings elsewhere: rows with small
+    |j|, rows whose |j| lie between 2^18 and 2^20 (600000 m: a bound two
+    bits too loose would fuse them), rows that fuse, of either sign, by the
+    two-entry windows (steps 0.37, 1/3) and the four-entry ones (1.37),
+    against the reference."""
+    nx, ny = 45, 3
+    rhg = R.height_grid(FMA_PARAMS, x0, 0.3, nx, ny, s)
+    t = make_terrain(rt, FMA_PARAMS)
+    for v in VARIANTS:
+        t.simd = v
+        h = t.height_grid(x0, 0.3, nx, ny, s, threads=1)
+        assert np.array_equal(bits(h), bits(rhg)), (v, x0, s)
+
+
+@pytest.mark.parametrize("x0", [1.3, 5.3, -13.3, -9.7, 600.1, -600.1])
+@pytest.mark.parametrize("s", [0.2, 0.37, 1 / 3])
+def test_height_rows_fused_bound_within_a_row(x0, s):
+    """Rows whose j cross the fusing bound: with d = +-5 (3 bits) rows may
+    fuse where every |j| >= 4, and the rows from 1.3, 5.3 and -13.3 m have
+    |j| on both sides of 4 in one direction (one end is not enough); their
+    sums cancel (p0 = -3, p0 + d = 2), so a fused term shows (3 to 69 of the
+    270 terms differ where the row's j reach below 4, by fractions)."""
+    params = dataclasses.replace(FMA_PARAMS, profile=(-3.0, 2.0))
+    nx, ny = 45, 3
+    rhg = R.height_grid(params, x0, 0.3, nx, ny, s)
+    t = make_terrain(rt, params)
+    for v in VARIANTS:
+        t.simd = v
+        h = t.height_grid(x0, 0.3, nx, ny, s, threads=1)
+        assert np.array_equal(bits(h), bits(rhg)), (v, x0, s)
+
+
 def test_height_rows_past_the_block_scratch():
     """Rows at and past the width whose products the per-thread scratch holds
     (5 directions x 13107 columns): the rows compute them instead."""

@@ -31,6 +31,17 @@
 
 #define PR_ATTR __attribute__((target("avx2")))
 #define PR_INLINE static inline __attribute__((always_inline, target("avx2")))
+/* the height rows: the avx2 variant runs where FMA is too (cpu.c) */
+#define PR_FMA_ATTR __attribute__((target("avx2,fma")))
+#define PR_FMA_INLINE static inline __attribute__((always_inline, target("avx2,fma")))
+
+/* p0 + jfrac*d as the seed rounds it: fl(p0 + fl(jfrac*d)), or one fused
+ * multiply-add where the row's |j| make the product exact (fma:
+ * rt__point_fma_min), the same double */
+PR_FMA_INLINE __m256d pr_interp(__m256d p0, __m256d jfrac, __m256d d, const int fma)
+{
+    return fma ? _mm256_fmadd_pd(jfrac, d, p0) : _mm256_add_pd(p0, _mm256_mul_pd(jfrac, d));
+}
 
 /* The seed's term of direction i at (x, y), and one point's height. */
 static double pr_term(const rt_terrain *t, uint32_t i, double x, double y)
@@ -70,7 +81,8 @@ typedef struct pr_dir {
 
 /* the term of one direction for four columns whose products
  * fl(A*2^-7 * x) are ax */
-PR_INLINE __m256d pr_dir_term(const pr_dir *dd, __m256d ax, const double *dwin, uint32_t wm)
+PR_FMA_INLINE __m256d pr_dir_term(const pr_dir *dd, __m256d ax, const double *dwin, uint32_t wm,
+                                  const int fma)
 {
     const __m256d magic = _mm256_set1_pd(PR_MAGIC2);
     const __m256i lo1 = _mm256_setr_epi32(0, 1, 0, 1, 0, 1, 0, 1);
@@ -86,7 +98,7 @@ PR_INLINE __m256d pr_dir_term(const pr_dir *dd, __m256d ax, const double *dwin, 
     const __m256i idx = _mm256_or_si256(_mm256_shuffle_epi32(qb, 0xA0), lo1);
     const __m256d p0 = _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_loadu_ps(row), idx));
     const __m256d d = _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_loadu_ps(row + 8), idx));
-    return _mm256_add_pd(p0, _mm256_mul_pd(jfrac, d));
+    return pr_interp(p0, jfrac, d, fma);
 }
 
 /* The term of one direction for four columns whose products are ax, by
@@ -96,7 +108,8 @@ PR_INLINE __m256d pr_dir_term(const pr_dir *dd, __m256d ax, const double *dwin, 
  * vpermilpd picks slot (q & 1) of its half by bit 1 of each 64-bit index
  * (q's bit 0, there in floor(j) + 1.5*2^51: PR_MAGIC2); the very doubles of
  * pr_dir_term. */
-PR_INLINE __m256d pr_dir_term2(const pr_dir *dd, __m256d ax, const double *dwin2, uint32_t wm)
+PR_FMA_INLINE __m256d pr_dir_term2(const pr_dir *dd, __m256d ax, const double *dwin2, uint32_t wm,
+                                   const int fma)
 {
     const __m256d magic = _mm256_set1_pd(PR_MAGIC2);
     const __m256d j = _mm256_add_pd(ax, _mm256_set1_pd(dd->by7));
@@ -109,12 +122,12 @@ PR_INLINE __m256d pr_dir_term2(const pr_dir *dd, __m256d ax, const double *dwin2
     const __m256i idx = qb;
     const __m256d p0 = _mm256_permutevar_pd(_mm256_broadcast_pd((const __m128d *)(const void *)row), idx);
     const __m256d d = _mm256_permutevar_pd(_mm256_broadcast_pd((const __m128d *)(const void *)(row + 2)), idx);
-    return _mm256_add_pd(p0, _mm256_mul_pd(jfrac, d));
+    return pr_interp(p0, jfrac, d, fma);
 }
 
 /* fl(A*2^-7 * x) of the directions with A != 0 at columns [0, n8) of a row
  * into ax (direction i at ax + i*n8), as pr_row_n computes them */
-PR_INLINE void pr_fill_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n8,
+PR_FMA_INLINE void pr_fill_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n8,
                           double *ax)
 {
     const __m256d vx0 = _mm256_set1_pd(r->x0), vstep = _mm256_set1_pd(r->step);
@@ -133,8 +146,8 @@ PR_INLINE void pr_fill_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, i
  * eight: AVX2 has 16), directions [0, n) of dd, none with A = 0 unless !nocon,
  * their sums starting from hc (the sum of the leading directions with A = 0,
  * left out of dd); the products fl(A*2^-7 * x) read from ax (pr_fill_ax) */
-PR_INLINE void pr_row_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n8,
-                         const double *ax, int nocon, double hc, int two)
+PR_FMA_INLINE void pr_row_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n8,
+                             const double *ax, int nocon, double hc, int two, const int fma)
 {
     const double *dwin = two ? r->dwin2 : r->dwin;
     const uint32_t wm = two ? r->dwin2_mask : r->dwin_mask;
@@ -147,15 +160,16 @@ PR_INLINE void pr_row_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, in
                 continue;
             }
             const __m256d axi = _mm256_loadu_pd(ax + i * n8 + c);
-            h = _mm256_add_pd(h, two ? pr_dir_term2(&dd[i], axi, dwin, wm)
-                                     : pr_dir_term(&dd[i], axi, dwin, wm));
+            h = _mm256_add_pd(h, two ? pr_dir_term2(&dd[i], axi, dwin, wm, fma)
+                                     : pr_dir_term(&dd[i], axi, dwin, wm, fma));
         }
         _mm256_storeu_pd(r->out + c, h);
     }
 }
 
 /* columns [0, n8) of a height row, eight a step, the products computed */
-PR_INLINE void pr_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n8)
+PR_FMA_INLINE void pr_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n8,
+                            const int fma)
 {
     const double *dwin = r->dwin;
     const uint32_t wm = r->dwin_mask;
@@ -177,8 +191,8 @@ PR_INLINE void pr_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n, int
                 continue;
             }
             const __m256d a = _mm256_set1_pd(dd[i].a7);
-            h0 = _mm256_add_pd(h0, pr_dir_term(&dd[i], _mm256_mul_pd(a, x0), dwin, wm));
-            h1 = _mm256_add_pd(h1, pr_dir_term(&dd[i], _mm256_mul_pd(a, x1), dwin, wm));
+            h0 = _mm256_add_pd(h0, pr_dir_term(&dd[i], _mm256_mul_pd(a, x0), dwin, wm, fma));
+            h1 = _mm256_add_pd(h1, pr_dir_term(&dd[i], _mm256_mul_pd(a, x1), dwin, wm, fma));
         }
         _mm256_storeu_pd(r->out + c, h0);
         _mm256_storeu_pd(r->out + c + 4, h1);
@@ -187,10 +201,61 @@ PR_INLINE void pr_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n, int
     }
 }
 
+/* Columns [0, n8) of a height row (pr_height_row_avx2), the products from
+ * the block's scratch where it has them; fma: pr_interp's. */
+PR_FMA_INLINE void pr_height_cols(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n8,
+                                  int use_ax, int two, const int fma)
+{
+    if (use_ax) {
+        /* the leading directions with A = 0 add the same terms at every
+         * column: their sum, in the seed's order from 0.0, once a row (the
+         * heights are sums from 0.0 in the seed's order: the same operations
+         * on the same values) */
+        uint32_t i0 = 0, mixed = 0;
+        double hc = 0.0;
+        for (; i0 < n && dd[i0].con; i0++) hc += dd[i0].cterm;
+        for (uint32_t i = i0; i < n; i++) mixed |= (uint32_t)dd[i].con;
+        const double *ax = r->ax + i0 * n8;
+        if (two && !mixed && n - i0 == 4) /* the classic model, unrolled */
+            pr_row_ax(r, dd + i0, 4, n8, ax, 1, hc, 1, fma);
+        else if (!mixed && n - i0 == 4)
+            pr_row_ax(r, dd + i0, 4, n8, ax, 1, hc, 0, fma);
+        else if (two && !mixed)
+            pr_row_ax(r, dd + i0, n - i0, n8, ax, 1, hc, 1, fma);
+        else if (!mixed)
+            pr_row_ax(r, dd + i0, n - i0, n8, ax, 1, hc, 0, fma);
+        else
+            pr_row_ax(r, dd + i0, n - i0, n8, ax, 0, hc, two, fma);
+    } else if (n == 5) {
+        pr_row_n(r, dd, 5, n8, fma);
+    } else {
+        pr_row_n(r, dd, n, n8, fma);
+    }
+}
+
+/* Whether every j = fl(fl(A*2^-7 * x) + fl(B*y)*2^-7) of the row's moving
+ * directions has |j| >= r->fma_min (rt__point_fma_min: then the fused
+ * multiply-add is the seed's two roundings).  j is monotone along the row
+ * (x, the product and the sum are, each rounding being monotone), so its
+ * two ends tell: both at least fma_min, or both at most -fma_min. */
+static int pr_row_fma(const rt_point_row *r, const pr_dir *dd, uint32_t n)
+{
+    const double m = r->fma_min;
+    if (!(m > 0.0) || r->nx < 1) return 0;
+    const double xa = r->x0 + (double)r->c0 * r->step;
+    const double xb = r->x0 + (double)(r->c0 + r->nx - 1) * r->step;
+    for (uint32_t i = 0; i < n; i++) {
+        if (dd[i].con) continue;
+        const double ja = dd[i].a7 * xa + dd[i].by7, jb = dd[i].a7 * xb + dd[i].by7;
+        if (!((ja >= m && jb >= m) || (ja <= -m && jb <= -m))) return 0;
+    }
+    return 1;
+}
+
 /* A height row by the double windows; 0 (nothing written) when the row is
  * not theirs: no windows, something could be subnormal, or four columns of
  * some direction span more than a window. */
-static PR_ATTR int pr_height_row_avx2(const rt_point_row *r)
+static PR_FMA_ATTR int pr_height_row_avx2(const rt_point_row *r)
 {
     const rt_terrain *t = r->t;
     const double tiny = 0x1p-900;
@@ -226,31 +291,10 @@ static PR_ATTR int pr_height_row_avx2(const rt_point_row *r)
         pr_fill_ax(r, dd, n, n8, r->ax);
         *r->ax_ready = 1;
     }
-    if (use_ax) {
-        /* the leading directions with A = 0 add the same terms at every
-         * column: their sum, in the seed's order from 0.0, once a row (the
-         * heights are sums from 0.0 in the seed's order: the same operations
-         * on the same values) */
-        uint32_t i0 = 0, mixed = 0;
-        double hc = 0.0;
-        for (; i0 < n && dd[i0].con; i0++) hc += dd[i0].cterm;
-        for (uint32_t i = i0; i < n; i++) mixed |= (uint32_t)dd[i].con;
-        const double *ax = r->ax + i0 * n8;
-        if (two && !mixed && n - i0 == 4) /* the classic model, unrolled */
-            pr_row_ax(r, dd + i0, 4, n8, ax, 1, hc, 1);
-        else if (!mixed && n - i0 == 4)
-            pr_row_ax(r, dd + i0, 4, n8, ax, 1, hc, 0);
-        else if (two && !mixed)
-            pr_row_ax(r, dd + i0, n - i0, n8, ax, 1, hc, 1);
-        else if (!mixed)
-            pr_row_ax(r, dd + i0, n - i0, n8, ax, 1, hc, 0);
-        else
-            pr_row_ax(r, dd + i0, n - i0, n8, ax, 0, hc, two);
-    } else if (n == 5) {
-        pr_row_n(r, dd, 5, n8);
-    } else {
-        pr_row_n(r, dd, n, n8);
-    }
+    if (pr_row_fma(r, dd, n))
+        pr_height_cols(r, dd, n, n8, use_ax, two, 1);
+    else
+        pr_height_cols(r, dd, n, n8, use_ax, two, 0);
     for (int64_t c = n8; c < nx; c++)
         r->out[c] = pr_height_point(r, r->x0 + (double)(r->c0 + c) * r->step);
     return 1;
