@@ -245,8 +245,9 @@ path_height, snow_keeps_feature, pi10000
     simd : str, optional
         The SIMD variant of the grid kernels (see :func:`simd_variants`):
         ``"auto"`` (the default, or the ``RELFTERRAIN_SIMD`` environment
-        variable), ``"scalar"``, ``"avx2"``, ``"avx512"``, ``"avx512vbmi"``.
-        All give the same bits; it is not a parameter of the terrain.
+        variable), ``"scalar"``, ``"avx2"`` (AVX2 with FMA), ``"avx512"``,
+        ``"avx512vbmi"``. All give the same bits; it is not a parameter of
+        the terrain.
 
     Examples
     --------
