@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "relfterrain.h"
+#include "rt_tile.h"
 
 int failures = 0;
 
@@ -446,9 +447,32 @@ static void print_fdlibm_fingerprint(void)
     printf("fingerprint fdlibm %016llx\n", (unsigned long long)fdlibm_hash());
 }
 
+/* rt__point_fma_min: where AVX2's height rows may fuse p0 + jfrac*d */
+static void test_point_fma_min(void)
+{
+    /* the classic profile's differences have at most 3 significant bits
+     * (5 and 7): |j| >= 4 */
+    CHECK(rt__point_fma_min(rt_classic_profile(), RT_CLASSIC_PROFILE_LEN) == 4.0);
+    const double flat[4] = {7.0, 7.0, 7.0, 7.0}; /* every d is 0 */
+    CHECK(rt__point_fma_min(flat, 4) == 0.5);
+    const double eighths[2] = {0.125, 1.0}; /* d = +-0.875: 3 bits */
+    CHECK(rt__point_fma_min(eighths, 2) == 4.0);
+    const double wide[2] = {-524291.0, 524290.0}; /* d = +-1048581: 21 bits */
+    CHECK(rt__point_fma_min(wide, 2) == 1048576.0);
+    const double b30[2] = {0.0, 1073741823.0}, b31[2] = {0.0, 2147483647.0}; /* 30, 31 bits */
+    CHECK(rt__point_fma_min(b30, 2) == 536870912.0);
+    CHECK(rt__point_fma_min(b31, 2) == 0.0);
+    const double third[2] = {0.0, 1.0 / 3.0}; /* 53 bits */
+    CHECK(rt__point_fma_min(third, 2) == 0.0);
+    const double tiny[2] = {0.0, 0x1p-901}, inf[2] = {-1.7e308, 1.7e308};
+    CHECK(rt__point_fma_min(tiny, 2) == 0.0);
+    CHECK(rt__point_fma_min(inf, 2) == 0.0); /* d overflows */
+}
+
 int main(void)
 {
     test_js_numbers();
+    test_point_fma_min();
     test_defaults();
     test_placed();
     test_errors();
