@@ -238,6 +238,16 @@ FMA_PARAMS = R.Params(profile=(-524291.0, 524290.0), ah=(64, 60), bh=(1, 3), a1=
                       lake_height=None)
 
 
+def _check_heights(params, x0, s, nx=45, ny=3):
+    """height_grid of every variant, one thread, == the reference."""
+    rhg = R.height_grid(params, x0, 0.3, nx, ny, s)
+    t = make_terrain(rt, params)
+    for v in VARIANTS:
+        t.simd = v
+        h = t.height_grid(x0, 0.3, nx, ny, s, threads=1)
+        assert np.array_equal(bits(h), bits(rhg)), (v, x0, s)
+
+
 @pytest.mark.parametrize("x0", [1.3, -2.9, 600000.37, -600000.37, 2097152.37, 3.0e6 + 0.1,
                                 -3.0e6 - 0.1, 2234000.2])
 @pytest.mark.parametrize("s", [0.37, 1 / 3, 1.37])
@@ -249,13 +259,7 @@ def test_height_rows_fused_only_where_exact(x0, s):
     bits too loose would fuse them), rows that fuse, of either sign, by the
     two-entry windows (steps 0.37, 1/3) and the four-entry ones (1.37),
     against the reference."""
-    nx, ny = 45, 3
-    rhg = R.height_grid(FMA_PARAMS, x0, 0.3, nx, ny, s)
-    t = make_terrain(rt, FMA_PARAMS)
-    for v in VARIANTS:
-        t.simd = v
-        h = t.height_grid(x0, 0.3, nx, ny, s, threads=1)
-        assert np.array_equal(bits(h), bits(rhg)), (v, x0, s)
+    _check_heights(FMA_PARAMS, x0, s)
 
 
 @pytest.mark.parametrize("x0", [1.3, 5.3, -13.3, -9.7, 600.1, -600.1])
@@ -266,14 +270,7 @@ def test_height_rows_fused_bound_within_a_row(x0, s):
     |j| on both sides of 4 in one direction (one end is not enough); their
     sums cancel (p0 = -3, p0 + d = 2), so a fused term shows (3 to 69 of the
     270 terms differ where the row's j reach below 4, by fractions)."""
-    params = dataclasses.replace(FMA_PARAMS, profile=(-3.0, 2.0))
-    nx, ny = 45, 3
-    rhg = R.height_grid(params, x0, 0.3, nx, ny, s)
-    t = make_terrain(rt, params)
-    for v in VARIANTS:
-        t.simd = v
-        h = t.height_grid(x0, 0.3, nx, ny, s, threads=1)
-        assert np.array_equal(bits(h), bits(rhg)), (v, x0, s)
+    _check_heights(dataclasses.replace(FMA_PARAMS, profile=(-3.0, 2.0)), x0, s)
 
 
 def test_height_rows_past_the_block_scratch():
