@@ -231,8 +231,10 @@ def test_height_rows_tiny_negative_x():
 # (rt__point_fma_min): d = +-1048581 has 21 significant bits, so only rows
 # whose every |j| is at least 2^20 may fuse.  p0 and p0 + d of opposite
 # signs make the sum p0 + jfrac*d cancel, often exactly, so that where the
-# product is rounded the fused sum differs (in 24 to 110 of the 270 terms of
-# each case below the fusing bound, by a transcription with fractions).
+# product is rounded the fused sum differs (in 68 to 117 of the 270 terms of
+# each case two binades or more below the fusing bound, by a transcription
+# with fractions; none just below it, where the products need 54 bits at
+# most).
 FMA_PARAMS = R.Params(profile=(-524291.0, 524290.0), ah=(64, 60), bh=(1, 3), a1=(1, 2),
                       b1=(3, 1), a2=(2, 1), b2=(1, 2), a3=(1, 1), b3=(2, 3), lake_base=0.0,
                       lake_height=None)
@@ -268,7 +270,7 @@ def test_height_rows_fused_bound_within_a_row(x0, s):
     """Rows whose j cross the fusing bound: with d = +-5 (3 bits) rows may
     fuse where every |j| >= 4, and the rows from 1.3, 5.3 and -13.3 m have
     |j| on both sides of 4 in one direction (one end is not enough); their
-    sums cancel (p0 = -3, p0 + d = 2), so a fused term shows (3 to 69 of the
+    sums cancel (p0 = -3, p0 + d = 2), so a fused term shows (6 to 69 of the
     270 terms differ where the row's j reach below 4, by fractions)."""
     _check_heights(dataclasses.replace(FMA_PARAMS, profile=(-3.0, 2.0)), x0, s)
 
