@@ -28,7 +28,10 @@ static unsigned detect(void)
      * by fused multiply-adds where those are exact (point_rows_avx2.h) */
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
         bits |= 1u << RT_SIMD_AVX2;
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+    /* the avx512 variants: F, BW, DQ and VL, and the avx2 variant's AVX2 and
+     * FMA (their rows fuse too, and take the AVX2 kernels' rest) */
+    if ((bits & 1u << RT_SIMD_AVX2) && __builtin_cpu_supports("avx512f") &&
+        __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
         bits |= 1u << RT_SIMD_AVX512;
         if (__builtin_cpu_supports("avx512vbmi")) bits |= 1u << RT_SIMD_AVX512VBMI;

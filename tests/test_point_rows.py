@@ -275,6 +275,15 @@ def test_height_rows_fused_bound_within_a_row(x0, s):
     _check_heights(dataclasses.replace(FMA_PARAMS, profile=(-3.0, 2.0)), x0, s)
 
 
+@pytest.mark.parametrize("x0", [1.3, -2.9, 2234000.2, -3.0e6 - 0.1])
+def test_height_rows_fused_past_the_block_scratch(x0):
+    """Rows wider than the per-thread scratch holds products for (5 x 13107
+    entries: 32767 columns of the two directions here) compute the products
+    in the row and fuse by the same rule: rows of small |j| take the seed's
+    two roundings, rows of |j| >= 2^20 fuse, against the reference."""
+    _check_heights(FMA_PARAMS, x0, 0.37, nx=32800, ny=1)
+
+
 def test_height_rows_past_the_block_scratch():
     """Rows at and past the width whose products the per-thread scratch holds
     (5 directions x 13107 columns): the rows compute them instead."""

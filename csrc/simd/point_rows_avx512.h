@@ -28,6 +28,10 @@
  *    height is a sum from the seed's 0.0 (+0), a sum in round-to-nearest is
  *    -0 only when both addends are -0, so the running sum is never -0 and
  *    adding +0 or -0 to it gives the same bits.
+ *  - p0 + jfrac*d is one fused multiply-add where the row's |j| make the
+ *    product jfrac*d exact (pr_row_fma, rt__point_fma_min: the argument is
+ *    in point_rows_avx2.h and rt_tile.h), the seed's two roundings
+ *    elsewhere; so the avx512 variants need FMA too (csrc/cpu.c).
  *  - the leading directions with A = 0 (a constant term a row, above) are
  *    summed once a row from 0.0, in the seed's order; the columns' sums
  *    start from that partial sum (the same operations on the same values).
@@ -49,6 +53,8 @@
 
 #define PX_ATTR __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl")))
 #define PX_INLINE static inline __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl")))
+#define PX_FMA_ATTR __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,fma")))
+#define PX_FMA_INLINE static inline __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,fma")))
 #define PX_FLOOR (_MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)
 
 /* the low 32 bits of lane 0 */
@@ -60,8 +66,8 @@ PX_INLINE uint32_t px_lane0(__m512i v)
 /* the term of one direction (pr_dir, off 7 when A < 0) at eight columns
  * whose products fl(A*2^-7 * x) are ax; red: no lane's j lies in (-1, 0)
  * (px_row_reduces) */
-PX_INLINE __m512d px_dir_term(const pr_dir *dd, __m512d ax, const double *dwin8, uint32_t wm,
-                              const int red)
+PX_FMA_INLINE __m512d px_dir_term(const pr_dir *dd, __m512d ax, const double *dwin8, uint32_t wm,
+                                  const int red, const int fma)
 {
     const __m512d magic = _mm512_set1_pd(6755399441055744.0); /* 1.5 * 2^52 */
     const __m512d j = _mm512_add_pd(ax, _mm512_set1_pd(dd->by7));
@@ -75,7 +81,9 @@ PX_INLINE __m512d px_dir_term(const pr_dir *dd, __m512d ax, const double *dwin8,
     const double *row = dwin8 + ((size_t)((px_lane0(qb) - dd->off) & wm) << 4);
     const __m512d p0 = _mm512_permutexvar_pd(qb, _mm512_loadu_pd(row));
     const __m512d d = _mm512_permutexvar_pd(qb, _mm512_loadu_pd(row + 8));
-    return _mm512_add_pd(p0, _mm512_mul_pd(jfrac, d));
+    /* one fused multiply-add where the row's |j| make the product exact
+     * (fma: pr_row_fma), the same double */
+    return fma ? _mm512_fmadd_pd(jfrac, d, p0) : _mm512_add_pd(p0, _mm512_mul_pd(jfrac, d));
 }
 
 /* fl(A*2^-7 * x) of the directions with A != 0 at columns [0, n16) of a
@@ -160,8 +168,8 @@ PX_INLINE void px_lines_end(px_lines *w, int64_t n)
  * none with A = 0 unless !nocon, their sums starting from hc (the sum of the
  * leading directions with A = 0, left out of dd); the products
  * fl(A*2^-7 * x) read from ax (px_fill_ax); red as px_dir_term */
-PX_INLINE void px_row_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n16,
-                         const double *ax, int nocon, double hc, const int red)
+PX_FMA_INLINE void px_row_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n16,
+                             const double *ax, int nocon, double hc, const int red, const int fma)
 {
     const __m512d vhc = _mm512_set1_pd(hc);
     const double *dwin8 = r->dwin8;
@@ -178,8 +186,8 @@ PX_INLINE void px_row_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, in
                 h1 = _mm512_add_pd(h1, ct);
                 continue;
             }
-            h0 = _mm512_add_pd(h0, px_dir_term(&dd[i], _mm512_loadu_pd(ax + i * n16 + c), dwin8, wm, red));
-            h1 = _mm512_add_pd(h1, px_dir_term(&dd[i], _mm512_loadu_pd(ax + i * n16 + c + 8), dwin8, wm, red));
+            h0 = _mm512_add_pd(h0, px_dir_term(&dd[i], _mm512_loadu_pd(ax + i * n16 + c), dwin8, wm, red, fma));
+            h1 = _mm512_add_pd(h1, px_dir_term(&dd[i], _mm512_loadu_pd(ax + i * n16 + c + 8), dwin8, wm, red, fma));
         }
         if (nt) {
             px_lines_put(&w, c, h0);
@@ -193,7 +201,8 @@ PX_INLINE void px_row_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, in
 }
 
 /* columns [0, n16) of a height row, sixteen a step, the products computed */
-PX_INLINE void px_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n16)
+PX_FMA_INLINE void px_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n16,
+                            const int fma)
 {
     const double *dwin8 = r->dwin8;
     const uint32_t wm = r->dwin8_mask;
@@ -214,8 +223,8 @@ PX_INLINE void px_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n, int
                 continue;
             }
             const __m512d a = _mm512_set1_pd(dd[i].a7);
-            h0 = _mm512_add_pd(h0, px_dir_term(&dd[i], _mm512_mul_pd(a, x0), dwin8, wm, 0));
-            h1 = _mm512_add_pd(h1, px_dir_term(&dd[i], _mm512_mul_pd(a, x1), dwin8, wm, 0));
+            h0 = _mm512_add_pd(h0, px_dir_term(&dd[i], _mm512_mul_pd(a, x0), dwin8, wm, 0, fma));
+            h1 = _mm512_add_pd(h1, px_dir_term(&dd[i], _mm512_mul_pd(a, x1), dwin8, wm, 0, fma));
         }
         _mm512_storeu_pd(r->out + c, h0);
         _mm512_storeu_pd(r->out + c + 8, h1);
@@ -224,9 +233,39 @@ PX_INLINE void px_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n, int
     }
 }
 
+/* Columns [0, n16) of a height row (height_row_avx512w), the products from
+ * the block's scratch where it has them; fma: px_dir_term's. */
+PX_FMA_INLINE void px_height_cols(const rt_point_row *r, const pr_dir *dd, int64_t n16, int use_ax,
+                                  const int fma)
+{
+    const uint32_t n = r->n;
+    if (use_ax) {
+        /* the leading directions with A = 0 add the same terms at every
+         * column: their sum, in the seed's order from 0.0, once a row */
+        uint32_t i0 = 0, mixed = 0;
+        double hc = 0.0;
+        for (; i0 < n && dd[i0].con; i0++) hc += dd[i0].cterm;
+        for (uint32_t i = i0; i < n; i++) mixed |= (uint32_t)dd[i].con;
+        const double *ax = r->ax + i0 * n16;
+        const int red = px_row_reduces(dd + i0, n - i0, n16, ax);
+        if (!mixed && n - i0 == 4 && red) /* the classic model, unrolled */
+            px_row_ax(r, dd + i0, 4, n16, ax, 1, hc, 1, fma);
+        else if (!mixed && n - i0 == 4)
+            px_row_ax(r, dd + i0, 4, n16, ax, 1, hc, 0, fma);
+        else if (!mixed)
+            px_row_ax(r, dd + i0, n - i0, n16, ax, 1, hc, red, fma);
+        else
+            px_row_ax(r, dd + i0, n - i0, n16, ax, 0, hc, red, fma);
+    } else if (n == 5) {
+        px_row_n(r, dd, 5, n16, fma);
+    } else {
+        px_row_n(r, dd, n, n16, fma);
+    }
+}
+
 /* A height row, any step (as height_row_avx2w): the eight-lane windows
  * where they serve the row, the AVX2 row for the rest. */
-static PX_ATTR void height_row_avx512w(const rt_point_row *r)
+static PX_FMA_ATTR void height_row_avx512w(const rt_point_row *r)
 {
     const rt_terrain *t = r->t;
     const double tiny = 0x1p-900;
@@ -252,38 +291,17 @@ static PX_ATTR void height_row_avx512w(const rt_point_row *r)
         height_row_avx2w(&all);
         return;
     }
-    {
-        /* the block's products, from the first row on (they depend on x0,
-         * step, c0, nx and A only, the same for every row of a block) */
-        const int use_ax = r->ax && r->ax_ready && (uint64_t)r->n * (uint64_t)n16 <= r->ax_cap;
-        if (use_ax && !*r->ax_ready) {
-            px_fill_ax(r, dd, r->n, n16, r->ax);
-            *r->ax_ready = 1;
-        }
-        const uint32_t n = r->n;
-        if (use_ax) {
-            /* the leading directions with A = 0 add the same terms at every
-             * column: their sum, in the seed's order from 0.0, once a row */
-            uint32_t i0 = 0, mixed = 0;
-            double hc = 0.0;
-            for (; i0 < n && dd[i0].con; i0++) hc += dd[i0].cterm;
-            for (uint32_t i = i0; i < n; i++) mixed |= (uint32_t)dd[i].con;
-            const double *ax = r->ax + i0 * n16;
-            const int red = px_row_reduces(dd + i0, n - i0, n16, ax);
-            if (!mixed && n - i0 == 4 && red) /* the classic model, unrolled */
-                px_row_ax(r, dd + i0, 4, n16, ax, 1, hc, 1);
-            else if (!mixed && n - i0 == 4)
-                px_row_ax(r, dd + i0, 4, n16, ax, 1, hc, 0);
-            else if (!mixed)
-                px_row_ax(r, dd + i0, n - i0, n16, ax, 1, hc, red);
-            else
-                px_row_ax(r, dd + i0, n - i0, n16, ax, 0, hc, red);
-        } else if (n == 5) {
-            px_row_n(r, dd, 5, n16);
-        } else {
-            px_row_n(r, dd, n, n16);
-        }
+    /* the block's products, from the first row on (they depend on x0,
+     * step, c0, nx and A only, the same for every row of a block) */
+    const int use_ax = r->ax && r->ax_ready && (uint64_t)r->n * (uint64_t)n16 <= r->ax_cap;
+    if (use_ax && !*r->ax_ready) {
+        px_fill_ax(r, dd, r->n, n16, r->ax);
+        *r->ax_ready = 1;
     }
+    if (pr_row_fma(r, dd, r->n))
+        px_height_cols(r, dd, n16, use_ax, 1);
+    else
+        px_height_cols(r, dd, n16, use_ax, 0);
     if (n16 == r->nx) return;
     rt_point_row rest = *r;
     rest.ax = NULL; /* the block's scratch is this kernel's (its layout) */
