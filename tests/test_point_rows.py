@@ -384,11 +384,12 @@ def test_terra_rows_lake_and_mud_sums():
 
 
 def test_terra_rows_integer_feature_values():
-    """The AVX2 classify pass of the point path takes the feature values in
-    integers where every |fa * xr * yr| < 2^53 (rt_classify_args.int_feature:
-    N mod 2^32, bits 7..31 of N + 64): narrow feature masks make candidates
-    common (f in 0..15 or 0..255 against the codes 4, 8, ...); and at the
-    domain's edge, where the products are not exact, the double path."""
+    """The AVX2 and AVX-512 classify passes of the point path take the
+    feature values in integers where every |fa * xr * yr| < 2^53
+    (rt_classify_args.int_feature: N mod 2^32, bits 7..31 of N + 64): narrow
+    feature masks make candidates common (f in 0..15 or 0..255 against the
+    codes 4, 8, ...); and at the domain's edge, where the products are not
+    exact, the double path."""
     for mask in (0xF, 0xFF):
         params = dataclasses.replace(R.CLASSIC, feature_mask=mask)
         t = make_terrain(rt, params)

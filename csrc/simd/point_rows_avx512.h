@@ -451,9 +451,8 @@ static PX_ATTR void tile_prof_at_avx512w(const rt_tile_args *ta, const uint32_t 
  * (ca->cmask, every group of the tile written); returns nonzero when some
  * column is a feature candidate.  Sixteen columns a step; the last ones by
  * tile_classify_avx512 and its codes.  (ca->stream: streaming stores.) */
-static PX_ATTR int tile_classify_out_avx512w(const rt_classify_args *ca)
+PX_INLINE int px_classify_out_(const rt_classify_args *ca, const int k1, const int ifeat)
 {
-    const int nk = ca->nk, k1 = nk & ~15;
     const __m512d lake_h = _mm512_set1_pd(ca->lake_height), lake_b = _mm512_set1_pd(ca->lake_base);
     const __m512d yr = _mm512_set1_pd(ca->yr), r128 = _mm512_set1_pd(RT_RECIP128);
     const __m512d M = _mm512_set1_pd(ca->fmod_m), invM = _mm512_set1_pd(ca->fmod_inv);
@@ -468,6 +467,12 @@ static PX_ATTR int tile_classify_out_avx512w(const rt_classify_args *ca)
     const __m512i town = _mm512_set1_epi32(RT_TOWN), mud = _mm512_set1_epi32(RT_MUD);
     const __m512i lake = _mm512_set1_epi32(RT_LAKE);
     const __m128i none = _mm_set1_epi8((char)RT_NONE);
+    /* ifeat: the feature values in integers (ca->int_feature), as
+     * pr_classify_out_avx2_ argues: ((fa*xr*yr + 64) mod 2^32 >> 7) & fmask */
+    const __m512i iyr = _mm512_set1_epi32((int)(uint32_t)rt__u64((int64_t)ca->yr));
+    const __m512i c64 = _mm512_set1_epi32(64), ifmask = _mm512_set1_epi32((int)ca->fmask);
+    const __m512i ifp = _mm512_set1_epi32(ca->fp_i), ifx = _mm512_set1_epi32(ca->fx_i);
+    const __m512i ifc = _mm512_set1_epi32(ca->fc_i);
     /* streaming stores of height and depth where asked (outputs far larger
      * than the caches): whole 64-byte lines of each wherever they start
      * (px_lines; NumPy's out= arrays at step 0.37 were 1.08x slower by
@@ -485,14 +490,17 @@ static PX_ATTR int tile_classify_out_avx512w(const rt_classify_args *ca)
             const __m512d h = _mm512_loadu_pd(ca->ht + q);
             wlake[g] = _mm512_cmp_pd_mask(h, lake_h, _CMP_LT_OQ); /* lake_h > h */
             wmud[g] = _mm512_cmp_pd_mask(h, lake_b, _CMP_LT_OQ);
-            const __m512d fa = _mm512_cvtepi32_pd(_mm256_loadu_si256((const __m256i *)(const void *)(ca->fa + q)));
-            const __m512d xr = _mm512_cvtepi32_pd(_mm256_loadu_si256((const __m256i *)(const void *)(ca->xr + q)));
-            const __m512d v = _mm512_mul_pd(_mm512_mul_pd(fa, _mm512_mul_pd(xr, yr)), r128);
-            __m512d r = _mm512_roundscale_pd(v, PX_FLOOR);
-            r = _mm512_add_pd(r, _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(_mm512_sub_pd(v, r), half, _CMP_GE_OQ), onepd));
-            const __m512d f = _mm512_sub_pd(r, _mm512_mul_pd(M, _mm512_roundscale_pd(_mm512_mul_pd(r, invM), PX_FLOOR)));
-            wcand[g] = _mm512_cmp_pd_mask(f, fp, _CMP_EQ_OQ) | _mm512_cmp_pd_mask(f, fx, _CMP_EQ_OQ) |
-                       _mm512_cmp_pd_mask(f, fc, _CMP_EQ_OQ);
+            wcand[g] = 0;
+            if (!ifeat) {
+                const __m512d fa = _mm512_cvtepi32_pd(_mm256_loadu_si256((const __m256i *)(const void *)(ca->fa + q)));
+                const __m512d xr = _mm512_cvtepi32_pd(_mm256_loadu_si256((const __m256i *)(const void *)(ca->xr + q)));
+                const __m512d v = _mm512_mul_pd(_mm512_mul_pd(fa, _mm512_mul_pd(xr, yr)), r128);
+                __m512d r = _mm512_roundscale_pd(v, PX_FLOOR);
+                r = _mm512_add_pd(r, _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(_mm512_sub_pd(v, r), half, _CMP_GE_OQ), onepd));
+                const __m512d f = _mm512_sub_pd(r, _mm512_mul_pd(M, _mm512_roundscale_pd(_mm512_mul_pd(r, invM), PX_FLOOR)));
+                wcand[g] = _mm512_cmp_pd_mask(f, fp, _CMP_EQ_OQ) | _mm512_cmp_pd_mask(f, fx, _CMP_EQ_OQ) |
+                           _mm512_cmp_pd_mask(f, fc, _CMP_EQ_OQ);
+            }
             const __m512d ho = _mm512_mask_mov_pd(h, wlake[g], lake_h);
             const __m512d dout = _mm512_maskz_sub_pd(wlake[g], lake_h, h);
             if (nt) {
@@ -505,7 +513,14 @@ static PX_ATTR int tile_classify_out_avx512w(const rt_classify_args *ca)
         }
         const __mmask16 klake = (__mmask16)(wlake[0] | wlake[1] << 8);
         const __mmask16 kmud = (__mmask16)(wmud[0] | wmud[1] << 8);
-        const __mmask16 kcand = (__mmask16)(wcand[0] | wcand[1] << 8);
+        __mmask16 kcand = (__mmask16)(wcand[0] | wcand[1] << 8);
+        if (ifeat) {
+            const __m512i xy = _mm512_mullo_epi32(_mm512_loadu_si512((const void *)(ca->xr + k)), iyr);
+            const __m512i N = _mm512_mullo_epi32(_mm512_loadu_si512((const void *)(ca->fa + k)), xy);
+            const __m512i f = _mm512_and_si512(_mm512_srli_epi32(_mm512_add_epi32(N, c64), 7), ifmask);
+            kcand = (__mmask16)(_mm512_cmpeq_epi32_mask(f, ifp) | _mm512_cmpeq_epi32_mask(f, ifx) |
+                                _mm512_cmpeq_epi32_mask(f, ifc));
+        }
         /* the integer half: |a1| when town_abs (the sums are far inside int32) */
         __m512i a1 = _mm512_loadu_si512((const void *)(ca->a1 + k));
         if (ca->town_abs) a1 = _mm512_abs_epi32(a1);
@@ -530,6 +545,15 @@ static PX_ATTR int tile_classify_out_avx512w(const rt_classify_args *ca)
         px_lines_end(&wh, k1);
         px_lines_end(&wd, k1);
     }
+    return any;
+}
+
+/* The classify pass of the point path (px_classify_out_), the feature
+ * values in integers where ca->int_feature says they may be. */
+static PX_ATTR int tile_classify_out_avx512w(const rt_classify_args *ca)
+{
+    const int nk = ca->nk, k1 = nk & ~15;
+    int any = ca->int_feature ? px_classify_out_(ca, k1, 1) : px_classify_out_(ca, k1, 0);
     if (k1 < nk) any |= pr_classify_out_tail(ca, k1, tile_classify_avx512);
     return any != 0;
 }
