@@ -118,15 +118,12 @@ double rt__point_fma_min(const double *profile, uint32_t len)
         const double d = profile[(e + 1) & mask] - profile[e];
         if (d == 0.0) continue;
         if (!isfinite(d) || fabs(d) < 0x1p-900) return 0.0;
-        int ex;
-        /* the significand as a 53-bit integer, its trailing zeros dropped */
-        uint64_t m = (uint64_t)ldexp(fabs(frexp(d, &ex)), 53);
-        while (!(m & 1u)) m >>= 1;
-        int b = 0;
-        while (m) {
-            b++;
-            m >>= 1;
-        }
+        /* d is normal here: its significand 2^52 + the 52 stored bits has
+         * 53 - (its trailing zeros) significant bits */
+        uint64_t u;
+        memcpy(&u, &d, sizeof u);
+        const uint64_t m = (u & 0xFFFFFFFFFFFFFull) | 0x10000000000000ull;
+        const int b = 53 - __builtin_ctzll(m);
         if (b > bits) bits = b;
     }
     if (bits > 30) return 0.0;
