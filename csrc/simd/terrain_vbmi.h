@@ -288,6 +288,13 @@ RT_VBMI_ATTR static void tile_height_store_vbmiw(const rt_tile_args *ta, double 
         tile_height_store_avx2w(ta, scale, out);
         return;
     }
+    /* wide rows by the strided tables, as tile_height_vbmiw (2048^2 at steps
+     * 8 and 16 on an AMD EPYC, Zen 4: 0.93 and 0.72 of the byte permutes'
+     * time below) */
+    if (ta->nk >= VB_STRIDED_NK && aw_strided_serves(ta, 1)) {
+        aw_coarse_store(ta, scale, out, tile_store_heights_avx512);
+        return;
+    }
     int k = 0;
     if (ta->shift == 7) {
         /* 64 columns at a time straight into the output (num * 2^-7, exact),
