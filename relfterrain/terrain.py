@@ -245,7 +245,8 @@ path_height, snow_keeps_feature, pi10000
     simd : str, optional
         The SIMD variant of the grid kernels (see :func:`simd_variants`):
         ``"auto"`` (the default, or the ``RELFTERRAIN_SIMD`` environment
-        variable), ``"scalar"``, ``"avx2"`` (AVX2 with FMA), ``"avx512"``,
+        variable), ``"scalar"``, ``"avx2"`` (AVX2 with FMA), ``"avx512"``
+        (AVX-512 F, BW, DQ, VL, and the AVX2 variant's FMA),
         ``"avx512vbmi"``. All give the same bits; it is not a parameter of
         the terrain.
 

@@ -74,6 +74,6 @@ def test_bench_any_step_workloads_run():
     finally:
         sys.path.remove(BENCH)
     w = bench.workloads(rt, 32)
-    assert len(w) == 8
+    assert len(w) == 12  # grid and height_grid at six steps and origins
     for call in w.values():
         call()
