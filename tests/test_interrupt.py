@@ -83,7 +83,8 @@ def test_grid_interrupted():
 
 def test_height_grid_out_untouched_when_interrupted():
     out = np.full((BIG, BIG), 7.0)
-    assert interrupted_after(lambda: SLOW.height_grid(0, 0, BIG, BIG, out=out)) == 1
+    # 0.63 s on two AMD EPYC (Zen 4) cores: the signal after 0.1 s, not 0.3
+    assert interrupted_after(lambda: SLOW.height_grid(0, 0, BIG, BIG, out=out), delay=0.1) == 1
     assert (out == 7.0).all()
 
 
@@ -306,7 +307,9 @@ LONG_CALLS = {
     "islands": lambda: rt.islands(rt.Terrain.preset("skylands"), 0, 0, 12000, 12000),
     # points, features, roads, maps
     "features": lambda: T.features(0, 0, 2**19 + 1, 2**19, threads=2, allow_huge=True),
-    "buildings": lambda: T.buildings(0, 0, 2**17, 2**17),
+    # 2^18 m square: 1.3 s on an AMD EPYC (Zen 4); 2^17 took 0.35 s there,
+    # near the 0.3 s before the signal
+    "buildings": lambda: T.buildings(0, 0, 2**18, 2**18),
     "add_road": lambda: T.copy().add_road([(0, 0), (20000, 0)], half_width=400, max_bridge=None),
     "map": lambda: T.map(0, 0, 6000, 6000),
 }
@@ -390,8 +393,11 @@ def test_open_grid_levels_out_untouched():
 
 
 def test_caverns_out_untouched():
-    out = np.full((6000, 6000), 7.0)
-    assert interrupted_after(lambda: rt.Caverns(SLOW).floor_grid(0, 0, 6000, 6000, out=out)) == 1
+    # BIG^2 on one thread: 1.9 s on an AMD EPYC (Zen 4), where 6000^2 on two
+    # threads took 0.46-0.50 s and once finished before the signal (0.3 s)
+    out = np.full((BIG, BIG), 7.0)
+    assert interrupted_after(lambda: rt.Caverns(SLOW).floor_grid(0, 0, BIG, BIG, out=out,
+                                                                 threads=1)) == 1
     assert (out == 7.0).all()
 
 
@@ -403,8 +409,9 @@ def test_nebula_grid_out_untouched():
 
 def test_float32_grid_out_untouched():
     out = np.full((BIG, BIG), 7.0, dtype=np.float32)
+    # 0.56 s on two AMD EPYC (Zen 4) cores: the signal after 0.1 s, not 0.3
     assert interrupted_after(lambda: SLOW.height_grid(0, 0, BIG, BIG, dtype="float32",
-                                                      out=out)) == 1
+                                                      out=out), delay=0.1) == 1
     assert (out == 7.0).all()
     outs = [np.full((BIG, BIG), 5.0, np.float32), np.full((BIG, BIG), 6.0, np.float32),
             np.full((BIG, BIG), 7, np.uint8), np.full((BIG, BIG), 8, np.uint8)]
