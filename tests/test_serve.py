@@ -362,13 +362,29 @@ def test_page_in_headless_chromium(base: str, tmp_path: object) -> None:
             "const c = rtMap.getCenter(); return [c.lng, c.lat]")
         kind = rt.Terrain().terra(*centre).terrain.name
         assert kind in text
+        # the stream's answer held back 1.5 s, so that it comes after the
+        # site's: the status line keeps the latest request's (the site's),
+        # as a slow stream under ASan once overwrote it
+        drv.execute_script("""
+            const f = window.fetch;
+            window.streamDone = false;
+            window.fetch = (u, ...a) => String(u).includes("api/stream")
+                ? new Promise((r) => setTimeout(r, 1500)).then(() => f(u, ...a))
+                    .finally(() => { window.streamDone = true; })
+                : f(u, ...a);
+        """)  # type: ignore[attr-defined]
         drv.find_element(By.ID, "stream").click()  # type: ignore[attr-defined]
         drv.find_element(By.ID, "site").click()  # type: ignore[attr-defined]
         deadline = time.monotonic() + 60
         while "site" not in drv.find_element(By.ID, "status").text:  # type: ignore
             assert time.monotonic() < deadline, "no site status"
             time.sleep(0.1)
-        if shots:
+        while not drv.execute_script("return window.streamDone"):  # type: ignore
+            assert time.monotonic() < deadline, "the stream did not answer"
+            time.sleep(0.1)
+        time.sleep(0.5)  # the stream's handler runs right after its answer
+        assert "site" in drv.find_element(By.ID, "status").text  # type: ignore
+        if shots:  # the site and the stream drawn, the site's status
             drv.save_screenshot(os.path.join(shots, "serve_click.png"))  # type: ignore
         errors = [e for e in drv.get_log("browser")  # type: ignore[attr-defined]
                   if e["level"] == "SEVERE" and "api/stream" not in e["message"]]

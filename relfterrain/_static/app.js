@@ -48,6 +48,10 @@
   const readout = document.getElementById("readout");
   const status = document.getElementById("status");
   let picked = null;
+  // the status line and the readout show the latest request's answer: an
+  // earlier one that answers later (a long stream after a quick site) draws
+  // on the map but does not overwrite them
+  let latestAction = 0, latestClick = 0;
 
   async function getJSON(url) {
     const r = await fetch(url);
@@ -61,8 +65,10 @@
   map.on("click", async (e) => {
     picked = e.latlng;
     if (info.kind === "galaxy") { return; }
+    const mine = ++latestClick;
     try {
       const t = await getJSON("api/terra?" + here());
+      if (mine !== latestClick) { return; }
       readout.innerHTML = "<table>" +
         "<tr><td>x, y</td><td>" + fmt(t.x) + ", " + fmt(t.y) + " m</td></tr>" +
         "<tr><td>height</td><td>" + t.height.toFixed(1) + " m</td></tr>" +
@@ -71,27 +77,34 @@
         "</td></tr>" + (t.depth > 0 ? "<tr><td>depth</td><td>" + t.depth.toFixed(1) +
         " m</td></tr>" : "") + "</table>";
       readout.dataset.ready = "1";
-    } catch (err) { readout.textContent = String(err.message); }
+    } catch (err) { if (mine === latestClick) { readout.textContent = String(err.message); } }
   });
+  function say(mine, text) { if (mine === latestAction) { status.textContent = text; } }
   document.getElementById("site").onclick = async () => {
-    status.textContent = "looking for a good site...";
+    const mine = ++latestAction;
+    say(mine, "looking for a good site...");
     try {
       const f = await getJSON("api/site?" + here());
       L.geoJSON(f, { pointToLayer: (_, ll) => L.circleMarker(ll, {
         radius: 7, color: "#c00", weight: 3, fillOpacity: 0.2 }) }).addTo(drawn);
-      status.textContent = (f.properties.ok ? "good site" : "no good site: " +
-        f.properties.reason) + " at " + f.geometry.coordinates.join(", ");
-    } catch (err) { status.textContent = String(err.message); }
+      say(mine, (f.properties.ok ? "good site" : "no good site: " +
+        f.properties.reason) + " at " + f.geometry.coordinates.join(", "));
+    } catch (err) { say(mine, String(err.message)); }
   };
   document.getElementById("stream").onclick = async () => {
-    status.textContent = "tracing...";
+    const mine = ++latestAction;
+    say(mine, "tracing...");
     try {
       const f = await getJSON("api/stream?" + here());
       L.geoJSON(f, { style: { color: "#0050ff", weight: 4 } }).addTo(drawn);
-      status.textContent = "stream of " + f.properties.points + " points, " +
-        f.properties.length.toFixed(0) + " m, ends in a " + f.properties.end;
-    } catch (err) { status.textContent = String(err.message); }
+      say(mine, "stream of " + f.properties.points + " points, " +
+        f.properties.length.toFixed(0) + " m, ends in a " + f.properties.end);
+    } catch (err) { say(mine, String(err.message)); }
   };
-  document.getElementById("clear").onclick = () => { drawn.clearLayers(); status.textContent = ""; };
+  document.getElementById("clear").onclick = () => {
+    latestAction++;
+    drawn.clearLayers();
+    status.textContent = "";
+  };
   document.body.dataset.ready = "1";
 })();
