@@ -254,9 +254,10 @@ def _check_heights(params, x0, s, nx=45, ny=3):
                                 -3.0e6 - 0.1, 2234000.2])
 @pytest.mark.parametrize("s", [0.37, 1 / 3, 1.37])
 def test_height_rows_fused_only_where_exact(x0, s):
-    """The AVX2 height rows add p0 + jfrac*d by a fused multiply-add where
-    every |j| of the row makes the product exact (here |j| >= 2^20: x from
-    about 2.2e6), and by the seed's two roundings elsewhere: rows with small
+    """The AVX2 and AVX-512 height rows add p0 + jfrac*d by one fused
+    multiply-add where every |j| of the row makes the product exact (here
+    |j| >= 2^20: x from about 2.2e6), and by the seed's two roundings
+    elsewhere: rows with small
     |j|, rows whose |j| lie between 2^18 and 2^20 (600000 m: a bound two
     bits too loose would fuse them), rows that fuse, of either sign, by the
     two-entry windows (steps 0.37, 1/3) and the four-entry ones (1.37),

@@ -447,7 +447,7 @@ static void print_fdlibm_fingerprint(void)
     printf("fingerprint fdlibm %016llx\n", (unsigned long long)fdlibm_hash());
 }
 
-/* rt__point_fma_min: where AVX2's height rows may fuse p0 + jfrac*d */
+/* rt__point_fma_min: where the AVX2 and AVX-512 height rows may fuse p0 + jfrac*d */
 static void test_point_fma_min(void)
 {
     /* the classic profile's differences have at most 3 significant bits
