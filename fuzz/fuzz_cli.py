@@ -51,9 +51,12 @@ def _subcommand(fdp: atheris.FuzzedDataProvider) -> list[str]:
             argv.append(fdp.PickValueInList(SUB_OPTIONS))
         else:
             argv.append(fdp.PickValueInList(SUB_VALUES))
-    # positional sizes: small, unless refused anyway (then kept to test the refusal)
+    # positional sizes: small, unless refused anyway (then kept to test the
+    # refusal); isdecimal, not isdigit: int() (and argparse's) reads every
+    # Unicode decimal digit but no superscript ("3" with a superscript
+    # passed isdigit and crashed this line)
     for i, a in enumerate(argv[1:], 1):
-        if a.lstrip("-").isdigit() and abs(int(a)) > 64 and a != "99999999999":
+        if a.lstrip("-").isdecimal() and abs(int(a)) > 64 and a != "99999999999":
             argv[i] = "64"
     return argv
 
