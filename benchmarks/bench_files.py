@@ -19,8 +19,10 @@ reported. Measured in one run, one after the other:
    already in memory (the grid's own arrays, computed beforehand and not
    timed): the disk's limit for those bytes;
 3. ``relfterrain.dask.height_grid(...).to_zarr`` with
-   ``relfterrain.dask.zarr_encoding`` (the same codec), against ``tofile`` of
-   the height field's bytes.
+   ``relfterrain.dask.zarr_encoding`` (the same codec, every chunk written),
+   against ``tofile`` of the height field's bytes and against the same codec
+   with zarr's default check for empty chunks (the old path); medians of
+   ``--zarr-repeat`` interleaved rounds.
 
 Both sides of the zarr comparisons end with ``os.sync()`` inside the timed
 region: the bytes are on the disk, not only in the page cache (whose dirty
@@ -69,6 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--nc-n", type=int, default=4096, help="NetCDF grid side (default 4096)")
     ap.add_argument("--repeat", type=int, default=5, help="repeats of the NetCDF timings")
     ap.add_argument("--skip-zarr", action="store_true", help="only the NetCDF comparison")
+    ap.add_argument("--zarr-repeat", type=int, default=3,
+                    help="rounds of the relfterrain.dask zarr comparison (default 3)")
     args = ap.parse_args(argv)
     n = args.n
 
@@ -82,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         netcdf(args.nc_n, args.repeat, where)
         if not args.skip_zarr:
-            zarr_vs_tofile(n, where)
+            zarr_vs_tofile(n, where, args.zarr_repeat)
     finally:
         shutil.rmtree(where, ignore_errors=True)
     return 0
@@ -112,7 +116,7 @@ def netcdf(n: int, repeat: int, where: str) -> None:
           f"medians of {repeat})")
 
 
-def zarr_vs_tofile(n: int, where: str) -> None:
+def zarr_vs_tofile(n: int, where: str, zarr_repeat: int) -> None:
     import zarr
 
     import relfterrain.dask as rtd
@@ -148,27 +152,49 @@ def zarr_vs_tofile(n: int, where: str) -> None:
     print(f"  CLI / tofile: {cli / raw:.2f} (target <= 2)")
     del g, ground, arrays
 
-    # 3. relfterrain.dask: the height field with the chosen codec
-    h = rtd.height_grid(t, X0, Y0, n, n)
-    store = os.path.join(where, "height.zarr")
-    os.sync()
-    start = time.perf_counter()
-    h.to_zarr(store, **rtd.zarr_encoding())
-    os.sync()
-    lazy = time.perf_counter() - start
-    on_disk = _store_bytes(store)
-    back = zarr.open_array(store, mode="r")
-    r, c = n // 3, n // 2
-    assert np.array_equal(back[r:r + 40, c:c + 50],
-                          t.height_grid(X0, Y0, 50, 40, offset=(r, c))), "store differs"
-    shutil.rmtree(store)
-    mem = t.height_grid(X0, Y0, n, n)
-    raw_h = _tofile([mem], os.path.join(where, "raw.bin"))
-    print(f"relfterrain.dask.height_grid {n} x {n} .to_zarr(**zarr_encoding()): "
-          f"{lazy:.1f} s, compression {mem.nbytes / on_disk:.1f} to 1; tofile of its "
-          f"{mem.nbytes / 2**30:.2f} GiB: {raw_h:.1f} s; ratio {lazy / raw_h:.2f} "
-          f"(target <= 2); a 40 x 50 window equals height_grid bit for bit")
+    # 3. relfterrain.dask: the height field with the chosen codec, against
+    # tofile and against the same codec with zarr's empty-chunk check (the
+    # old path), interleaved rounds: this disk's speed varies from one
+    # minute to the next (tofile of these bytes took 1.1 to 7.7 s)
+    import statistics
 
+    from relfterrain._codec import _blosc
+
+    h = rtd.height_grid(t, X0, Y0, n, n)
+    mem = t.height_grid(X0, Y0, n, n)
+    store = os.path.join(where, "height.zarr")
+    old_kwargs = ({"compressors": (_blosc(),)} if "compressors" in rtd.zarr_encoding()
+                  else {"compressor": _blosc()})
+    times: dict[str, list[float]] = {"zarr": [], "tofile": [], "old": []}
+    for _ in range(zarr_repeat):
+        for name, kwargs in (("zarr", rtd.zarr_encoding()), ("old", old_kwargs)):
+            os.sync()
+            start = time.perf_counter()
+            h.to_zarr(store, **kwargs)
+            os.sync()
+            times[name].append(time.perf_counter() - start)
+            on_disk = _store_bytes(store)
+            if name == "zarr":
+                back = zarr.open_array(store, mode="r")
+                r, c = n // 3, n // 2
+                assert np.array_equal(back[r:r + 40, c:c + 50],
+                                      t.height_grid(X0, Y0, 50, 40, offset=(r, c))), "differs"
+                ratio = mem.nbytes / on_disk
+            shutil.rmtree(store)
+        times["tofile"].append(_tofile([mem], os.path.join(where, "raw.bin")))
+    lazy, raw_h, old = (statistics.median(times[k]) for k in ("zarr", "tofile", "old"))
+    print(f"relfterrain.dask.height_grid {n} x {n} .to_zarr(**zarr_encoding()): "
+          f"{lazy:.2f} s, compression {ratio:.1f} to 1; tofile of its "
+          f"{mem.nbytes / 2**30:.2f} GiB: {raw_h:.2f} s; ratio {lazy / raw_h:.2f} "
+          f"(target <= 2); a 40 x 50 window equals height_grid bit for bit "
+          f"(medians of {zarr_repeat}: zarr {_seconds(times['zarr'])}, "
+          f"tofile {_seconds(times['tofile'])})")
+    print(f"  the same codec with zarr's empty-chunk check (the old path): {old:.2f} s "
+          f"({_seconds(times['old'])}); new / old {lazy / old:.2f}")
+
+
+def _seconds(ts: list[float]) -> str:
+    return " ".join(f"{x:.2f}" for x in ts)
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -440,11 +440,12 @@ def _write_npz(path: str, compress: bool, arrays: dict[str, np.ndarray]) -> None
 
 
 def _zarr_encoding(ds: Any) -> dict[str, dict[str, Any]]:
-    """The project's zarr codec (:func:`relfterrain._codec.zarr_compressor`)
-    for every variable of a dataset."""
-    from ._codec import zarr_compressor
+    """The project's zarr codec and chunk writing
+    (:func:`relfterrain._codec.zarr_variable_encoding`) for every variable of
+    a dataset."""
+    from ._codec import zarr_variable_encoding
 
-    return {str(v): zarr_compressor() for v in ds.data_vars}
+    return {str(v): zarr_variable_encoding() for v in ds.data_vars}
 
 
 def _store_bytes(path: str) -> int:

@@ -357,6 +357,26 @@ def test_zarr_encoding_writes_blosc_lz4_and_the_same_bits(rtd, tmp_path):
         assert np.array_equal(got[v].values, mem[v].values), v
 
 
+def test_zarr_encoding_writes_every_chunk(rtd, tmp_path):
+    """zarr_encoding turns off zarr's empty-chunk check (it cost more than
+    compressing): a chunk equal to the fill value is written, not skipped,
+    and reads back the same."""
+    zarr = pytest.importorskip("zarr")
+    t = _placed_terrain()
+    z = abs(rtd.height_grid(t, *AREA, chunks=(16, 20))) * 0.0  # every chunk equals the fill value
+    for name, kwargs in (("on.zarr", rtd.zarr_encoding()), ("off.zarr", {})):
+        z.to_zarr(str(tmp_path / name), **kwargs)
+    on, off = (zarr.open_array(str(tmp_path / n), mode="r") for n in ("on.zarr", "off.zarr"))
+    assert on.nchunks_initialized == on.nchunks == z.npartitions
+    assert off.nchunks_initialized == 0  # zarr's default skips them
+    assert np.array_equal(on[:].view("u8"), np.zeros(z.shape).view("u8"))
+    ds = rtd.dataset(t, *AREA, chunks=(16, 20))
+    ds["feature"] = ds.feature * 0  # (xarray's float fill value is NaN; the bytes' is 0)
+    ds.to_zarr(str(tmp_path / "d.zarr"), encoding=rtd.zarr_encoding(ds), consolidated=False)
+    feature = zarr.open_group(str(tmp_path / "d.zarr"), mode="r")["feature"]
+    assert feature.nchunks_initialized == feature.nchunks == ds.feature.data.npartitions
+
+
 def test_dask_doctests(rtd):
     result = doctest.testmod(rtd)
     assert result.attempted > 0 and result.failed == 0
