@@ -344,7 +344,8 @@ def test_zarr_encoding_writes_blosc_lz4_and_the_same_bits(rtd, tmp_path):
     h.to_zarr(str(tmp_path / "h.zarr"), **rtd.zarr_encoding())
     back = zarr.open_array(str(tmp_path / "h.zarr"), mode="r")
     assert np.array_equal(back[:].view("u8"), t.height_grid(*AREA).view("u8"))
-    meta = json.dumps(back.metadata.to_dict() if hasattr(back, "metadata") else back.info)
+    meta = (json.dumps(back.metadata.to_dict()) if hasattr(back, "metadata")
+            else repr(back.compressor))  # zarr 2
     assert "blosc" in meta.lower() and "lz4" in meta.lower(), meta
     ds = rtd.dataset(t, *AREA, chunks=(16, 20))
     enc = rtd.zarr_encoding(ds)
@@ -368,7 +369,8 @@ def test_zarr_encoding_writes_every_chunk(rtd, tmp_path):
         z.to_zarr(str(tmp_path / name), **kwargs)
     on, off = (zarr.open_array(str(tmp_path / n), mode="r") for n in ("on.zarr", "off.zarr"))
     assert on.nchunks_initialized == on.nchunks == z.npartitions
-    assert off.nchunks_initialized == 0  # zarr's default skips them
+    if int(zarr.__version__.split(".")[0]) >= 3:
+        assert off.nchunks_initialized == 0  # zarr 3's default skips them (zarr 2's writes them)
     assert np.array_equal(on[:].view("u8"), np.zeros(z.shape).view("u8"))
     ds = rtd.dataset(t, *AREA, chunks=(16, 20))
     ds["feature"] = ds.feature * 0  # (xarray's float fill value is NaN; the bytes' is 0)
