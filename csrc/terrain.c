@@ -827,12 +827,19 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
      * first row and read by the others (rt_point_row.ax): at most 512 KiB,
      * to stay in the L2 cache; without it the rows compute them */
     double *ax = NULL;
+    void *ax_raw = NULL;
     size_t ax_cap = 0;
     int ax_ready = 0;
     if (!j->fast && j->kern->height_row && (uint64_t)b->nx * n <= ((uint64_t)64 << 10)) {
         ax_cap = (size_t)b->nx * n;
-        ax = malloc(ax_cap * sizeof *ax);
-        if (!ax) ax_cap = 0;
+        /* 64-byte aligned: the AVX-512 rows read it eight doubles a load,
+         * and a load across two cache lines costs more (malloc's 512 KiB
+         * start 16 bytes past a page: every load crossed) */
+        ax_raw = malloc(ax_cap * sizeof *ax + 64);
+        if (ax_raw)
+            ax = (double *)(void *)((unsigned char *)ax_raw + (64 - (uintptr_t)ax_raw % 64));
+        else
+            ax_cap = 0;
     }
     /* the tile kernels' tables, kept from row to row (coarse steps) */
     ta.cache = tile_cache_new(j);
@@ -884,7 +891,7 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
             }
         }
     }
-    free(ax);
+    free(ax_raw);
     free(ta.cache);
 }
 
@@ -1535,9 +1542,12 @@ rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b, const rt_terra_o
         const size_t fcap = RT_POINT_FIX_WORDS(t->directions, fcols);
         const size_t fat = (cap * sizeof(double) + (size_t)ntiles * sizeof(int) + 63) & ~(size_t)63;
         const size_t per = (fat + fcap * sizeof(uint32_t) + sizeof(int) + 63) & ~(size_t)63;
-        axraw = calloc((size_t)j.nbufs, per);
+        /* each buffer 64-byte aligned (per is a multiple of 64): the
+         * AVX-512 rows read the products eight doubles a load */
+        axraw = calloc((size_t)j.nbufs * per + 64, 1);
+        unsigned char *base = axraw ? (unsigned char *)axraw + (64 - (uintptr_t)axraw % 64) : NULL;
         for (int k = 0; axraw && k < j.nbufs; k++) {
-            unsigned char *q = (unsigned char *)axraw + (size_t)k * per;
+            unsigned char *q = base + (size_t)k * per;
             j.bufs[k].ax = (double *)(void *)q;
             j.bufs[k].ax_cap = cap;
             j.bufs[k].ax_ready = (int *)(void *)(q + cap * sizeof(double));
