@@ -196,5 +196,6 @@ def zarr_vs_tofile(n: int, where: str, zarr_repeat: int) -> None:
 def _seconds(ts: list[float]) -> str:
     return " ".join(f"{x:.2f}" for x in ts)
 
+
 if __name__ == "__main__":
     raise SystemExit(main())
