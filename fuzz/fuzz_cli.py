@@ -52,13 +52,22 @@ def _subcommand(fdp: atheris.FuzzedDataProvider) -> list[str]:
         else:
             argv.append(fdp.PickValueInList(SUB_VALUES))
     # positional sizes: small, unless refused anyway (then kept to test the
-    # refusal); isdecimal, not isdigit: int() (and argparse's) reads every
-    # Unicode decimal digit but no superscript ("3" with a superscript
-    # passed isdigit and crashed this line)
+    # refusal); a number is what int() (argparse's type) reads: a test of
+    # the characters first let through a superscript "3" (isdigit) and then
+    # "--1" (lstrip("-").isdecimal), and int() raised in this line
     for i, a in enumerate(argv[1:], 1):
-        if a.lstrip("-").isdecimal() and abs(int(a)) > 64 and a != "99999999999":
+        v = _int(a)
+        if v is not None and abs(v) > 64 and a != "99999999999":
             argv[i] = "64"
     return argv
+
+
+def _int(a: str) -> int | None:
+    """int(a), or None where int() refuses it."""
+    try:
+        return int(a)
+    except ValueError:
+        return None
 
 
 def one(data: bytes) -> None:
