@@ -117,6 +117,17 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:  # type: ignore[override]
+        ns, rest = super().parse_known_args(args, namespace)
+        # argparse (3.11) drops a "--" attached to an option, "-o--", and
+        # stores an empty list for it instead of a value: refused as the
+        # option without a value is
+        for action in self._actions:
+            if (isinstance(action, argparse._StoreAction) and action.nargs in (None, "?")
+                    and action.option_strings and isinstance(getattr(ns, action.dest, None), list)):
+                self.error(f"argument {'/'.join(action.option_strings)}: expected one argument")
+        return ns, rest
+
 
 # ---------------------------------------------------------------------------
 # Shared pieces: checks, outputs, progress
