@@ -158,13 +158,12 @@ def zarr_vs_tofile(n: int, where: str, zarr_repeat: int) -> None:
     # minute to the next (tofile of these bytes took 1.1 to 7.7 s)
     import statistics
 
-    from relfterrain._codec import _blosc
+    from relfterrain._codec import zarr_codec
 
     h = rtd.height_grid(t, X0, Y0, n, n)
     mem = t.height_grid(X0, Y0, n, n)
     store = os.path.join(where, "height.zarr")
-    old_kwargs = ({"compressors": (_blosc(),)} if "compressors" in rtd.zarr_encoding()
-                  else {"compressor": _blosc()})
+    old_kwargs = zarr_codec()
     times: dict[str, list[float]] = {"zarr": [], "tofile": [], "old": []}
     for _ in range(zarr_repeat):
         for name, kwargs in (("zarr", rtd.zarr_encoding()), ("old", old_kwargs)):

@@ -126,7 +126,8 @@ def zarr_codec(t: rt.Terrain, n: int) -> None:
         return
     import warnings
 
-    from relfterrain.cli import _store_bytes, _zarr_encoding
+    from relfterrain._codec import zarr_dataset_encoding
+    from relfterrain.cli import _store_bytes
     print(f"\nzarr writing of a {n}^2 grid (target: the CLI's codec <= 2x tofile)")
     ds = t.dataset(X0, Y0, n, n)  # what the CLI writes: every variable, north up
     arrays = [ds[v].values for v in ds.data_vars]
@@ -139,7 +140,7 @@ def zarr_codec(t: rt.Terrain, n: int) -> None:
                 a.tofile(fh)
         tofile = time.perf_counter() - t0
         res = {}
-        for label, enc in (("zarr default", None), ("CLI codec", _zarr_encoding(ds))):
+        for label, enc in (("zarr default", None), ("CLI codec", zarr_dataset_encoding(ds))):
             path = os.path.join(tmp, label.replace(" ", "_") + ".zarr")
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")

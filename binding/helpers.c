@@ -264,20 +264,6 @@ static int64_t monotonic_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static int idle_cores(void);
-
-int rtpy_auto_threads(int64_t points)
-{
-    /* below this many points the core runs one thread anyway (and the
-     * look at the machine's load would cost more than it saves) */
-    if (points < RTPY_AUTO_THREAD_POINTS) return 1;
-    const int64_t now = monotonic_ns();
-    if (now >= 0 && load_seen_ns >= 0 && now - load_seen_ns < RTPY_LOAD_TTL_NS) return load_cores;
-    load_cores = idle_cores();
-    load_seen_ns = now;
-    return load_cores;
-}
-
 /* The usable cores that other tasks leave idle (one when tasks have been
  * waiting for a CPU). */
 static int idle_cores(void)
@@ -296,6 +282,18 @@ static int idle_cores(void)
         cores = idle < 1 ? 1 : idle;
     }
     return cores;
+}
+
+int rtpy_auto_threads(int64_t points)
+{
+    /* below this many points the core runs one thread anyway (and the
+     * look at the machine's load would cost more than it saves) */
+    if (points < RTPY_AUTO_THREAD_POINTS) return 1;
+    const int64_t now = monotonic_ns();
+    if (now >= 0 && load_seen_ns >= 0 && now - load_seen_ns < RTPY_LOAD_TTL_NS) return load_cores;
+    load_cores = idle_cores();
+    load_seen_ns = now;
+    return load_cores;
 }
 
 int rtpy_threads_auto(PyObject *obj, int64_t points, int *out)

@@ -797,6 +797,13 @@ static int feature_exact(const block_job *j, int32_t xa, int32_t xb, int64_t yr)
     return j->fa_max * xm * fabs((double)yr) < 4503599627370496.0; /* 2^52: margin */
 }
 
+/* The first 64-byte boundary after p (p + 64 when p is on one): a block
+ * of n bytes from malloc(n + 64) holds n aligned bytes there. */
+static unsigned char *align64(void *p)
+{
+    return (unsigned char *)p + (64 - (uintptr_t)p % 64);
+}
+
 /* A cache for the tile kernels' tables (rt_tile_args.cache) where the
  * tile passes may use one (rows of 64 columns and more) and the block is
  * large enough to repay making the tables (16384 points: a 64 x 64 grid at
@@ -837,7 +844,7 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
          * start 16 bytes past a page: every load crossed) */
         ax_raw = malloc(ax_cap * sizeof *ax + 64);
         if (ax_raw)
-            ax = (double *)(void *)((unsigned char *)ax_raw + (64 - (uintptr_t)ax_raw % 64));
+            ax = (double *)(void *)align64(ax_raw);
         else
             ax_cap = 0;
     }
@@ -1404,7 +1411,7 @@ static grid_scratch *grid_scratch_new(int nbufs, int64_t nx, void **raw, tile_bu
     unsigned char *p = malloc(head + heads + (size_t)nbufs * per + 64);
     *raw = p;
     if (!p) return NULL;
-    unsigned char *a = p + (64 - (uintptr_t)p % 64);
+    unsigned char *a = align64(p);
     grid_scratch *g = (grid_scratch *)(void *)a;
     *bufs = (tile_buf *)(void *)(a + head);
     *busy = (atomic_int *)(void *)(a + head + (size_t)nbufs * sizeof(tile_buf));
@@ -1545,7 +1552,7 @@ rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b, const rt_terra_o
         /* each buffer 64-byte aligned (per is a multiple of 64): the
          * AVX-512 rows read the products eight doubles a load */
         axraw = calloc((size_t)j.nbufs * per + 64, 1);
-        unsigned char *base = axraw ? (unsigned char *)axraw + (64 - (uintptr_t)axraw % 64) : NULL;
+        unsigned char *base = axraw ? align64(axraw) : NULL;
         for (int k = 0; axraw && k < j.nbufs; k++) {
             unsigned char *q = base + (size_t)k * per;
             j.bufs[k].ax = (double *)(void *)q;

@@ -28,6 +28,12 @@ def _blosc() -> Any:
     return Blosc(cname="lz4", clevel=5, shuffle=Blosc.BITSHUFFLE)
 
 
+def zarr_codec() -> dict[str, Any]:
+    """The codec as zarr's keyword: ``compressors=`` (zarr 3) or
+    ``compressor=`` (zarr 2)."""
+    return {"compressors": (_blosc(),)} if _zarr3() else {"compressor": _blosc()}
+
+
 def zarr_array_kwargs() -> dict[str, Any]:
     """Keyword arguments of zarr's array creation (``dask.array.to_zarr``,
     ``zarr.create_array``): the codec, and every chunk written.
@@ -39,14 +45,11 @@ def zarr_array_kwargs() -> dict[str, Any]:
     the 20000 x 20000 heights wrote in 4.6 s with it and 2.3 s without
     (docs/performance/speed.md). A skipped chunk reads back as the fill
     value, a written one as the same values: the data is the same."""
-    if _zarr3():
-        return {"compressors": (_blosc(),), "config": {"write_empty_chunks": True}}
-    return {"compressor": _blosc(), "write_empty_chunks": True}
+    every = {"config": {"write_empty_chunks": True}} if _zarr3() else {"write_empty_chunks": True}
+    return {**zarr_codec(), **every}
 
 
-def zarr_variable_encoding() -> dict[str, Any]:
-    """One variable's ``encoding`` for xarray's ``to_zarr``: the same codec
-    and chunk writing as :func:`zarr_array_kwargs`."""
-    key = "compressors" if _zarr3() else "compressor"
-    codec = (_blosc(),) if _zarr3() else _blosc()
-    return {key: codec, "write_empty_chunks": True}
+def zarr_dataset_encoding(ds: Any) -> dict[str, dict[str, Any]]:
+    """xarray's ``to_zarr`` ``encoding`` of every data variable of ``ds``: the
+    same codec and chunk writing as :func:`zarr_array_kwargs`."""
+    return {str(v): {**zarr_codec(), "write_empty_chunks": True} for v in ds.data_vars}

@@ -450,15 +450,6 @@ def _write_npz(path: str, compress: bool, arrays: dict[str, np.ndarray]) -> None
         save(fh, **arrays)
 
 
-def _zarr_encoding(ds: Any) -> dict[str, dict[str, Any]]:
-    """The project's zarr codec and chunk writing
-    (:func:`relfterrain._codec.zarr_variable_encoding`) for every variable of
-    a dataset."""
-    from ._codec import zarr_variable_encoding
-
-    return {str(v): zarr_variable_encoding() for v in ds.data_vars}
-
-
 def _store_bytes(path: str) -> int:
     """Bytes of the files under a folder (a zarr store) or of a file."""
     if not os.path.isdir(path):
@@ -491,7 +482,9 @@ def _write_dataset(ds: Any, out: Output, engine: str | None, show: bool,
             callback = TqdmCallback(desc="write", leave=False)
     with callback, _zarr_warnings():
         if out.ext == ".zarr":
-            ds.to_zarr(out.tmp, mode="w", encoding=_zarr_encoding(ds))
+            from ._codec import zarr_dataset_encoding
+
+            ds.to_zarr(out.tmp, mode="w", encoding=zarr_dataset_encoding(ds))
         elif out.ext == ".tif":
             from .gis import write_cog
 

@@ -500,9 +500,7 @@ def zarr_encoding(ds: Any = None) -> dict[str, Any]:
     >>> np.array_equal(zarr.open_array(path, mode="r")[:], t.height_grid(0, 0, 300, 200))
     True
     """
-    from ._codec import zarr_array_kwargs, zarr_variable_encoding
+    from ._codec import zarr_array_kwargs, zarr_dataset_encoding
 
-    if ds is None:
-        return zarr_array_kwargs()
-    return {str(v): zarr_variable_encoding() for v in ds.data_vars}
+    return zarr_array_kwargs() if ds is None else zarr_dataset_encoding(ds)
 
