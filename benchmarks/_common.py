@@ -84,12 +84,14 @@ def before_after_main(doc, workloads, argv=None):
     into this process), by compare_rounds, and printed with the ratio."""
     ap = argparse.ArgumentParser(description=doc.split("\n")[0])
     ap.add_argument("--baseline", required=True, help="a checkout with its extension built")
+    ap.add_argument("--new", default=None,
+                    help="the checkout to time against it (default: this one, the benchmark's own)")
     ap.add_argument("--repeat", type=int, default=15, help="rounds (default 15)")
     ap.add_argument("--inner", type=int, default=3, help="calls per round and build (fastest)")
     ap.add_argument("--only", default="", help="run the workloads whose name contains this")
     args = ap.parse_args(argv)
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    new = load(here, "relfterrain")
+    here = args.new or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    new = load(os.path.abspath(here), "relfterrain")
     old = load(os.path.abspath(args.baseline), "relfterrain_base")
     print(f"CPU: {cpu_model()} ({os.cpu_count()} logical); load average "
           f"{os.getloadavg()[0]:.1f} at the start; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")

@@ -1,6 +1,6 @@
 """Any step and origin (issue 23), this build against a baseline build.
 
-    PYTHONPATH=. python benchmarks/bench_any_step.py --baseline DIR [--repeat 25]
+    PYTHONPATH=. python benchmarks/bench_any_step.py --baseline DIR [--repeat 25] [--new DIR2]
     RELFTERRAIN_SIMD=avx2 PYTHONPATH=. python benchmarks/bench_any_step.py --baseline DIR
 
 DIR is another checkout of the package with its extension built in place
@@ -11,9 +11,11 @@ whole metres, step 1 from 23396.1, 5318.3), at step 1 and at the coarse
 dyadic steps 8 and 16 (the tile path's strided tables), timed on both
 builds in this one process, round after round, which goes first
 alternating (``_common.compare_rounds``); the figure is the median over
-rounds of new / baseline. ``bench_speed.py`` gives the same cases as ratios
-to step 1 within one build; this gives a change's effect, which the
-machine's drift hides there. RELFTERRAIN_SIMD picks the variant of both.
+rounds of new / baseline; both builds write into the same arrays.
+``--new DIR2`` times another checkout in place of this one.
+``bench_speed.py`` gives the same cases as ratios to step 1 within one
+build; this gives a change's effect, which the machine's drift hides
+there. RELFTERRAIN_SIMD picks the variant of both.
 """
 
 from __future__ import annotations
@@ -33,11 +35,23 @@ CASES = (("step 0.37", X0, Y0, 0.37), ("step 1/3", X0, Y0, 1 / 3),
          ("step 8", X0, Y0, 8.0), ("step 16", X0, Y0, 16.0))
 
 
+_OUT: dict[int, tuple] = {}
+
+
+def _outputs(n: int):
+    """The out= arrays, one set for both builds: where an array lies in memory
+    (its physical pages, its offset from a cache line) moves a call's time by
+    several per cent, which two sets of arrays would add to the builds' ratio."""
+    if n not in _OUT:
+        _OUT[n] = (np.ones((n, n)), (np.ones((n, n)), np.ones((n, n)),
+                                     np.ones((n, n), np.uint8), np.ones((n, n), np.uint8)))
+    return _OUT[n]
+
+
 def workloads(rt, n: int = N):
     """name -> a no-argument call, for the package `rt`."""
     t = rt.Terrain()
-    oh = np.ones((n, n))
-    o4 = (np.ones((n, n)), np.ones((n, n)), np.ones((n, n), np.uint8), np.ones((n, n), np.uint8))
+    oh, o4 = _outputs(n)
     w = {}
     for label, x0, y0, step in CASES:
         w[f"grid {n}^2 {label}"] = (

@@ -240,13 +240,13 @@ FMA_PARAMS = R.Params(profile=(-524291.0, 524290.0), ah=(64, 60), bh=(1, 3), a1=
                       lake_height=None)
 
 
-def _check_heights(params, x0, s, nx=45, ny=3):
+def _check_heights(params, x0, s, nx=45, ny=3, y0=0.3):
     """height_grid of every variant, one thread, == the reference."""
-    rhg = R.height_grid(params, x0, 0.3, nx, ny, s)
+    rhg = R.height_grid(params, x0, y0, nx, ny, s)
     t = make_terrain(rt, params)
     for v in VARIANTS:
         t.simd = v
-        h = t.height_grid(x0, 0.3, nx, ny, s, threads=1)
+        h = t.height_grid(x0, y0, nx, ny, s, threads=1)
         assert np.array_equal(bits(h), bits(rhg)), (v, x0, s)
 
 
@@ -314,6 +314,48 @@ def test_height_rows_two_entry_windows(params, x0, y0, s, nx, ny):
             t.simd = v
             h = t.height_grid(x0, y0, nx, ny, s, threads=1)
             assert np.array_equal(bits(h), bits(rhg)), (v, s)
+
+
+@settings(max_examples=25, deadline=None)
+@given(models(), origin, origin,
+       st.sampled_from([56 / 64, 0.875, 0.8751, 0.874, 60 / 64, 1.09, 56 / 29, 1.931, 1.94, 2.0,
+                        0.37, 1 / 3, 1.0]),
+       st.integers(16, 80), st.integers(1, 3))
+def test_height_rows_sixteen_column_windows(params, x0, y0, s, nx, ny):
+    """The AVX-512 height rows read one window for sixteen columns where
+    they span at most eight indices (|A|*step <= 56, point_rows_avx512.h's
+    px_dir_term16), and one for eight past that: steps at the rule's edge
+    for |A| = 64 and 29 (the classic model's largest) and past it (1.09 m
+    at |A| = 64: sixteen columns then span nine indices), A of either sign,
+    against the reference."""
+    assume(abs(x0) + nx * s <= L and abs(y0) + ny * s <= L)
+    for p in (params, R.CLASSIC):
+        rhg = R.height_grid(p, x0, y0, nx, ny, s)
+        t = make_terrain(rt, p)
+        for v in VARIANTS:
+            t.simd = v
+            h = t.height_grid(x0, y0, nx, ny, s, threads=1)
+            assert np.array_equal(bits(h), bits(rhg)), (v, s)
+
+
+# Directions of |A| = 64 of both signs and the classic model's largest,
+# over a profile whose entries eight apart differ (a lane looked up in the
+# wrong window shows)
+W16_PARAMS = R.Params(profile=tuple(float((k * 37 + (k // 8) * 11) % 199) for k in range(256)),
+                      ah=(64, -64, 29, 0), bh=(3, 1, -5, 7), a1=(1, 2, 3, 4), b1=(3, 1, 2, 5),
+                      a2=(2, 1, 1, 1), b2=(1, 2, 3, 1), a3=(1, 1, 2, 2), b3=(2, 3, 1, 1),
+                      lake_base=0.0, lake_height=None)
+
+
+@pytest.mark.parametrize("s", [56 / 64, 0.8751, 60 / 64, 1.09, 1.5, 1.56])
+@pytest.mark.parametrize("x0, y0", [(23396.1, 5318.3), (-23396.1, 5318.3), (1e6 + 0.37, -7.7)])
+def test_height_rows_sixteen_column_windows_edge(x0, y0, s):
+    """The sixteen-column windows' rule at |A| = 64: 56/64 m is the last
+    step they take (sixteen columns span 15*56/128 = 6.6 of an index); from
+    0.8751 m the rows take one window for eight columns, which still serves
+    at 1.56 m (7*100/128).  A bound 70/64 m too loose (1.09 m: 8.2 of an
+    index) would read a lane's entry from the wrong window."""
+    _check_heights(W16_PARAMS, x0, s, nx=200, ny=3, y0=y0)
 
 
 def _check_grid_out(t, params, x0, y0, nx, ny, s, placed=None, threads_list=(1, 2, 3)):

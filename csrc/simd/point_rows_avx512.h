@@ -63,6 +63,25 @@ PX_INLINE uint32_t px_lane0(__m512i v)
     return (uint32_t)_mm_cvtsi128_si32(_mm512_castsi512_si128(v));
 }
 
+/* fl(a + b) by a fused multiply-add, fma(a, 1, b): the exact a*1 + b
+ * rounded once to nearest, the same double as the addition (zeros'
+ * signs included: an exact zero sum is +0 either way, -0 only from
+ * (-0) + (-0)).  Zen 4 adds doubles on two pipes and multiplies on two
+ * others; the height terms' adds, rounded adds and vreducepd all use the
+ * adders, so moving two of them to the multipliers balances the two
+ * (benchmarks/op_throughput.c; docs/performance/speed.md). */
+PX_FMA_INLINE __m512d px_add_fma(__m512d a, __m512d b)
+{
+    return _mm512_fmadd_pd(a, _mm512_set1_pd(1.0), b);
+}
+
+/* RD(a + b), rounded toward minus infinity, by fma(a, 1, b) with the same
+ * embedded rounding: the same double as _mm512_add_round_pd(a, b, floor). */
+PX_FMA_INLINE __m512d px_add_down_fma(__m512d a, __m512d b)
+{
+    return _mm512_fmadd_round_pd(a, _mm512_set1_pd(1.0), b, PX_FLOOR);
+}
+
 /* the term of one direction (pr_dir, off 7 when A < 0) at eight columns
  * whose products fl(A*2^-7 * x) are ax; red: no lane's j lies in (-1, 0)
  * (px_row_reduces) */
@@ -70,12 +89,12 @@ PX_FMA_INLINE __m512d px_dir_term(const pr_dir *dd, __m512d ax, const double *dw
                                   const int red, const int fma)
 {
     const __m512d magic = _mm512_set1_pd(6755399441055744.0); /* 1.5 * 2^52 */
-    const __m512d j = _mm512_add_pd(ax, _mm512_set1_pd(dd->by7));
+    const __m512d j = px_add_fma(ax, _mm512_set1_pd(dd->by7));
     /* floor(j) + 1.5*2^52 by one addition rounded down, and floor(j) from
      * it by an exact subtraction (the comment at the top); where no j lies
      * in (-1, 0), jfrac = j - floor(j) by one vreducepd instead (exact
      * there: px_row_reduces) */
-    const __m512d qd = _mm512_add_round_pd(j, magic, PX_FLOOR);
+    const __m512d qd = px_add_down_fma(j, magic);
     const __m512d jfrac = red ? _mm512_reduce_pd(j, PX_FLOOR) : _mm512_sub_pd(j, _mm512_sub_pd(qd, magic));
     const __m512i qb = _mm512_castpd_si512(qd);
     const double *row = dwin8 + ((size_t)((px_lane0(qb) - dd->off) & wm) << 4);
@@ -84,6 +103,34 @@ PX_FMA_INLINE __m512d px_dir_term(const pr_dir *dd, __m512d ax, const double *dw
     /* one fused multiply-add where the row's |j| make the product exact
      * (fma: pr_row_fma), the same double */
     return fma ? _mm512_fmadd_pd(jfrac, d, p0) : _mm512_add_pd(p0, _mm512_mul_pd(jfrac, d));
+}
+
+/* px_dir_term at sixteen columns (products ax0: the first eight, ax1: the
+ * next) from one window: where |A|*step <= RT_PX_W16_MAX, sixteen columns
+ * span at most eight indices (x is monotone along the row: j of the last
+ * column minus j of the first is at most 15*|A|*step/128 <= 6.6, plus
+ * rounding far below 0.4, under 7; so their floors differ by at most 7),
+ * and the window of lane 0 of the first eight (7 below it when A < 0, the
+ * largest then) holds every lane's entry: one window load pair and one
+ * index extraction serve both halves (t0, t1 the terms). */
+#define RT_PX_W16_MAX 56.0
+PX_FMA_INLINE void px_dir_term16(const pr_dir *dd, __m512d ax0, __m512d ax1, const double *dwin8,
+                                 uint32_t wm, const int red, const int fma, __m512d *t0,
+                                 __m512d *t1)
+{
+    const __m512d magic = _mm512_set1_pd(6755399441055744.0); /* 1.5 * 2^52 */
+    const __m512d by7 = _mm512_set1_pd(dd->by7);
+    const __m512d j0 = px_add_fma(ax0, by7), j1 = px_add_fma(ax1, by7);
+    const __m512d qd0 = px_add_down_fma(j0, magic), qd1 = px_add_down_fma(j1, magic);
+    const __m512d f0 = red ? _mm512_reduce_pd(j0, PX_FLOOR) : _mm512_sub_pd(j0, _mm512_sub_pd(qd0, magic));
+    const __m512d f1 = red ? _mm512_reduce_pd(j1, PX_FLOOR) : _mm512_sub_pd(j1, _mm512_sub_pd(qd1, magic));
+    const __m512i qb0 = _mm512_castpd_si512(qd0), qb1 = _mm512_castpd_si512(qd1);
+    const double *row = dwin8 + ((size_t)((px_lane0(qb0) - dd->off) & wm) << 4);
+    const __m512d wp = _mm512_loadu_pd(row), wd = _mm512_loadu_pd(row + 8);
+    const __m512d p00 = _mm512_permutexvar_pd(qb0, wp), d0 = _mm512_permutexvar_pd(qb0, wd);
+    const __m512d p01 = _mm512_permutexvar_pd(qb1, wp), d1 = _mm512_permutexvar_pd(qb1, wd);
+    *t0 = fma ? _mm512_fmadd_pd(f0, d0, p00) : _mm512_add_pd(p00, _mm512_mul_pd(f0, d0));
+    *t1 = fma ? _mm512_fmadd_pd(f1, d1, p01) : _mm512_add_pd(p01, _mm512_mul_pd(f1, d1));
 }
 
 /* fl(A*2^-7 * x) of the directions with A != 0 at columns [0, n16) of a
@@ -169,7 +216,8 @@ PX_INLINE void px_lines_end(px_lines *w, int64_t n)
  * leading directions with A = 0, left out of dd); the products
  * fl(A*2^-7 * x) read from ax (px_fill_ax); red as px_dir_term */
 PX_FMA_INLINE void px_row_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n16,
-                             const double *ax, int nocon, double hc, const int red, const int fma)
+                             const double *ax, int nocon, double hc, const int red, const int fma,
+                             const int w16)
 {
     const __m512d vhc = _mm512_set1_pd(hc);
     const double *dwin8 = r->dwin8;
@@ -184,6 +232,14 @@ PX_FMA_INLINE void px_row_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n
                 const __m512d ct = _mm512_set1_pd(dd[i].cterm);
                 h0 = _mm512_add_pd(h0, ct);
                 h1 = _mm512_add_pd(h1, ct);
+                continue;
+            }
+            if (w16) {
+                __m512d t0, t1;
+                px_dir_term16(&dd[i], _mm512_loadu_pd(ax + i * n16 + c),
+                              _mm512_loadu_pd(ax + i * n16 + c + 8), dwin8, wm, red, fma, &t0, &t1);
+                h0 = _mm512_add_pd(h0, t0);
+                h1 = _mm512_add_pd(h1, t1);
                 continue;
             }
             h0 = _mm512_add_pd(h0, px_dir_term(&dd[i], _mm512_loadu_pd(ax + i * n16 + c), dwin8, wm, red, fma));
@@ -236,7 +292,7 @@ PX_FMA_INLINE void px_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n,
 /* Columns [0, n16) of a height row (height_row_avx512w), the products from
  * the block's scratch where it has them; fma: px_dir_term's. */
 PX_FMA_INLINE void px_height_cols(const rt_point_row *r, const pr_dir *dd, int64_t n16, int use_ax,
-                                  const int fma)
+                                  const int fma, const int w16)
 {
     const uint32_t n = r->n;
     if (use_ax) {
@@ -249,13 +305,13 @@ PX_FMA_INLINE void px_height_cols(const rt_point_row *r, const pr_dir *dd, int64
         const double *ax = r->ax + i0 * n16;
         const int red = px_row_reduces(dd + i0, n - i0, n16, ax);
         if (!mixed && n - i0 == 4 && red) /* the classic model, unrolled */
-            px_row_ax(r, dd + i0, 4, n16, ax, 1, hc, 1, fma);
+            px_row_ax(r, dd + i0, 4, n16, ax, 1, hc, 1, fma, w16);
         else if (!mixed && n - i0 == 4)
-            px_row_ax(r, dd + i0, 4, n16, ax, 1, hc, 0, fma);
+            px_row_ax(r, dd + i0, 4, n16, ax, 1, hc, 0, fma, w16);
         else if (!mixed)
-            px_row_ax(r, dd + i0, n - i0, n16, ax, 1, hc, red, fma);
+            px_row_ax(r, dd + i0, n - i0, n16, ax, 1, hc, red, fma, w16);
         else
-            px_row_ax(r, dd + i0, n - i0, n16, ax, 0, hc, red, fma);
+            px_row_ax(r, dd + i0, n - i0, n16, ax, 0, hc, red, fma, w16);
     } else if (n == 5) {
         px_row_n(r, dd, 5, n16, fma);
     } else {
@@ -298,10 +354,19 @@ static PX_FMA_ATTR void height_row_avx512w(const rt_point_row *r)
         px_fill_ax(r, dd, r->n, n16, r->ax);
         *r->ax_ready = 1;
     }
-    if (pr_row_fma(r, dd, r->n))
-        px_height_cols(r, dd, n16, use_ax, 1);
+    /* one window for sixteen columns (px_dir_term16) */
+    int w16 = 1;
+    for (uint32_t i = 0; i < r->n; i++)
+        if (!(fabs((double)t->vec[RT_AH][i]) * r->step <= RT_PX_W16_MAX)) w16 = 0;
+    const int fma = pr_row_fma(r, dd, r->n);
+    if (fma && w16)
+        px_height_cols(r, dd, n16, use_ax, 1, 1);
+    else if (fma)
+        px_height_cols(r, dd, n16, use_ax, 1, 0);
+    else if (w16)
+        px_height_cols(r, dd, n16, use_ax, 0, 1);
     else
-        px_height_cols(r, dd, n16, use_ax, 0);
+        px_height_cols(r, dd, n16, use_ax, 0, 0);
     if (n16 == r->nx) return;
     rt_point_row rest = *r;
     rest.ax = NULL; /* the block's scratch is this kernel's (its layout) */
