@@ -11,6 +11,7 @@ against the independent reference of SPEC.
 """
 
 import numpy as np
+import pytest
 import reference as R
 from helpers import bits, check_grids, make_terrain
 from hypothesis import given, settings
@@ -86,18 +87,32 @@ def test_coarse_step_rows_as_the_scalar_variant():
                 assert np.array_equal(getattr(g, name), getattr(want, name)), (v, step, name)
 
 
-def test_coarse_step_heights_stream_into_large_outputs():
-    # past 64 MiB the heights go out by streaming stores where the output is on
-    # a cache line (fresh outputs are), by plain ones where not: the same bits
+def _out_at(shape, offset):
+    """A float64 array of `shape` starting `offset` bytes past a 64-byte line."""
+    n = shape[0] * shape[1]
+    raw = np.full(n * 8 + 128, 0xFF, np.uint8)
+    start = (-raw.ctypes.data) % 64 + offset
+    return raw[start:start + n * 8].view(np.float64).reshape(shape)
+
+
+@pytest.mark.parametrize("step", [8.0, 16.0])
+def test_coarse_step_heights_stream_into_large_outputs(step):
+    # past 64 MiB the heights go out by streaming stores where they write
+    # whole lines: fresh outputs (on a line), and at step 16 (the strided
+    # tables' L = 8: one piece after another) outputs 16 or 32 bytes past a
+    # line too; at step 8 (L = 16: pieces 16 columns apart) plain stores off
+    # a line. Every case gives the same bits.
     scalar = rt.Terrain(simd="scalar")
     nx, ny = 2900, 2900
-    want = scalar.height_grid(20488, 4104, nx, ny, 16.0, threads=2)
+    want = scalar.height_grid(20488, 4104, nx, ny, step, threads=2)
     for v in VARIANTS:
         t = rt.Terrain(simd=v)
-        assert np.array_equal(bits(t.height_grid(20488, 4104, nx, ny, 16.0, threads=2)), bits(want)), v
-        out = np.full((ny, nx), np.nan)
-        t.height_grid(20488, 4104, nx, ny, 16.0, out=out, threads=2)
-        assert np.array_equal(bits(out), bits(want)), v
+        assert np.array_equal(bits(t.height_grid(20488, 4104, nx, ny, step, threads=2)),
+                              bits(want)), v
+        for offset in (0, 16, 32, 48):
+            out = _out_at((ny, nx), offset)
+            t.height_grid(20488, 4104, nx, ny, step, out=out, threads=2)
+            assert np.array_equal(bits(out), bits(want)), (v, offset)
 
 
 # The strided tables (AVX2's coarse tiles, terrain_avx2.h): lanes of L = 8,
