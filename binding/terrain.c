@@ -239,13 +239,15 @@ static rt_status terra_rows(void *vctx, int64_t row0, int64_t nrows, void *const
     return rt_terra_grid(&c->p, &r, &o, c->threads);
 }
 
-/* float32 heights (float32=True): each row block of rtpy_rows is computed
- * in bands of about `band` points into double buffers and rounded to nearest
- * into the float32 rows, so a float32 grid needs no full-size double array
- * (the extra memory is one band: 2**20 points, 8 MiB a buffer, by default).
- * Which rows are computed where (out= in place or in a scratch copy, Ctrl-C
- * between blocks) is rtpy_rows' rule, the same as for float64: the one
- * out=/scratch rule of the package. */
+/* float32 terra grids (float32=True): each row block of rtpy_rows is
+ * computed in bands of about `band` points into double buffers and rounded
+ * to nearest into the float32 rows, so a float32 grid needs no full-size
+ * double array (the extra memory is one band: 2**20 points, 8 MiB a buffer,
+ * by default).  float32 heights need no band: the core rounds each row from
+ * a row buffer of its thread's (rt_height_grid_f32).  Which rows are
+ * computed where (out= in place or in a scratch copy, Ctrl-C between
+ * blocks) is rtpy_rows' rule, the same as for float64: the one out=/scratch
+ * rule of the package. */
 #define RTPY_F32_BAND_POINTS ((int64_t)1 << 20)
 
 typedef struct f32_rows {
@@ -254,39 +256,13 @@ typedef struct f32_rows {
     double *h, *d, *gh; /* one band each (d: terra only; gh: terra's ground) */
 } f32_rows;
 
-/* IEEE round to nearest (NumPy's astype); beyond FLT_MAX by half an ulp or
- * more (0x1.ffffffp127, a tie that rounds to even, up) it is +-inf, spelled
- * out so that no conversion leaves float's finite range. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-/* NumPy's astype converts with the widest vectors the CPU has: so does this
- * (the same IEEE rounding in every variant, so the same bits) */
-#define RTPY_F32_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define RTPY_F32_CLONES
-#endif
-RTPY_F32_CLONES
-static void round_f32(float *dst, const double *src, int64_t n)
-{
-    const double lim = 0x1.ffffffp127;
-    for (int64_t i = 0; i < n; i++) {
-        const double v = src[i];
-        const int big = fabs(v) >= lim; /* selects, so that the loop vectorises */
-        const float f = (float)(big ? 0.0 : v);
-        dst[i] = big ? (v > 0.0 ? (float)INFINITY : -(float)INFINITY) : f;
-    }
-}
-
+/* float32 heights: the core rounds each row from a row buffer of its
+ * thread's (rt_height_grid_f32), no band needed */
 static rt_status height_rows32(void *vctx, int64_t row0, int64_t nrows, void *const *data)
 {
-    f32_rows *c = vctx;
-    for (int64_t r = 0; r < nrows; r += c->band_rows) {
-        const int64_t k = c->band_rows < nrows - r ? c->band_rows : nrows - r;
-        rt_block b = rows_block(c->g.b, row0 + r, k);
-        rt_status s = rt_height_grid(&c->g.p, &b, c->h, c->g.threads);
-        if (s != RT_OK) return s;
-        round_f32((float *)data[0] + r * c->nx, c->h, k * c->nx);
-    }
-    return RT_OK;
+    grid_rows *c = vctx;
+    rt_block r = rows_block(c->b, row0, nrows);
+    return rt_height_grid_f32(&c->p, &r, data[0], c->threads);
 }
 
 static rt_status terra_rows32(void *vctx, int64_t row0, int64_t nrows, void *const *data)
@@ -301,9 +277,9 @@ static rt_status terra_rows32(void *vctx, int64_t row0, int64_t nrows, void *con
                           data[4] ? c->gh : NULL};
         rt_status s = rt_terra_grid(&c->g.p, &b, &o, c->g.threads);
         if (s != RT_OK) return s;
-        if (data[0]) round_f32((float *)data[0] + r * c->nx, c->h, k * c->nx);
-        if (data[1]) round_f32((float *)data[1] + r * c->nx, c->d, k * c->nx);
-        if (data[4]) round_f32((float *)data[4] + r * c->nx, c->gh, k * c->nx);
+        if (data[0]) rt_round_f32((float *)data[0] + r * c->nx, c->h, k * c->nx);
+        if (data[1]) rt_round_f32((float *)data[1] + r * c->nx, c->d, k * c->nx);
+        if (data[4]) rt_round_f32((float *)data[4] + r * c->nx, c->gh, k * c->nx);
     }
     return RT_OK;
 }
@@ -351,34 +327,27 @@ static int band_arg(long long band)
 static PyObject *TerrainCore_height_grid(TerrainCore *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"x0", "y0", "nx", "ny", "step", "c0", "r0", "out", "threads",
-                             "float32", "band", NULL};
+                             "float32", NULL};
     double x0, y0, step = 1.0;
-    long long nx, ny, c0 = 0, r0 = 0, band = RTPY_F32_BAND_POINTS;
+    long long nx, ny, c0 = 0, r0 = 0;
     PyObject *out_obj = Py_None, *threads_obj = NULL;
     int threads = 1, f32 = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ddLL|d$LLOOpL", kwlist, &x0, &y0, &nx, &ny,
-                                     &step, &c0, &r0, &out_obj, &threads_obj, &f32, &band))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ddLL|d$LLOOp", kwlist, &x0, &y0, &nx, &ny,
+                                     &step, &c0, &r0, &out_obj, &threads_obj, &f32))
         return NULL;
     if (threads_obj && rtpy_threads_auto(threads_obj, grid_points(nx, ny), &threads) < 0)
         return NULL;
-    if (band_arg(band) < 0) return NULL;
     if (rtpy_check_block(nx, ny, c0, r0, f32 ? sizeof(float) : sizeof(double)) < 0) return NULL;
     npy_intp dims[2] = {(npy_intp)ny, (npy_intp)nx};
     PyArrayObject *out = rtpy_output(out_obj, "out", f32 ? NPY_FLOAT32 : NPY_FLOAT64, 2, dims);
     if (!out) return NULL;
     int given = out_obj != Py_None;
     rt_block b = {x0, y0, step, c0, r0, nx, ny};
-    f32_rows ctx = {{&b, NULL, threads, {0}}, 0, 0, NULL, NULL, NULL};
-    if (f32 && f32_begin(&ctx, nx, ny, band, 0, 0) < 0) {
-        Py_DECREF(out);
-        return NULL;
-    }
+    grid_rows ctx = {&b, NULL, threads, {0}};
     rt_status s;
-    ctx.g.box = rtpy_terrain_snapshot(self, &ctx.g.p);
-    int rc = f32 ? rtpy_rows(height_rows32, &ctx, nx, ny, 1, &out, &given, &s)
-                 : rtpy_rows(height_rows, &ctx.g, nx, ny, 1, &out, &given, &s);
-    rtpy_box_release(ctx.g.box);
-    f32_end(&ctx);
+    ctx.box = rtpy_terrain_snapshot(self, &ctx.p);
+    int rc = rtpy_rows(f32 ? height_rows32 : height_rows, &ctx, nx, ny, 1, &out, &given, &s);
+    rtpy_box_release(ctx.box);
     if (rc < 0) {
         Py_DECREF(out);
         if (s == RT_OK) return NULL; /* interrupted */
@@ -875,8 +844,8 @@ static PyGetSetDef TerrainCore_getset[] = {
 static PyMethodDef TerrainCore_methods[] = {
     {"height_grid", (PyCFunction)(void (*)(void))TerrainCore_height_grid,
      METH_VARARGS | METH_KEYWORDS,
-     "height_grid(x0, y0, nx, ny, step=1.0, *, c0=0, r0=0, out=None, threads=1, float32=False,\n"
-     "band=2**20)\nfloat32: round the doubles to float32, in bands of `band` points."},
+     "height_grid(x0, y0, nx, ny, step=1.0, *, c0=0, r0=0, out=None, threads=1, float32=False)\n"
+     "float32: round the doubles to float32, row by row as they are computed."},
     {"terra_grid", (PyCFunction)(void (*)(void))TerrainCore_terra_grid,
      METH_VARARGS | METH_KEYWORDS,
      "terra_grid(x0, y0, nx, ny, step=1.0, *, c0=0, r0=0, outputs=None, threads=1, float32=False,\n"

@@ -249,6 +249,15 @@ typedef struct rt_terra_out {
 /* Ground height (SPEC 4, with mountains when enabled) of a block. */
 rt_status rt_height_grid(const rt_terrain *t, const rt_block *b, double *out,
                          int threads);
+/* rt_height_grid's doubles rounded to nearest into float32 (rt_round_f32),
+ * row by row through a row buffer of each thread's: the same floats as
+ * rt_height_grid followed by rt_round_f32, without a double array. */
+rt_status rt_height_grid_f32(const rt_terrain *t, const rt_block *b, float *out,
+                             int threads);
+/* doubles to float32, rounded to nearest (NumPy's astype); a value at or
+ * beyond FLT_MAX by half an ulp (0x1.ffffffp127, a tie rounding up) gives
+ * +-inf, spelled out so that no conversion leaves float's finite range. */
+void rt_round_f32(float *dst, const double *src, int64_t n);
 /* terra() of every point of a block. */
 rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b,
                         const rt_terra_out *out, int threads);

@@ -472,6 +472,15 @@ typedef struct block_job {
     int fast, m;
     int64_t X0, Y0, S;        /* x0, y0, step times 2^m (block path) */
     double *height_out;       /* height grid */
+    /* a float32 height grid (rt_height_grid_f32): each row computed into a
+     * row buffer of its thread's (rowbufs, nrowbufs of rowstride doubles,
+     * claimed as `busy` claims the tile buffers), then rounded into it */
+    float *height_f32;
+    double *rowbufs;
+    atomic_int *rowbusy;
+    int nrowbufs;
+    int64_t rowstride;
+    int stream32;             /* height_f32 far larger than the caches */
     const rt_terra_out *out;  /* terra grid */
     const int32_t *iprof;     /* the profile as int32, or NULL: no tile passes */
     const uint8_t *bytes;     /* the profile as 256 bytes, or NULL */
@@ -575,6 +584,11 @@ static void after_classify(const rt_terrain *t, const tile_buf *tb, int nk, doub
  * kernel has them: they would only evict the caches (and each written line
  * costs a read for ownership); smaller outputs stay in cache for the caller. */
 #define RT_STREAM_BYTES ((int64_t)64 << 20)
+/* The same for a float32 height grid's rows, rounded from a row buffer in
+ * the cache (rt_height_grid_f32): measured lower (AMD EPYC, Zen 4, one
+ * thread: 2000^2, 16 MB, 2.50 ms streaming against 3.34 plain; 1000^2,
+ * 4 MB, 0.72 against 0.54) */
+#define RT_STREAM_F32_BYTES ((int64_t)8 << 20)
 
 rt_status rt__check_block(const rt_block *b)
 {
@@ -817,7 +831,8 @@ static void *tile_cache_new(const block_job *j)
     return c;
 }
 
-RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uint32_t n)
+RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uint32_t n,
+                             double *rowbuf)
 {
     /* local copies: stores through the output pointers cannot alias them, so
      * the compiler keeps the parameters in registers */
@@ -852,7 +867,7 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
     ta.cache = tile_cache_new(j);
     for (int64_t i = begin; i < end; i++) {
         int64_t r = b->r0 + i;
-        double *out = j->height_out + i * b->nx;
+        double *out = rowbuf ? rowbuf : j->height_out + i * b->nx;
         point p = {0.0, b->y0 + (double)r * b->step, &rs, 0, 0, 0, 0, 0, 0, 0};
         if (j->fast && j->iprof) {
             row_setup(j, r, &rs);
@@ -897,6 +912,10 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
                 out[c] = height_at(t, &p, MODE_POINT, 0, n);
             }
         }
+        /* a float32 grid: the row's doubles, from the row buffer (in the
+         * cache), rounded to nearest into the output */
+        if (rowbuf)
+            rt__round_f32_rows(j->height_f32 + i * b->nx, rowbuf, b->nx, j->stream32, t->simd);
     }
     free(ax_raw);
     free(ta.cache);
@@ -907,10 +926,20 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
 static void height_rows(void *ctx, int64_t begin, int64_t end)
 {
     const block_job *j = ctx;
+    /* a float32 grid: a free row buffer (no more chunks run at once than
+     * there are buffers, so one is always free) */
+    int slot = -1;
+    double *rowbuf = NULL;
+    if (j->height_f32) {
+        for (int k = 0; slot < 0; k = k + 1 < j->nrowbufs ? k + 1 : 0)
+            if (atomic_exchange_explicit(&j->rowbusy[k], 1, memory_order_acquire) == 0) slot = k;
+        rowbuf = j->rowbufs + (size_t)slot * (size_t)j->rowstride;
+    }
     if (j->t->directions == 5)
-        height_rows_n(j, begin, end, 5);
+        height_rows_n(j, begin, end, 5, rowbuf);
     else
-        height_rows_n(j, begin, end, j->t->directions);
+        height_rows_n(j, begin, end, j->t->directions, rowbuf);
+    if (slot >= 0) atomic_store_explicit(&j->rowbusy[slot], 0, memory_order_release);
     /* streaming stores are weakly ordered: make them visible before the rows
      * are handed back (thread join or return) */
     if (j->kern->finish) j->kern->finish();
@@ -1488,28 +1517,68 @@ static void grid_plan(block_job *j, grid_scratch *g)
     }
 }
 
-rt_status rt_height_grid(const rt_terrain *t, const rt_block *b, double *out, int threads)
+/* rt_height_grid into doubles (out) or, out32 given, into floats. */
+static rt_status height_grid(const rt_terrain *t, const rt_block *b, double *out, float *out32,
+                             int threads)
 {
     rt_status s = rt__terrain_check_shape(t, NULL);
     if (s == RT_OK) s = rt__check_block(b);
     if (s != RT_OK) return s;
-    if (!out) return RT_ERR_NULL;
+    if (!out && !out32) return RT_ERR_NULL;
     void *raw;
     tile_buf *bufs;
     atomic_int *busy;
     grid_scratch *g = grid_scratch_new(0, b->nx, &raw, &bufs, &busy);
     if (!g) return RT_ERR_NOMEM;
-    block_job j = {.t = t, .b = b, .height_out = out};
-    j.stream = b->nx * b->ny > RT_STREAM_BYTES / 8;
+    block_job j = {.t = t, .b = b, .height_out = out, .height_f32 = out32};
+    /* a float32 grid's rows go through its threads' row buffers, in the
+     * caches: no streaming stores */
+    j.stream = !out32 && b->nx * b->ny > RT_STREAM_BYTES / 8;
+    j.stream32 = out32 && b->nx * b->ny > RT_STREAM_F32_BYTES / 4;
     grid_plan(&j, g);
     /* the tile path makes a point in about 0.4 ns: below RT_THREAD_POINTS
      * points a thread, starting one costs more than it saves (the bits are
      * the same for any count) */
     threads = threads_for(threads, b->nx * b->ny,
                           j.fast && j.iprof ? RT_THREAD_POINTS : RT_THREAD_POINTS_SLOW);
+    void *rows_raw = NULL;
+    if (out32) {
+        /* one row buffer (64-byte aligned, a whole number of lines) and one
+         * busy flag for each thread that can run at once */
+        const int nb = threads > 1 ? threads : 1;
+        j.rowstride = (b->nx + 7) & ~(int64_t)7;
+        const size_t flags = ((size_t)nb * sizeof(atomic_int) + 63) & ~(size_t)63;
+        if ((uint64_t)j.rowstride > (SIZE_MAX - flags - 64) / 8 / (size_t)nb) {
+            free(raw);
+            return RT_ERR_NOMEM;
+        }
+        rows_raw = malloc(flags + (size_t)nb * (size_t)j.rowstride * 8 + 64);
+        if (!rows_raw) {
+            free(raw);
+            return RT_ERR_NOMEM;
+        }
+        unsigned char *a = align64(rows_raw);
+        j.rowbusy = (atomic_int *)(void *)a;
+        j.rowbufs = (double *)(void *)(a + flags);
+        j.nrowbufs = nb;
+        for (int k = 0; k < nb; k++) atomic_init(&j.rowbusy[k], 0);
+    }
     rt_parallel_for(threads, b->ny, height_rows, &j);
+    free(rows_raw);
     free(raw);
     return RT_OK;
+}
+
+rt_status rt_height_grid(const rt_terrain *t, const rt_block *b, double *out, int threads)
+{
+    if (!out) return RT_ERR_NULL;
+    return height_grid(t, b, out, NULL, threads);
+}
+
+rt_status rt_height_grid_f32(const rt_terrain *t, const rt_block *b, float *out, int threads)
+{
+    if (!out) return RT_ERR_NULL;
+    return height_grid(t, b, NULL, out, threads);
 }
 
 rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b, const rt_terra_out *out,

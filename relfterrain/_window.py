@@ -164,12 +164,13 @@ class GridWindow:
         f32 = self.dtype == np.float32
         kw: dict[str, Any] = {"r0": raw, "c0": c0, "threads": self.threads}
         if f32:
-            kw.update(float32=True, band=_precision.BAND_ELEMENTS)
+            kw["float32"] = True
         if any(f in _TERRA_FIELDS for f in fields):
             names = _TERRA_FIELDS + (("ground_height",) if "ground_height" in fields else ())
+            band = {"band": _precision.BAND_ELEMENTS} if f32 else {}
             res = core.terra_grid(self.x0, self.y0, nx, ny, self.step,
                                   outputs=tuple(given.get(f, True) if f in fields else None
-                                                for f in names), **kw)
+                                                for f in names), **kw, **band)
             got = dict(zip(names, res))
         else:
             kw["out"] = given.get("ground_height")

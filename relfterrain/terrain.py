@@ -607,8 +607,8 @@ path_height, snow_keeps_feature, pi10000
         dtype : {None, "float64", "float32"}
             The result's (and ``out``'s) dtype: float64 by default. The
             core always computes doubles; float32 is the exact double result
-            rounded to nearest, converted in bands of rows (the extra memory
-            is one band of about 8 MiB, not a full-size double array).
+            rounded to nearest, row by row as the rows are computed (the extra
+            memory is one row a thread, not a full-size double array).
 
         Notes
         -----
@@ -645,8 +645,7 @@ path_height, snow_keeps_feature, pi10000
         x0, y0, nx, ny, step, r0, c0 = _grid_args(x0, y0, nx, ny, step, offset)
         if _precision.height_dtype(dtype, out) == np.float32:
             return self._core.height_grid(x0, y0, nx, ny, step, r0=r0, c0=c0, out=out,
-                                          threads=_threads(threads), float32=True,
-                                          band=_precision.BAND_ELEMENTS)
+                                          threads=_threads(threads), float32=True)
         return self._core.height_grid(x0, y0, nx, ny, step, r0=r0, c0=c0, out=out,
                                       threads=_core_threads(threads))
 

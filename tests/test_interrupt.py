@@ -421,12 +421,17 @@ def test_float32_grid_out_untouched():
 
 
 def test_float32_out_in_bands_same_bits():
-    # more than one band: computed in scratch and copied, the same bits
+    # float32 heights into out= (rounded row by row by the core; a terra
+    # grid's more than one band), the same bits as the doubles rounded
     t = rt.Terrain()
     ref = t.height_grid(23000, 5000, 700, 3100, 0.5).astype(np.float32)
     out = np.zeros((3100, 700), np.float32)
     assert t.height_grid(23000, 5000, 700, 3100, 0.5, dtype="float32", out=out) is out
     assert np.array_equal(out, ref)
+    g = t.grid(23000, 5000, 700, 3100, 0.5, dtype="float32")  # 2.2 M points: three bands
+    g64 = t.grid(23000, 5000, 700, 3100, 0.5)
+    assert np.array_equal(g.height, g64.height.astype(np.float32))
+    assert np.array_equal(g.depth, g64.depth.astype(np.float32))
 
 
 def test_cli_interrupted_writes_nothing(tmp_path, capsys):

@@ -98,4 +98,4 @@ def test_output_messages_same_for_both_dtypes(dtype):
 
 def test_band_argument_checked():
     with pytest.raises(ValueError, match="band: must be >= 1, got 0"):
-        rt.Terrain()._core.height_grid(0.0, 0.0, 3, 2, float32=True, band=0)
+        rt.Terrain()._core.terra_grid(0.0, 0.0, 3, 2, float32=True, band=0)

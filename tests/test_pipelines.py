@@ -85,6 +85,17 @@ def test_float32_rounds_like_numpy_at_the_float32_limits():
     got = t.height_grid(0, 0, 16, 3, dtype="float32")
     assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
     assert np.isinf(got[0, 2]) and got[0, 3] == np.float32(fmax) and np.isinf(got[0, 6])
+    # every variant's rounding of the rows (AVX-512 16 a step, AVX 8, the
+    # portable loop), the rows long enough for its vectors and a tail
+    wide = rt.Terrain(profile=prof, ah=(128,), bh=(0,), a1=(1,), b1=(1,), a2=(1,), b2=(1,),
+                      a3=(1,), b3=(1,))
+    h64w = wide.height_grid(0, 0, 37, 2)
+    with np.errstate(over="ignore"):
+        want_w = h64w.astype(np.float32)
+    for v in rt.simd_variants():
+        wide.simd = v
+        got = wide.height_grid(0, 0, 37, 2, dtype="float32")
+        assert np.array_equal(got.view(np.uint32), want_w.view(np.uint32)), v
     g64 = t.grid(0, 0, 16, 3)
     with np.errstate(over="ignore"):
         want_h, want_d = g64.height.astype(np.float32), g64.depth.astype(np.float32)
@@ -92,6 +103,35 @@ def test_float32_rounds_like_numpy_at_the_float32_limits():
     assert np.array_equal(g.height.view(np.uint32), want_h.view(np.uint32))
     assert np.array_equal(g.depth.view(np.uint32), want_d.view(np.uint32))
     assert np.isinf(g.height).any() and np.isinf(g.depth).any()
+
+
+def _f32_out_at(shape, offset):
+    """A float32 array of `shape` starting `offset` bytes past a 64-byte line."""
+    n = shape[0] * shape[1] * 4
+    raw = np.full(n + 128, 0xFF, np.uint8)
+    start = (-raw.ctypes.data) % 64 + offset
+    return raw[start:start + n].view(np.float32).reshape(shape)
+
+
+@pytest.mark.parametrize("variant", rt.simd_variants())
+def test_float32_heights_every_variant_and_store(variant):
+    """Float32 heights are rounded row by row from a row buffer of each
+    thread's, with the variant's vectors, by streaming stores past 8 MiB
+    (1537 x 1500 here; 67 x 5 stays below): the bits of the float64 grid
+    rounded by NumPy, for every variant, thread count, step, and out=
+    starting anywhere in a line."""
+    scalar, t = rt.Terrain(simd="scalar"), rt.Terrain(simd=variant)
+    for x0, y0, nx, ny, step in ((23396, 5318, 67, 5, 1.0), (23396.1, 5318.3, 1537, 1500, 0.37),
+                                 (23396, 5318, 1501, 1500, 8.0)):
+        want = scalar.height_grid(x0, y0, nx, ny, step).astype(np.float32).view(np.uint32)
+        for threads in (1, 3):
+            got = t.height_grid(x0, y0, nx, ny, step, dtype="float32", threads=threads)
+            assert np.array_equal(got.view(np.uint32), want), (variant, step, threads)
+        for offset in (0, 4, 8, 36):
+            out = _f32_out_at((ny, nx), offset)
+            assert t.height_grid(x0, y0, nx, ny, step, dtype="float32", out=out,
+                                 threads=2) is out
+            assert np.array_equal(out.view(np.uint32), want), (variant, step, offset)
 
 
 def test_float32_out_is_returned(small_bands):
