@@ -11,7 +11,7 @@ whatever the size. Prints the time, points per second, peak RSS and the
 store's size; without ``--full`` it also extrapolates the time to the full
 100,000 x 100,000 (linear in the points: every block costs the same).
 Then, in the same run, the price of float32 output: ``height_grid`` as
-float64 and as float32 (exact doubles rounded, in bands) on 4000 x 4000.
+float64 and as float32 (exact doubles rounded, row by row) on 4000 x 4000.
 """
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ def main() -> int:
     f32, _ = timeit(lambda: t.height_grid(0, 0, m, m, dtype="float32"), args.repeat)
     conv, _ = timeit(lambda: t.height_grid(0, 0, m, m).astype(np.float32), args.repeat)
     print(f"height_grid {m} x {m} (median of {args.repeat}): float64 {f64 * 1e3:.1f} ms "
-          f"({m * m / f64 / 1e6:.0f} M points/s), float32 in bands {f32 * 1e3:.1f} ms "
+          f"({m * m / f64 / 1e6:.0f} M points/s), float32 {f32 * 1e3:.1f} ms "
           f"(x{f32 / f64:.2f}), float64 then astype {conv * 1e3:.1f} ms (x{conv / f64:.2f})")
     return 0
 

@@ -239,25 +239,11 @@ static rt_status terra_rows(void *vctx, int64_t row0, int64_t nrows, void *const
     return rt_terra_grid(&c->p, &r, &o, c->threads);
 }
 
-/* float32 terra grids (float32=True): each row block of rtpy_rows is
- * computed in bands of about `band` points into double buffers and rounded
- * to nearest into the float32 rows, so a float32 grid needs no full-size
- * double array (the extra memory is one band: 2**20 points, 8 MiB a buffer,
- * by default).  float32 heights need no band: the core rounds each row from
- * a row buffer of its thread's (rt_height_grid_f32).  Which rows are
- * computed where (out= in place or in a scratch copy, Ctrl-C between
- * blocks) is rtpy_rows' rule, the same as for float64: the one out=/scratch
- * rule of the package. */
-#define RTPY_F32_BAND_POINTS ((int64_t)1 << 20)
-
-typedef struct f32_rows {
-    grid_rows g;
-    int64_t nx, band_rows;
-    double *h, *d, *gh; /* one band each (d: terra only; gh: terra's ground) */
-} f32_rows;
-
-/* float32 heights: the core rounds each row from a row buffer of its
- * thread's (rt_height_grid_f32), no band needed */
+/* float32 grids (float32=True): the core rounds each row to nearest from
+ * row buffers of its thread's (rt_height_grid_f32, rt_terra_grid_f32), so a
+ * float32 grid needs no double array.  Which rows are computed where (out=
+ * in place or in a scratch copy, Ctrl-C between blocks) is rtpy_rows' rule,
+ * the same as for float64: the one out=/scratch rule of the package. */
 static rt_status height_rows32(void *vctx, int64_t row0, int64_t nrows, void *const *data)
 {
     grid_rows *c = vctx;
@@ -267,61 +253,10 @@ static rt_status height_rows32(void *vctx, int64_t row0, int64_t nrows, void *co
 
 static rt_status terra_rows32(void *vctx, int64_t row0, int64_t nrows, void *const *data)
 {
-    f32_rows *c = vctx;
-    for (int64_t r = 0; r < nrows; r += c->band_rows) {
-        const int64_t k = c->band_rows < nrows - r ? c->band_rows : nrows - r;
-        rt_block b = rows_block(c->g.b, row0 + r, k);
-        rt_terra_out o = {data[0] ? c->h : NULL, data[1] ? c->d : NULL,
-                          data[2] ? (uint8_t *)data[2] + r * c->nx : NULL,
-                          data[3] ? (uint8_t *)data[3] + r * c->nx : NULL,
-                          data[4] ? c->gh : NULL};
-        rt_status s = rt_terra_grid(&c->g.p, &b, &o, c->g.threads);
-        if (s != RT_OK) return s;
-        if (data[0]) rt_round_f32((float *)data[0] + r * c->nx, c->h, k * c->nx);
-        if (data[1]) rt_round_f32((float *)data[1] + r * c->nx, c->d, k * c->nx);
-        if (data[4]) rt_round_f32((float *)data[4] + r * c->nx, c->gh, k * c->nx);
-    }
-    return RT_OK;
-}
-
-/* The band buffers of a float32 grid (GIL held): 0, or -1 with MemoryError.
- * band: points a band (>= 1); two: a depth buffer too (terra); ground: a
- * ground buffer too (terra's ground output). */
-static int f32_begin(f32_rows *c, int64_t nx, int64_t ny, long long band, int two, int ground)
-{
-    c->nx = nx;
-    c->band_rows = band / nx > 0 ? band / nx : 1;
-    if (c->band_rows > ny) c->band_rows = ny;
-    const size_t n = (size_t)c->band_rows * (size_t)nx;
-    const unsigned bufs = 1u + (two ? 1u : 0u) + (ground ? 1u : 0u);
-    if (rtpy_check_alloc((unsigned long long)n * sizeof(double) * bufs, "nx, ny") < 0)
-        return -1;
-    c->h = PyMem_RawMalloc(n * sizeof(double));
-    c->d = two ? PyMem_RawMalloc(n * sizeof(double)) : NULL;
-    c->gh = ground ? PyMem_RawMalloc(n * sizeof(double)) : NULL;
-    if (!c->h || (two && !c->d) || (ground && !c->gh)) {
-        PyMem_RawFree(c->h);
-        PyMem_RawFree(c->d);
-        PyMem_RawFree(c->gh);
-        c->h = c->d = c->gh = NULL;
-        PyErr_NoMemory();
-        return -1;
-    }
-    return 0;
-}
-
-static void f32_end(f32_rows *c)
-{
-    PyMem_RawFree(c->h);
-    PyMem_RawFree(c->d);
-    PyMem_RawFree(c->gh);
-}
-
-static int band_arg(long long band)
-{
-    if (band >= 1) return 0;
-    PyErr_Format(PyExc_ValueError, "band: must be >= 1, got %lld", band);
-    return -1;
+    grid_rows *c = vctx;
+    rt_block r = rows_block(c->b, row0, nrows);
+    rt_terra_out32 o = {data[0], data[1], data[2], data[3], data[4]};
+    return rt_terra_grid_f32(&c->p, &r, &o, c->threads);
 }
 
 static PyObject *TerrainCore_height_grid(TerrainCore *self, PyObject *args, PyObject *kwds)
@@ -398,19 +333,18 @@ static int terra_outputs(PyObject *outputs, int count, int ndim, const npy_intp 
 static PyObject *TerrainCore_terra_grid(TerrainCore *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"x0", "y0", "nx", "ny", "step", "c0", "r0", "outputs", "threads",
-                             "float32", "band", NULL};
+                             "float32", NULL};
     static const int TYPES32[5] = {NPY_FLOAT32, NPY_FLOAT32, NPY_UINT8, NPY_UINT8,
                                    NPY_FLOAT32};
     double x0, y0, step = 1.0;
-    long long nx, ny, c0 = 0, r0 = 0, band = RTPY_F32_BAND_POINTS;
+    long long nx, ny, c0 = 0, r0 = 0;
     PyObject *outputs = NULL, *threads_obj = NULL;
     int threads = 1, f32 = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ddLL|d$LLOOpL", kwlist, &x0, &y0, &nx, &ny,
-                                     &step, &c0, &r0, &outputs, &threads_obj, &f32, &band))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ddLL|d$LLOOp", kwlist, &x0, &y0, &nx, &ny,
+                                     &step, &c0, &r0, &outputs, &threads_obj, &f32))
         return NULL;
     if (threads_obj && rtpy_threads_auto(threads_obj, grid_points(nx, ny), &threads) < 0)
         return NULL;
-    if (band_arg(band) < 0) return NULL;
     /* itemsize 1: terra_outputs checks the total of the outputs asked for */
     if (rtpy_check_block(nx, ny, c0, r0, 1) < 0) return NULL;
     npy_intp dims[2] = {(npy_intp)ny, (npy_intp)nx};
@@ -422,17 +356,11 @@ static PyObject *TerrainCore_terra_grid(TerrainCore *self, PyObject *args, PyObj
     int given[5] = {0, 0, 0, 0, 0};
     rtpy_outputs_given(outputs, count, given);
     rt_block b = {x0, y0, step, c0, r0, nx, ny};
-    f32_rows ctx = {{&b, NULL, threads, {0}}, 0, 0, NULL, NULL, NULL};
-    if (f32 && f32_begin(&ctx, nx, ny, band, 1, o.ground != NULL) < 0) {
-        for (int k = 0; k < 5; k++) Py_CLEAR(arrays[k]);
-        return NULL;
-    }
+    grid_rows ctx = {&b, NULL, threads, {0}};
     rt_status s;
-    ctx.g.box = rtpy_terrain_snapshot(self, &ctx.g.p);
-    int rc = f32 ? rtpy_rows(terra_rows32, &ctx, nx, ny, 5, arrays, given, &s)
-                 : rtpy_rows(terra_rows, &ctx.g, nx, ny, 5, arrays, given, &s);
-    rtpy_box_release(ctx.g.box);
-    f32_end(&ctx);
+    ctx.box = rtpy_terrain_snapshot(self, &ctx.p);
+    int rc = rtpy_rows(f32 ? terra_rows32 : terra_rows, &ctx, nx, ny, 5, arrays, given, &s);
+    rtpy_box_release(ctx.box);
     if (rc < 0) {
         for (int k = 0; k < 5; k++) Py_CLEAR(arrays[k]);
         if (s == RT_OK) return NULL; /* interrupted */
@@ -848,9 +776,9 @@ static PyMethodDef TerrainCore_methods[] = {
      "float32: round the doubles to float32, row by row as they are computed."},
     {"terra_grid", (PyCFunction)(void (*)(void))TerrainCore_terra_grid,
      METH_VARARGS | METH_KEYWORDS,
-     "terra_grid(x0, y0, nx, ny, step=1.0, *, c0=0, r0=0, outputs=None, threads=1, float32=False,\n"
-     "band=2**20)\n"
-     "outputs: 4 items (height, depth, terrain, feature): None skip, True allocate, or array."},
+     "terra_grid(x0, y0, nx, ny, step=1.0, *, c0=0, r0=0, outputs=None, threads=1, float32=False)\n"
+     "outputs: 4 items (height, depth, terrain, feature): None skip, True allocate, or array.\n"
+     "float32: the heights, depths and ground rounded to float32, row by row."},
     {"height_points", (PyCFunction)(void (*)(void))TerrainCore_height_points,
      METH_VARARGS | METH_KEYWORDS, "height_points(x, y, *, out=None, threads=1)"},
     {"terra_points", (PyCFunction)(void (*)(void))TerrainCore_terra_points,

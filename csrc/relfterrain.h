@@ -258,6 +258,20 @@ rt_status rt_height_grid_f32(const rt_terrain *t, const rt_block *b, float *out,
  * beyond FLT_MAX by half an ulp (0x1.ffffffp127, a tie rounding up) gives
  * +-inf, spelled out so that no conversion leaves float's finite range. */
 void rt_round_f32(float *dst, const double *src, int64_t n);
+/* rt_terra_grid's outputs with the heights, depths and ground as float32
+ * (rt_round_f32 of rt_terra_grid's doubles); any may be NULL */
+typedef struct rt_terra_out32 {
+    float *height;
+    float *depth;
+    uint8_t *terrain;
+    uint8_t *feature;
+    float *ground;
+} rt_terra_out32;
+/* rt_terra_grid with its doubles rounded to float32 row by row, through row
+ * buffers of each thread's: the same floats and bytes as rt_terra_grid
+ * followed by rt_round_f32, without double arrays. */
+rt_status rt_terra_grid_f32(const rt_terrain *t, const rt_block *b, const rt_terra_out32 *out,
+                            int threads);
 /* terra() of every point of a block. */
 rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b,
                         const rt_terra_out *out, int threads);

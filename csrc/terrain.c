@@ -480,7 +480,10 @@ typedef struct block_job {
     atomic_int *rowbusy;
     int nrowbufs;
     int64_t rowstride;
-    int stream32;             /* height_f32 far larger than the caches */
+    int stream32;             /* the float32 outputs far larger than the caches */
+    /* a float32 terra grid (rt_terra_grid_f32): the rows' doubles through
+     * three row buffers a slot (height, depth, ground), as height_f32 */
+    const rt_terra_out32 *out32;
     const rt_terra_out *out;  /* terra grid */
     const int32_t *iprof;     /* the profile as int32, or NULL: no tile passes */
     const uint8_t *bytes;     /* the profile as 256 bytes, or NULL */
@@ -831,6 +834,42 @@ static void *tile_cache_new(const block_job *j)
     return c;
 }
 
+/* The row buffers of a float32 grid: nb slots of `rows` rows of nx doubles
+ * (each 64-byte aligned), and a busy flag a slot; the block to free, or
+ * NULL (RT_ERR_NOMEM). */
+static void *rowbufs_new(block_job *j, int nb, int rows)
+{
+    const rt_block *b = j->b;
+    j->rowstride = (b->nx + 7) & ~(int64_t)7;
+    const size_t flags = ((size_t)nb * sizeof(atomic_int) + 63) & ~(size_t)63;
+    const size_t per = (size_t)rows * 8;
+    if ((uint64_t)j->rowstride > (SIZE_MAX - flags - 64) / per / (size_t)nb) return NULL;
+    void *raw = malloc(flags + (size_t)nb * (size_t)j->rowstride * per + 64);
+    if (!raw) return NULL;
+    unsigned char *a = align64(raw);
+    j->rowbusy = (atomic_int *)(void *)a;
+    j->rowbufs = (double *)(void *)(a + flags);
+    j->nrowbufs = nb;
+    for (int k = 0; k < nb; k++) atomic_init(&j->rowbusy[k], 0);
+    return raw;
+}
+
+/* A free slot of the row buffers (no more chunks run at once than there
+ * are slots, so one is always free): its first row buffer, *slot set. */
+static double *rowbufs_claim(const block_job *j, int rows, int *slot)
+{
+    int s = -1;
+    for (int k = 0; s < 0; k = k + 1 < j->nrowbufs ? k + 1 : 0)
+        if (atomic_exchange_explicit(&j->rowbusy[k], 1, memory_order_acquire) == 0) s = k;
+    *slot = s;
+    return j->rowbufs + (size_t)s * (size_t)rows * (size_t)j->rowstride;
+}
+
+static void rowbufs_release(const block_job *j, int slot)
+{
+    if (slot >= 0) atomic_store_explicit(&j->rowbusy[slot], 0, memory_order_release);
+}
+
 RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uint32_t n,
                              double *rowbuf)
 {
@@ -929,17 +968,12 @@ static void height_rows(void *ctx, int64_t begin, int64_t end)
     /* a float32 grid: a free row buffer (no more chunks run at once than
      * there are buffers, so one is always free) */
     int slot = -1;
-    double *rowbuf = NULL;
-    if (j->height_f32) {
-        for (int k = 0; slot < 0; k = k + 1 < j->nrowbufs ? k + 1 : 0)
-            if (atomic_exchange_explicit(&j->rowbusy[k], 1, memory_order_acquire) == 0) slot = k;
-        rowbuf = j->rowbufs + (size_t)slot * (size_t)j->rowstride;
-    }
+    double *rowbuf = j->height_f32 ? rowbufs_claim(j, 1, &slot) : NULL;
     if (j->t->directions == 5)
         height_rows_n(j, begin, end, 5, rowbuf);
     else
         height_rows_n(j, begin, end, j->t->directions, rowbuf);
-    if (slot >= 0) atomic_store_explicit(&j->rowbusy[slot], 0, memory_order_release);
+    rowbufs_release(j, slot);
     /* streaming stores are weakly ordered: make them visible before the rows
      * are handed back (thread join or return) */
     if (j->kern->finish) j->kern->finish();
@@ -1124,12 +1158,41 @@ static void ground_tile(const block_job *j, const rt_terrain *t, const int32_t *
     for (int q = 0; q < nk; q++) out[q] = mountain(t, (double)num[q] * scale);
 }
 
+/* The outputs of row i of a terra grid, from the row's first column: the
+ * grid's, or for a float32 grid the row buffers rb (height, depth, ground,
+ * rowstride apart) and the grid's byte outputs. */
+static rt_terra_out terra_row_out(const block_job *j, int64_t i, double *rb)
+{
+    const int64_t k = i * j->b->nx;
+    if (rb) {
+        const rt_terra_out32 *o = j->out32;
+        return (rt_terra_out){o->height ? rb : NULL, o->depth ? rb + j->rowstride : NULL,
+                              o->terrain ? o->terrain + k : NULL,
+                              o->feature ? o->feature + k : NULL,
+                              o->ground ? rb + 2 * j->rowstride : NULL};
+    }
+    const rt_terra_out *o = j->out;
+    return (rt_terra_out){o->height ? o->height + k : NULL, o->depth ? o->depth + k : NULL,
+                          o->terrain ? o->terrain + k : NULL, o->feature ? o->feature + k : NULL,
+                          o->ground ? o->ground + k : NULL};
+}
+
+/* A float32 terra grid's row i: its row buffers rounded into the outputs. */
+static void terra_row_round(const block_job *j, int64_t i, const double *rb)
+{
+    const rt_terra_out32 *o = j->out32;
+    const int64_t nx = j->b->nx, k = i * nx;
+    const int v = j->t->simd;
+    if (o->height) rt__round_f32_rows(o->height + k, rb, nx, j->stream32, v);
+    if (o->depth) rt__round_f32_rows(o->depth + k, rb + j->rowstride, nx, j->stream32, v);
+    if (o->ground) rt__round_f32_rows(o->ground + k, rb + 2 * j->rowstride, nx, j->stream32, v);
+}
+
 RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint32_t n,
-                            tile_buf *tb)
+                            tile_buf *tb, double *rb)
 {
     const rt_terrain tl = *j->t; /* local copies, as in height_rows_n */
     const rt_terrain *t = &tl;
-    const rt_terra_out out = *j->out;
     const rt_block *b = j->b;
     row_state rs;
     terra_res res;
@@ -1163,7 +1226,9 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
     const int js_frac = t->calc_prof_js && j->m > 0;
     for (int64_t i = begin; i < end; i++) {
         int64_t r = b->r0 + i;
-        int64_t k = i * b->nx;
+        /* the row's outputs, from its first column (k counts along it) */
+        const rt_terra_out out = terra_row_out(j, i, rb);
+        int64_t k = 0;
         point p = {0.0, b->y0 + (double)r * b->step, &rs, 0, 0, 0, 0, 0, 0, 0};
         if (tb && j->fast) {
             row_setup(j, r, &rs);
@@ -1344,6 +1409,7 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                 store(&out, k, &res);
             }
         }
+        if (rb) terra_row_round(j, i, rb);
     }
 }
 
@@ -1359,10 +1425,14 @@ static void terra_rows(void *ctx, int64_t begin, int64_t end)
             if (atomic_exchange_explicit(&j->busy[k], 1, memory_order_acquire) == 0) slot = k;
         tb = &j->bufs[slot];
     }
+    /* a float32 grid: a free slot of row buffers */
+    int rslot = -1;
+    double *rb = j->out32 ? rowbufs_claim(j, 3, &rslot) : NULL;
     if (j->t->directions == 5)
-        terra_rows_n(j, begin, end, 5, tb);
+        terra_rows_n(j, begin, end, 5, tb, rb);
     else
-        terra_rows_n(j, begin, end, j->t->directions, tb);
+        terra_rows_n(j, begin, end, j->t->directions, tb, rb);
+    rowbufs_release(j, rslot);
     if (slot >= 0) atomic_store_explicit(&j->busy[slot], 0, memory_order_release);
     if (j->kern->finish) j->kern->finish(); /* see height_rows */
 }
@@ -1394,7 +1464,7 @@ static void prepare_windows(block_job *j, int32_t *iprof, int32_t *win, uint8_t 
     /* the byte windows serve the profile sums of terra grids, 32 columns a
      * step: not built for height grids or narrow ones (small grids are many
      * and cheap: streams and sites compute such) */
-    if (!j->out || !j->iprof || j->b->nx < 32) return;
+    if (!(j->out || j->out32) || !j->iprof || j->b->nx < 32) return;
     int wm8 = rt__tile_windows8(iprof, t->profile_len, win8, &base);
     if (wm8 > 0) {
         j->win8 = win8;
@@ -1501,14 +1571,15 @@ static void grid_plan(block_job *j, grid_scratch *g)
             j->dwin8 = g->dwin8;
             j->dwin8_mask = (uint32_t)d8;
         }
-        const int w16 = j->kern->wide && j->piprof && j->out && j->b->nx >= 16
+        const int w16 = j->kern->wide && j->piprof && (j->out || j->out32) && j->b->nx >= 16
                             ? rt__point_win16(j->piprof, j->t->profile_len, g->win16) : -1;
         if (w16 > 0) {
             j->win16 = g->win16;
             j->win16_mask = (uint32_t)w16;
         }
         /* the AVX2 point tiles' plain windows, in the wide ones' room */
-        const int wp = !j->kern->wide && j->piprof && j->out && j->b->nx >= 8 && j->b->ny > 1
+        const int wp = !j->kern->wide && j->piprof && (j->out || j->out32) && j->b->nx >= 8 &&
+                       j->b->ny > 1
                            ? rt__point_win8(j->piprof, j->t->profile_len, g->win16) : -1;
         if (wp > 0) {
             j->winp = g->win16;
@@ -1541,27 +1612,11 @@ static rt_status height_grid(const rt_terrain *t, const rt_block *b, double *out
      * the same for any count) */
     threads = threads_for(threads, b->nx * b->ny,
                           j.fast && j.iprof ? RT_THREAD_POINTS : RT_THREAD_POINTS_SLOW);
-    void *rows_raw = NULL;
-    if (out32) {
-        /* one row buffer (64-byte aligned, a whole number of lines) and one
-         * busy flag for each thread that can run at once */
-        const int nb = threads > 1 ? threads : 1;
-        j.rowstride = (b->nx + 7) & ~(int64_t)7;
-        const size_t flags = ((size_t)nb * sizeof(atomic_int) + 63) & ~(size_t)63;
-        if ((uint64_t)j.rowstride > (SIZE_MAX - flags - 64) / 8 / (size_t)nb) {
-            free(raw);
-            return RT_ERR_NOMEM;
-        }
-        rows_raw = malloc(flags + (size_t)nb * (size_t)j.rowstride * 8 + 64);
-        if (!rows_raw) {
-            free(raw);
-            return RT_ERR_NOMEM;
-        }
-        unsigned char *a = align64(rows_raw);
-        j.rowbusy = (atomic_int *)(void *)a;
-        j.rowbufs = (double *)(void *)(a + flags);
-        j.nrowbufs = nb;
-        for (int k = 0; k < nb; k++) atomic_init(&j.rowbusy[k], 0);
+    /* one row buffer for each thread that can run at once */
+    void *rows_raw = out32 ? rowbufs_new(&j, threads > 1 ? threads : 1, 1) : NULL;
+    if (out32 && !rows_raw) {
+        free(raw);
+        return RT_ERR_NOMEM;
     }
     rt_parallel_for(threads, b->ny, height_rows, &j);
     free(rows_raw);
@@ -1581,24 +1636,32 @@ rt_status rt_height_grid_f32(const rt_terrain *t, const rt_block *b, float *out,
     return height_grid(t, b, NULL, out, threads);
 }
 
-rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b, const rt_terra_out *out,
-                        int threads)
+/* rt_terra_grid (out) or rt_terra_grid_f32 (out32). */
+static rt_status terra_grid(const rt_terrain *t, const rt_block *b, const rt_terra_out *out,
+                            const rt_terra_out32 *out32, int threads)
 {
     rt_status s = rt__terrain_check_shape(t, NULL);
     if (s == RT_OK) s = rt__check_block(b);
     if (s != RT_OK) return s;
-    if (!out) return RT_ERR_NULL;
     /* the features alone: from the feature value, terra at its candidates */
-    if (out->feature && !out->height && !out->depth && !out->terrain && !out->ground) {
+    if (out && out->feature && !out->height && !out->depth && !out->terrain && !out->ground) {
         s = rt__feature_grid_sparse(t, b, out->feature, threads);
         if (s != RT_ERR_PARAM) return s;
     }
     void *raw;
-    block_job j = {.t = t, .b = b, .out = out};
+    block_job j = {.t = t, .b = b, .out = out, .out32 = out32};
     j.nbufs = thread_count(threads, b->ny);
-    j.stream = b->nx * b->ny > RT_STREAM_BYTES / 18; /* height, depth, terrain, feature */
+    /* height, depth, terrain, feature; a float32 grid's rows through its
+     * row buffers, in the cache, its floats streamed as height_grid's */
+    j.stream = !out32 && b->nx * b->ny > RT_STREAM_BYTES / 18;
+    j.stream32 = out32 && b->nx * b->ny > RT_STREAM_F32_BYTES / 4;
     grid_scratch *g = grid_scratch_new(j.nbufs, b->nx, &raw, &j.bufs, &j.busy);
     if (!g) return RT_ERR_NOMEM;
+    void *rows_raw = out32 ? rowbufs_new(&j, j.nbufs, 3) : NULL;
+    if (out32 && !rows_raw) {
+        free(raw);
+        return RT_ERR_NOMEM;
+    }
     grid_plan(&j, g);
     j.point_tiles = !j.fast && j.piprof && j.kern->prof_row && j.kern->height_row &&
                     j.kern->prof_at && j.kern->classify;
@@ -1640,8 +1703,27 @@ rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b, const rt_terra_o
     rt_parallel_for(threads, b->ny, terra_rows, &j);
     for (int k = 0; k < j.nbufs; k++) free(j.bufs[k].cache);
     free(axraw);
+    free(rows_raw);
     free(raw);
     return RT_OK;
+}
+
+rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b, const rt_terra_out *out,
+                        int threads)
+{
+    if (!out) return RT_ERR_NULL;
+    return terra_grid(t, b, out, NULL, threads);
+}
+
+rt_status rt_terra_grid_f32(const rt_terrain *t, const rt_block *b, const rt_terra_out32 *out,
+                            int threads)
+{
+    if (!out) return RT_ERR_NULL;
+    if (!out->height && !out->depth && !out->ground) {
+        const rt_terra_out o = {NULL, NULL, out->terrain, out->feature, NULL};
+        return terra_grid(t, b, &o, NULL, threads);
+    }
+    return terra_grid(t, b, NULL, out, threads);
 }
 
 /* ------------------------------------------------------------------------ */

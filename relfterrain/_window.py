@@ -167,10 +167,9 @@ class GridWindow:
             kw["float32"] = True
         if any(f in _TERRA_FIELDS for f in fields):
             names = _TERRA_FIELDS + (("ground_height",) if "ground_height" in fields else ())
-            band = {"band": _precision.BAND_ELEMENTS} if f32 else {}
             res = core.terra_grid(self.x0, self.y0, nx, ny, self.step,
                                   outputs=tuple(given.get(f, True) if f in fields else None
-                                                for f in names), **kw, **band)
+                                                for f in names), **kw)
             got = dict(zip(names, res))
         else:
             kw["out"] = given.get("ground_height")

@@ -754,7 +754,7 @@ path_height, snow_keeps_feature, pi10000
         if _precision.height_dtype(dtype, first, "out.height") == np.float32:
             h, d, t, f = self._core.terra_grid(x0, y0, nx, ny, step, r0=r0, c0=c0,
                                                outputs=outputs, threads=_threads(threads),
-                                               float32=True, band=_precision.BAND_ELEMENTS)
+                                               float32=True)
         else:
             h, d, t, f = self._core.terra_grid(x0, y0, nx, ny, step, r0=r0, c0=c0,
                                                outputs=outputs, threads=_core_threads(threads))

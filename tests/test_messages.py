@@ -96,6 +96,9 @@ def test_output_messages_same_for_both_dtypes(dtype):
         assert _message(f) == (exc, want)
 
 
-def test_band_argument_checked():
-    with pytest.raises(ValueError, match="band: must be >= 1, got 0"):
-        rt.Terrain()._core.terra_grid(0.0, 0.0, 3, 2, float32=True, band=0)
+def test_band_argument_gone():
+    # float32 grids are rounded row by row by the core: no band to choose
+    with pytest.raises(TypeError, match="band"):
+        rt.Terrain()._core.terra_grid(0.0, 0.0, 3, 2, float32=True, band=5)
+    with pytest.raises(TypeError, match="band"):
+        rt.Terrain()._core.height_grid(0.0, 0.0, 3, 2, float32=True, band=5)

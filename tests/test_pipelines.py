@@ -9,7 +9,6 @@ import reference as R
 from helpers import assert_codes_exact, assert_f64_exact, bits
 
 import relfterrain as rt
-from relfterrain import _precision
 
 # a small area with lakes, mud, towns and features, at a step that rounds
 AREA = (24090.5, 5360.25, 53, 41, 0.7)
@@ -23,13 +22,7 @@ def _reference_grid(params, x0, y0, nx, ny, step):
 # -- dtype ---------------------------------------------------------------------
 
 
-@pytest.fixture
-def small_bands(monkeypatch):
-    # bands of a few rows, so every conversion crosses band edges
-    monkeypatch.setattr(_precision, "BAND_ELEMENTS", 3 * 53 + 5)
-
-
-def test_height_grid_float32_is_the_reference_rounded(small_bands):
+def test_height_grid_float32_is_the_reference_rounded():
     t = rt.Terrain()
     h = t.height_grid(*AREA, dtype="float32")
     assert h.dtype == np.float32 and h.shape == (41, 53)
@@ -39,7 +32,7 @@ def test_height_grid_float32_is_the_reference_rounded(small_bands):
     assert not np.array_equal(h, np.nextafter(h, np.float32(0)))
 
 
-def test_grid_float32_matches_reference(small_bands):
+def test_grid_float32_matches_reference():
     t = rt.Terrain(lake_height=230.0)
     g = t.grid(*AREA, dtype=np.float32)
     rx, ry, rh, rd, rtt, rf = _reference_grid(R.Params(lake_height=230.0), *AREA)
@@ -54,7 +47,7 @@ def test_grid_float32_matches_reference(small_bands):
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3])
-def test_float32_blocks_assemble(small_bands, threads):
+def test_float32_blocks_assemble(threads):
     t = rt.Terrain()
     whole = t.grid(*AREA, dtype="float32", threads=threads)
     x0, y0, nx, ny, step = AREA
@@ -134,7 +127,47 @@ def test_float32_heights_every_variant_and_store(variant):
             assert np.array_equal(out.view(np.uint32), want), (variant, step, offset)
 
 
-def test_float32_out_is_returned(small_bands):
+@pytest.mark.parametrize("variant", rt.simd_variants())
+def test_float32_grids_every_variant_and_store(variant):
+    """Float32 terra grids: the rows' heights, depths and ground rounded from
+    row buffers of each thread's (rt_terra_grid_f32), streamed past 8 MiB
+    (1537 x 1500), the bytes written as for float64: every output equals the
+    float64 grid's (the floats rounded by NumPy), for every variant, thread
+    count, step (the tile path, the point path, a coarse step), a model with
+    mountains, snow and a placed road (the pass after classify), and outputs
+    starting anywhere in a line."""
+    from relfterrain import _shared
+
+    models = (rt.Terrain(simd=variant),
+              rt.Terrain(simd=variant, mountain_base=300.0, snow_height=480.0))
+    models[1].place(23400, 5320, rt.TerrainType.ROAD)
+    for t in models:
+        core = _shared.core(t)
+        for x0, y0, nx, ny, step in ((23396, 5318, 67, 5, 1.0),
+                                     (23396.1, 5318.3, 1537, 1500, 0.37),
+                                     (23396, 5318, 1501, 1500, 8.0)):
+            w64 = core.terra_grid(x0, y0, nx, ny, step, outputs=(True,) * 5, threads=2)
+            want = [a.astype(np.float32).view(np.uint32) if a.dtype == np.float64 else a
+                    for a in w64]
+            for threads in (1, 3):
+                got = core.terra_grid(x0, y0, nx, ny, step, outputs=(True,) * 5, threads=threads,
+                                      float32=True)
+                for k, (g, w) in enumerate(zip(got, want)):
+                    gv = g.view(np.uint32) if g.dtype == np.float32 else g
+                    assert np.array_equal(gv, w), (variant, step, threads, k)
+            for offset in (4, 36):
+                outs = (_f32_out_at((ny, nx), offset), _f32_out_at((ny, nx), offset + 8),
+                        np.empty((ny, nx), np.uint8), np.empty((ny, nx), np.uint8),
+                        _f32_out_at((ny, nx), 60))
+                got = core.terra_grid(x0, y0, nx, ny, step, outputs=outs, threads=2,
+                                      float32=True)
+                assert all(g is o for g, o in zip(got, outs))
+                for k, (g, w) in enumerate(zip(got, want)):
+                    gv = g.view(np.uint32) if g.dtype == np.float32 else g
+                    assert np.array_equal(gv, w), (variant, step, offset, k)
+
+
+def test_float32_out_is_returned():
     t = rt.Terrain()
     out = np.full((41, 53), -1.0, dtype=np.float32)
     with pytest.raises(TypeError, match="out: dtype"):
