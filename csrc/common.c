@@ -34,9 +34,10 @@ static void round_f32_loop(float *dst, const double *src, int64_t n)
 /* The same with AVX-512, sixteen a step: vcvtpd2ps rounds to nearest under
  * the default MXCSR (the package never changes it) and gives +-inf from
  * that bound on, so it needs none of the loop's selects (the clone above
- * spends most of its instructions on them: 2.4x this one's time on a
- * float32 height grid's rows).  stream: streaming stores of whole lines,
- * the head before the first line boundary and the tail by the loop. */
+ * spends most of its instructions on them).  stream: streaming stores of
+ * whole lines, the head before the first line boundary and the tail by the
+ * loop; the caller fences them (rt__round_f32_fence) once it has written
+ * its rows: a fence after each row waited for its stores to drain. */
 __attribute__((target("avx512f"))) static void round_f32_512(float *dst, const double *src,
                                                               int64_t n, int stream)
 {
@@ -55,7 +56,6 @@ __attribute__((target("avx512f"))) static void round_f32_512(float *dst, const d
             _mm512_storeu_ps(dst + i, ab);
     }
     round_f32_loop(dst + i, src + i, n - i);
-    if (stream) _mm_sfence();
 }
 
 /* The same with AVX, eight a step (streaming: 32-byte aligned stores). */
@@ -76,14 +76,13 @@ __attribute__((target("avx"))) static void round_f32_256(float *dst, const doubl
             _mm256_storeu_ps(dst + i, ab);
     }
     round_f32_loop(dst + i, src + i, n - i);
-    if (stream) _mm_sfence();
 }
 #endif
 
-void rt__round_f32_rows(float *dst, const double *src, int64_t n, int stream, int variant)
+void rt__round_f32_rows(float *dst, const double *src, int64_t n, int stream, int resolved)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
-    switch (rt_simd_resolve(variant)) {
+    switch (resolved) {
     case RT_SIMD_AVX512:
     case RT_SIMD_AVX512VBMI: round_f32_512(dst, src, n, stream); return;
     case RT_SIMD_AVX2: round_f32_256(dst, src, n, stream); return;
@@ -91,13 +90,20 @@ void rt__round_f32_rows(float *dst, const double *src, int64_t n, int stream, in
     }
 #endif
     (void)stream;
-    (void)variant;
+    (void)resolved;
     round_f32_loop(dst, src, n);
+}
+
+void rt__round_f32_fence(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    _mm_sfence();
+#endif
 }
 
 void rt_round_f32(float *dst, const double *src, int64_t n)
 {
-    rt__round_f32_rows(dst, src, n, 0, RT_SIMD_AUTO);
+    rt__round_f32_rows(dst, src, n, 0, rt_simd_resolve(RT_SIMD_AUTO));
 }
 
 const char *rt_strerror(rt_status status)

@@ -180,9 +180,11 @@ void rt__parallel_watch(int threads, int64_t n, int64_t work_per_index, rt_range
                         void *ctx, rt__watch *w);
 
 /* rt_round_f32 for the rows of a float32 grid, with the vectors of the
- * variant (rt_simd_resolve; the same bits in every variant), by streaming
- * stores where `stream` asks and the variant has them (fenced before it
- * returns).  common.c */
-void rt__round_f32_rows(float *dst, const double *src, int64_t n, int stream, int variant);
+ * variant `resolved` (rt_simd_resolve's; the same bits in every variant),
+ * by streaming stores where `stream` asks and the variant has them, which
+ * the caller makes visible by rt__round_f32_fence once it has written its
+ * rows.  common.c */
+void rt__round_f32_rows(float *dst, const double *src, int64_t n, int stream, int resolved);
+void rt__round_f32_fence(void);
 
 #endif /* RT_INTERNAL_H */

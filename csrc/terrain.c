@@ -481,6 +481,7 @@ typedef struct block_job {
     int nrowbufs;
     int64_t rowstride;
     int stream32;             /* the float32 outputs far larger than the caches */
+    int f32v;                 /* rt_simd_resolve(t->simd): the rounding's vectors */
     /* a float32 terra grid (rt_terra_grid_f32): the rows' doubles through
      * three row buffers a slot (height, depth, ground), as height_f32 */
     const rt_terra_out32 *out32;
@@ -954,7 +955,7 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
         /* a float32 grid: the row's doubles, from the row buffer (in the
          * cache), rounded to nearest into the output */
         if (rowbuf)
-            rt__round_f32_rows(j->height_f32 + i * b->nx, rowbuf, b->nx, j->stream32, t->simd);
+            rt__round_f32_rows(j->height_f32 + i * b->nx, rowbuf, b->nx, j->stream32, j->f32v);
     }
     free(ax_raw);
     free(ta.cache);
@@ -977,6 +978,7 @@ static void height_rows(void *ctx, int64_t begin, int64_t end)
     /* streaming stores are weakly ordered: make them visible before the rows
      * are handed back (thread join or return) */
     if (j->kern->finish) j->kern->finish();
+    if (j->stream32) rt__round_f32_fence();
 }
 
 /* Can a terra row of any step take the point tile passes (prof_row,
@@ -1182,7 +1184,7 @@ static void terra_row_round(const block_job *j, int64_t i, const double *rb)
 {
     const rt_terra_out32 *o = j->out32;
     const int64_t nx = j->b->nx, k = i * nx;
-    const int v = j->t->simd;
+    const int v = j->f32v;
     if (o->height) rt__round_f32_rows(o->height + k, rb, nx, j->stream32, v);
     if (o->depth) rt__round_f32_rows(o->depth + k, rb + j->rowstride, nx, j->stream32, v);
     if (o->ground) rt__round_f32_rows(o->ground + k, rb + 2 * j->rowstride, nx, j->stream32, v);
@@ -1435,6 +1437,7 @@ static void terra_rows(void *ctx, int64_t begin, int64_t end)
     rowbufs_release(j, rslot);
     if (slot >= 0) atomic_store_explicit(&j->busy[slot], 0, memory_order_release);
     if (j->kern->finish) j->kern->finish(); /* see height_rows */
+    if (j->stream32) rt__round_f32_fence();
 }
 
 /* The rotated windows of an integer profile (the tile passes of the block
@@ -1606,6 +1609,7 @@ static rt_status height_grid(const rt_terrain *t, const rt_block *b, double *out
      * caches: no streaming stores */
     j.stream = !out32 && b->nx * b->ny > RT_STREAM_BYTES / 8;
     j.stream32 = out32 && b->nx * b->ny > RT_STREAM_F32_BYTES / 4;
+    j.f32v = rt_simd_resolve(t->simd);
     grid_plan(&j, g);
     /* the tile path makes a point in about 0.4 ns: below RT_THREAD_POINTS
      * points a thread, starting one costs more than it saves (the bits are
@@ -1655,6 +1659,7 @@ static rt_status terra_grid(const rt_terrain *t, const rt_block *b, const rt_ter
      * row buffers, in the cache, its floats streamed as height_grid's */
     j.stream = !out32 && b->nx * b->ny > RT_STREAM_BYTES / 18;
     j.stream32 = out32 && b->nx * b->ny > RT_STREAM_F32_BYTES / 4;
+    j.f32v = rt_simd_resolve(t->simd);
     grid_scratch *g = grid_scratch_new(j.nbufs, b->nx, &raw, &j.bufs, &j.busy);
     if (!g) return RT_ERR_NOMEM;
     void *rows_raw = out32 ? rowbufs_new(&j, j.nbufs, 3) : NULL;
