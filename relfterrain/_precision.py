@@ -4,7 +4,7 @@ The C core computes every height as an IEEE double (SPEC 2). A float32
 output is that double rounded to nearest (as NumPy's ``astype``), by the
 core, row by row, each row from row buffers of its thread's in the cache
 (``rt_height_grid_f32``, ``rt_terra_grid_f32``): no double array is made,
-and a float32 grid costs 0.95-1.22x a float64 one (it was 1.5-4.1x when the
+and a float32 grid costs 0.94-1.23x a float64 one (it was 1.5-4.1x when the
 binding rounded bands of 2**20 points, AMD EPYC Zen 4, 2026-11-28). Where
 the rows are computed (``out=`` in place or in a scratch copy, Ctrl-C
 between blocks) follows the binding's one rule for every grid (``rtpy_rows``

@@ -77,3 +77,21 @@ def test_bench_any_step_workloads_run():
     assert len(w) == 12  # grid and height_grid at six steps and origins
     for call in w.values():
         call()
+
+
+def test_bench_float32_workloads_run():
+    # the float32 before/after workloads, on small grids; each float32 call
+    # gives float32 arrays
+    import sys
+
+    sys.path.insert(0, BENCH)
+    try:
+        bench = _load("bench_float32")
+    finally:
+        sys.path.remove(BENCH)
+    w = bench.workloads(rt, (16, 40))
+    assert len(w) == 16  # two sizes, two thread choices, two functions, two dtypes
+    for name, call in w.items():
+        res = call()
+        h = res if name.startswith("height_grid") else res.height
+        assert h.dtype.name == name.split()[-1], name
