@@ -31,6 +31,17 @@ static void round_f32_loop(float *dst, const double *src, int64_t n)
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
+/* The vector loops' head: the elements before dst + i is on `align` bytes
+ * (0: none), rounded by the portable loop; returns i (n when dst is not on
+ * 4 bytes or the row ends first). */
+static int64_t f32_head(float *dst, const double *src, int64_t n, unsigned align)
+{
+    int64_t h = align ? (int64_t)((align - (uintptr_t)dst % align) % align / 4) : 0;
+    if ((uintptr_t)dst % 4 != 0 || h > n) h = n;
+    round_f32_loop(dst, src, h);
+    return h;
+}
+
 /* The same with AVX-512, sixteen a step: vcvtpd2ps rounds to nearest under
  * the default MXCSR (the package never changes it) and gives +-inf from
  * that bound on, so it needs none of the loop's selects (the clone above
@@ -41,10 +52,7 @@ static void round_f32_loop(float *dst, const double *src, int64_t n)
 __attribute__((target("avx512f"))) static void round_f32_512(float *dst, const double *src,
                                                               int64_t n, int stream)
 {
-    int64_t h = stream ? (int64_t)((64 - (uintptr_t)dst % 64) % 64 / 4) : 0;
-    if ((uintptr_t)dst % 4 != 0 || h > n) h = n;
-    round_f32_loop(dst, src, h);
-    int64_t i = h;
+    int64_t i = f32_head(dst, src, n, stream ? 64 : 0);
     for (; i + 16 <= n; i += 16) {
         const __m256 a = _mm512_cvtpd_ps(_mm512_loadu_pd(src + i));
         const __m256 b = _mm512_cvtpd_ps(_mm512_loadu_pd(src + i + 8));
@@ -62,10 +70,7 @@ __attribute__((target("avx512f"))) static void round_f32_512(float *dst, const d
 __attribute__((target("avx"))) static void round_f32_256(float *dst, const double *src,
                                                          int64_t n, int stream)
 {
-    int64_t h = stream ? (int64_t)((32 - (uintptr_t)dst % 32) % 32 / 4) : 0;
-    if ((uintptr_t)dst % 4 != 0 || h > n) h = n;
-    round_f32_loop(dst, src, h);
-    int64_t i = h;
+    int64_t i = f32_head(dst, src, n, stream ? 32 : 0);
     for (; i + 8 <= n; i += 8) {
         const __m128 a = _mm256_cvtpd_ps(_mm256_loadu_pd(src + i));
         const __m128 b = _mm256_cvtpd_ps(_mm256_loadu_pd(src + i + 4));

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _precision, _shared
+from . import _shared
 
 #: The fields a window computes, with what each is.
 FIELDS = ("surface_height", "ground_height", "depth", "terrain", "feature")

@@ -22,6 +22,17 @@ def _load(name: str):
     return mod
 
 
+def _load_before_after(name: str):
+    """A before/after benchmark, which imports ``_common`` from its folder."""
+    import sys
+
+    sys.path.insert(0, BENCH)
+    try:
+        return _load(name)
+    finally:
+        sys.path.remove(BENCH)
+
+
 def test_bench_speed_zarr_section_runs(capsys):
     bench = _load("bench_speed")
     bench.zarr_codec(rt.Terrain(), 64)
@@ -66,14 +77,7 @@ def test_bench_standing_workloads_run():
 
 def test_bench_any_step_workloads_run():
     # the any-step before/after workloads, on a small grid
-    import sys
-
-    sys.path.insert(0, BENCH)
-    try:
-        bench = _load("bench_any_step")
-    finally:
-        sys.path.remove(BENCH)
-    w = bench.workloads(rt, 32)
+    w = _load_before_after("bench_any_step").workloads(rt, 32)
     assert len(w) == 12  # grid and height_grid at six steps and origins
     for call in w.values():
         call()
@@ -82,14 +86,7 @@ def test_bench_any_step_workloads_run():
 def test_bench_float32_workloads_run():
     # the float32 before/after workloads, on small grids; each float32 call
     # gives float32 arrays
-    import sys
-
-    sys.path.insert(0, BENCH)
-    try:
-        bench = _load("bench_float32")
-    finally:
-        sys.path.remove(BENCH)
-    w = bench.workloads(rt, (16, 40))
+    w = _load_before_after("bench_float32").workloads(rt, (16, 40))
     assert len(w) == 16  # two sizes, two thread choices, two functions, two dtypes
     for name, call in w.items():
         res = call()
