@@ -44,7 +44,6 @@ class TerrainCore:
     def height_grid(
         self, x0: float, y0: float, nx: int, ny: int, step: float = ..., *, c0: int = ...,
         r0: int = ..., out: np.ndarray | None = ..., threads: int = ..., float32: bool = ...,
-        band: int = ...,
     ) -> np.ndarray: ...
     # outputs: 4 items (height, depth, terrain, feature), or 5 with the ground
     # (rt_terra_out.ground: height_grid's bits, in the same pass); each None,
@@ -52,7 +51,7 @@ class TerrainCore:
     def terra_grid(
         self, x0: float, y0: float, nx: int, ny: int, step: float = ..., *, c0: int = ...,
         r0: int = ..., outputs: Sequence[Any] | None = ..., threads: int = ...,
-        float32: bool = ..., band: int = ...,
+        float32: bool = ...,
     ) -> tuple[np.ndarray | None, ...]: ...
     def height_points(
         self, x: np.ndarray, y: np.ndarray, *, out: np.ndarray | None = ..., threads: int = ...
