@@ -4,6 +4,7 @@
  * `make -C csrc check` (-Wall -Wextra -Werror), `make -C csrc sanitize`
  * (ASan + UBSan) or `make -C csrc valgrind`.
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,33 @@ static void test_js_numbers(void)
     CHECK(rt_toint32(NAN) == 0 && rt_toint32(INFINITY) == 0);
     CHECK(rt_toint32(-4294967297.0) == -1);
     CHECK(rt_toint32(9.5e18) == (int32_t)(uint32_t)(9500000000000000000ull % 4294967296ull));
+}
+
+/* rt_round_f32: round to nearest as C converts in range, +-inf from
+ * FLT_MAX plus half an ulp on, over lengths that take every vector loop's
+ * head, body and tail */
+static void test_round_f32(void)
+{
+    enum { N = 77 };
+    double src[N];
+    float dst[N + 1];
+    for (int k = 0; k < N; k++) src[k] = (k % 7 - 3) * 1.000000119 * (double)(1 << (k % 20)) + 0.1 * k;
+    src[5] = 0x1.ffffffp127;
+    src[6] = -0x1.ffffffp127;
+    src[7] = 0x1.fffffefffffffp127; /* just below the tie: FLT_MAX */
+    for (int off = 0; off < 2; off++)
+        for (int n = 0; n <= N; n += 1 + n / 8) {
+            rt_round_f32(dst + off, src, n);
+            int bad = 0;
+            for (int k = 0; k < n; k++) {
+                const float want = k == 5   ? INFINITY
+                                   : k == 6 ? -INFINITY
+                                   : k == 7 ? FLT_MAX
+                                            : (float)src[k];
+                bad += memcmp(&dst[off + k], &want, 4) != 0;
+            }
+            CHECK(bad == 0);
+        }
 }
 
 static void test_defaults(void)
@@ -89,6 +117,30 @@ static void compare_paths(const rt_terrain *t, double x0, double y0, double step
             fprintf(stderr, "  %d points differ at x0=%g y0=%g step=%g threads=%d simd=%s\n", bad,
                     x0, y0, step, threads, rt_simd_name(simd));
         CHECK(bad == 0);
+        /* float32 grids (rt_height_grid_f32, rt_terra_grid_f32): the
+         * points' doubles converted by C (every height here is far inside
+         * float's range), the bytes the same */
+        float *h32 = malloc(n * sizeof *h32), *d32 = malloc(n * sizeof *d32);
+        float *g32 = malloc(n * sizeof *g32), *hg32 = malloc(n * sizeof *hg32);
+        rt_terra_out32 o32 = {h32, d32, te, fe, run % 2 ? g32 : NULL};
+        memset(te, 0xee, (size_t)n);
+        CHECK(rt_terra_grid_f32(&tv, &b, &o32, threads) == RT_OK);
+        CHECK(rt_height_grid_f32(&tv, &b, hg32, threads) == RT_OK);
+        bad = 0;
+        for (int64_t k = 0; k < n; k++) {
+            const float wh = (float)ph[k], wd = (float)pd[k], wg = (float)hp[k];
+            bad += memcmp(&h32[k], &wh, 4) != 0 || memcmp(&d32[k], &wd, 4) != 0 ||
+                   memcmp(&hg32[k], &wg, 4) != 0 || (run % 2 && memcmp(&g32[k], &wg, 4) != 0) ||
+                   te[k] != pt[k] || fe[k] != pf[k];
+        }
+        if (bad)
+            fprintf(stderr, "  %d float32 points differ at x0=%g y0=%g step=%g threads=%d simd=%s\n",
+                    bad, x0, y0, step, threads, rt_simd_name(simd));
+        CHECK(bad == 0);
+        free(h32);
+        free(d32);
+        free(g32);
+        free(hg32);
         /* the features alone (feature_grid.c serves them on the AVX-512
          * variants at step 1 from integer origins): the same bytes */
         rt_terra_out fo = {NULL, NULL, NULL, fe, NULL};
@@ -472,6 +524,7 @@ static void test_point_fma_min(void)
 int main(void)
 {
     test_js_numbers();
+    test_round_f32();
     test_point_fma_min();
     test_defaults();
     test_placed();
