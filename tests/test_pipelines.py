@@ -111,9 +111,16 @@ def test_float32_heights_every_variant_and_store(variant):
     """Float32 heights are rounded row by row from a row buffer of each
     thread's, with the variant's vectors, by streaming stores past 8 MiB
     (1537 x 1500 here; 67 x 5 stays below): the bits of the float64 grid
-    rounded by NumPy, for every variant, thread count, step, and out=
-    starting anywhere in a line."""
+    rounded by NumPy, for every variant, thread count, step, with mountains,
+    and out= starting anywhere in a line."""
     scalar, t = rt.Terrain(simd="scalar"), rt.Terrain(simd=variant)
+    # and mountains, applied to the row buffer before it is rounded
+    hills = rt.Terrain(simd="scalar", mountain_base=240.0)
+    hills_v = rt.Terrain(simd=variant, mountain_base=240.0)
+    got = hills_v.height_grid(23396.1, 5318.3, 300, 7, 0.37, dtype="float32", threads=2)
+    want = hills.height_grid(23396.1, 5318.3, 300, 7, 0.37).astype(np.float32)
+    assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), variant
+    assert (want > 240.0).any() and (want < 240.0).any()
     for x0, y0, nx, ny, step in ((23396, 5318, 67, 5, 1.0), (23396.1, 5318.3, 1537, 1500, 0.37),
                                  (23396, 5318, 1501, 1500, 8.0)):
         want = scalar.height_grid(x0, y0, nx, ny, step).astype(np.float32).view(np.uint32)
