@@ -1628,15 +1628,14 @@ static rt_status height_grid(const rt_terrain *t, const rt_block *b, double *out
     return RT_OK;
 }
 
+/* (the checks in height_grid's order: the terrain, the block, then out) */
 rt_status rt_height_grid(const rt_terrain *t, const rt_block *b, double *out, int threads)
 {
-    if (!out) return RT_ERR_NULL;
     return height_grid(t, b, out, NULL, threads);
 }
 
 rt_status rt_height_grid_f32(const rt_terrain *t, const rt_block *b, float *out, int threads)
 {
-    if (!out) return RT_ERR_NULL;
     return height_grid(t, b, NULL, out, threads);
 }
 
@@ -1647,6 +1646,7 @@ static rt_status terra_grid(const rt_terrain *t, const rt_block *b, const rt_ter
     rt_status s = rt__terrain_check_shape(t, NULL);
     if (s == RT_OK) s = rt__check_block(b);
     if (s != RT_OK) return s;
+    if (!out && !out32) return RT_ERR_NULL;
     /* the features alone: from the feature value, terra at its candidates */
     if (out && out->feature && !out->height && !out->depth && !out->terrain && !out->ground) {
         s = rt__feature_grid_sparse(t, b, out->feature, threads);
@@ -1713,18 +1713,17 @@ static rt_status terra_grid(const rt_terrain *t, const rt_block *b, const rt_ter
     return RT_OK;
 }
 
+/* (the checks in terra_grid's order: the terrain, the block, then out) */
 rt_status rt_terra_grid(const rt_terrain *t, const rt_block *b, const rt_terra_out *out,
                         int threads)
 {
-    if (!out) return RT_ERR_NULL;
     return terra_grid(t, b, out, NULL, threads);
 }
 
 rt_status rt_terra_grid_f32(const rt_terrain *t, const rt_block *b, const rt_terra_out32 *out,
                             int threads)
 {
-    if (!out) return RT_ERR_NULL;
-    if (!out->height && !out->depth && !out->ground) {
+    if (out && !out->height && !out->depth && !out->ground) {
         const rt_terra_out o = {NULL, NULL, out->terrain, out->feature, NULL};
         return terra_grid(t, b, &o, NULL, threads);
     }
