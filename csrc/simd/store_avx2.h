@@ -38,18 +38,25 @@ RT_STORE_INLINE void aw_store_pd(double *p, __m256d v, const int mode)
  * Whole lines reach memory in two stores, not four (grid 4096^2 at step 1
  * into NumPy's arrays: 0.90-0.95 of the time with 16-byte stores, 2026-11-28).
  * Other modes: aw_store_pd. */
+/* The AW_ST_NTS store of aw_store_pd_c, the carry by value: returns the
+ * next carry (v).  For loops instantiated many times, where an
+ * address-taken carry would cost each instance a stack slot under ASan. */
+RT_STORE_INLINE __m256d aw_store_pd_nts(double *p, __m256d v, __m256d carry, const double *first)
+{
+    if (p == first)
+        _mm_stream_pd(p, _mm256_castpd256_pd128(v));
+    else
+        _mm256_stream_pd(p - 2, _mm256_permute2f128_pd(carry, v, 0x21));
+    return v;
+}
+
 RT_STORE_INLINE void aw_store_pd_c(double *p, __m256d v, const int mode, __m256d *carry,
                                    const double *first)
 {
-    if (mode == AW_ST_NTS) {
-        if (p == first)
-            _mm_stream_pd(p, _mm256_castpd256_pd128(v));
-        else
-            _mm256_stream_pd(p - 2, _mm256_permute2f128_pd(*carry, v, 0x21));
-        *carry = v;
-    } else {
+    if (mode == AW_ST_NTS)
+        *carry = aw_store_pd_nts(p, v, *carry, first);
+    else
         aw_store_pd(p, v, mode);
-    }
 }
 
 /* the end of a run of aw_store_pd_c whose last store was at end - 4 */

@@ -72,9 +72,13 @@ static int aw_plan_make(const rt_tile_args *ta, int height, aw_plan *pl)
 }
 
 /* what aw_run computes and stores: int32 height numerators, doubles (plain
- * or streaming stores, see aw_store_pd), or profile sums */
-enum { AW_INT = 0, AW_DOUBLE = 1, AW_PROF = 2, AW_DOUBLE_NT16 = 3, AW_DOUBLE_NT32 = 4,
-       AW_DOUBLE_NTS = 5 };
+ * or streaming stores: AW_DOUBLE_NT32 on 32 bytes, AW_DOUBLE_NTS 16 bytes
+ * past, the shifted 32-byte ones of aw_store_pd_nts), or profile sums.
+ * Five modes: every mode is an instance of aw_run in aw_dispatch for each
+ * direction count, and under ASan each instance takes its own stack (a
+ * sixth took aw_dispatch from 176 to 211 KiB, past the small-stack test's
+ * 224 KiB with its callers). */
+enum { AW_INT = 0, AW_DOUBLE = 1, AW_PROF = 2, AW_DOUBLE_NTS = 3, AW_DOUBLE_NT32 = 4 };
 
 /* Columns [k0, k1) of the tile, k1 - k0 a multiple of 8: mode AW_INT and
  * AW_PROF store int32 sums into iout, AW_DOUBLE stores sum * scale into dout. */
@@ -99,7 +103,7 @@ AW_INLINE void aw_run(const aw_plan *pl, const int na, const int mode, const rt_
         B[i] = pl->base[i] + (uint32_t)k0 * dv;
         dB[i] = 8u * dv;
     }
-    __m256d carry = _mm256_setzero_pd(); /* AW_DOUBLE_NTS: aw_store_pd_c */
+    __m256d carry = _mm256_setzero_pd(); /* AW_DOUBLE_NTS: aw_store_pd_nts */
     for (int k = k0; k < k1; k += 8) {
         __m256i acc = cst;
         for (int i = 0; i < na; i++) {
@@ -114,15 +118,17 @@ AW_INLINE void aw_run(const aw_plan *pl, const int na, const int mode, const rt_
             V[i] = _mm256_add_epi32(V[i], step[i]);
             B[i] += dB[i];
         }
-        if (mode == AW_DOUBLE || mode == AW_DOUBLE_NT16 || mode == AW_DOUBLE_NT32 ||
-            mode == AW_DOUBLE_NTS) {
-            const int st = mode == AW_DOUBLE_NT32 ? AW_ST_NT32
-                           : mode == AW_DOUBLE_NT16 ? AW_ST_NT16
-                           : mode == AW_DOUBLE_NTS ? AW_ST_NTS : AW_ST_PLAIN;
+        if (mode == AW_DOUBLE || mode == AW_DOUBLE_NT32 || mode == AW_DOUBLE_NTS) {
+            const int st = mode == AW_DOUBLE_NT32 ? AW_ST_NT32 : AW_ST_PLAIN;
             __m256d lo = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(acc)), vs);
             __m256d up = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(acc, 1)), vs);
-            aw_store_pd_c(dout + k, lo, st, &carry, dout + k0);
-            aw_store_pd_c(dout + k + 4, up, st, &carry, dout + k0);
+            if (mode == AW_DOUBLE_NTS) {
+                carry = aw_store_pd_nts(dout + k, lo, carry, dout + k0);
+                carry = aw_store_pd_nts(dout + k + 4, up, carry, dout + k0);
+            } else {
+                aw_store_pd(dout + k, lo, st);
+                aw_store_pd(dout + k + 4, up, st);
+            }
         } else {
             _mm256_storeu_si256((__m256i *)(iout + k), acc);
         }
@@ -135,7 +141,6 @@ AW_INLINE void aw_run(const aw_plan *pl, const int na, const int mode, const rt_
     switch (mode) {                                                                          \
     case AW_INT: aw_run(pl, N, AW_INT, ta, k0, k1, iout, dout, scale); break;                \
     case AW_PROF: aw_run(pl, N, AW_PROF, ta, k0, k1, iout, dout, scale); break;              \
-    case AW_DOUBLE_NT16: aw_run(pl, N, AW_DOUBLE_NT16, ta, k0, k1, iout, dout, scale); break; \
     case AW_DOUBLE_NT32: aw_run(pl, N, AW_DOUBLE_NT32, ta, k0, k1, iout, dout, scale); break; \
     case AW_DOUBLE_NTS: aw_run(pl, N, AW_DOUBLE_NTS, ta, k0, k1, iout, dout, scale); break;   \
     default: aw_run(pl, N, AW_DOUBLE, ta, k0, k1, iout, dout, scale);                        \
