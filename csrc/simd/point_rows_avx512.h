@@ -43,7 +43,13 @@
  *    nondecreasing along a row, so A*x is monotone; the rounding of x, A*x
  *    and the sum moves an index by far less than one).  The window starts
  *    at lane 0's index, or 7 (15) below it when A < 0 (lane 0's is then the
- *    largest).
+ *    largest).  The height rows read one double window for sixteen columns
+ *    where |A|*step <= RT_PX_W16_MAX (px_dir_term16: they span at most
+ *    eight indices there).
+ *  - the height rows' additions j = fl(ax + by7) and RD(j + 1.5*2^52) are
+ *    fused multiply-adds by 1.0 (px_add_fma, px_add_down_fma): the exact
+ *    sum rounded once, in the same direction, so the same double; they run
+ *    on the multiplier pipes, where Zen 4's adders were the busier.
  * x = fl(x0 + fl((double)(c0 + c) * step)) as the seed; c0 + c < 2^53
  * (rt__check_block), so the column counters are exact doubles.
  */
