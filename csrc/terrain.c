@@ -588,10 +588,10 @@ static void after_classify(const rt_terrain *t, const tile_buf *tb, int nk, doub
  * kernel has them: they would only evict the caches (and each written line
  * costs a read for ownership); smaller outputs stay in cache for the caller. */
 #define RT_STREAM_BYTES ((int64_t)64 << 20)
-/* The same for a float32 height grid's rows, rounded from a row buffer in
- * the cache (rt_height_grid_f32): measured lower (AMD EPYC, Zen 4, one
- * thread: 2000^2, 16 MB, 2.50 ms streaming against 3.34 plain; 1000^2,
- * 4 MB, 0.72 against 0.54) */
+/* The same for a float32 grid's floats, rounded from row buffers in the
+ * cache (rt_height_grid_f32, rt_terra_grid_f32): measured lower (AMD EPYC,
+ * Zen 4, one thread, heights: 2000^2, 16 MB, 2.50 ms streaming against 3.34
+ * plain; 1000^2, 4 MB, 0.72 against 0.54) */
 #define RT_STREAM_F32_BYTES ((int64_t)8 << 20)
 
 rt_status rt__check_block(const rt_block *b)
@@ -855,20 +855,25 @@ static void *rowbufs_new(block_job *j, int nb, int rows)
     return raw;
 }
 
-/* A free slot of the row buffers (no more chunks run at once than there
- * are slots, so one is always free): its first row buffer, *slot set. */
-static double *rowbufs_claim(const block_job *j, int rows, int *slot)
+/* A free one of n slots by their busy flags, now marked busy (no more
+ * chunks of rows run at once than there are slots, so one is always free):
+ * the tile buffers of a terra grid, the row buffers of a float32 grid. */
+static int slot_claim(atomic_int *busy, int n)
 {
-    int s = -1;
-    for (int k = 0; s < 0; k = k + 1 < j->nrowbufs ? k + 1 : 0)
-        if (atomic_exchange_explicit(&j->rowbusy[k], 1, memory_order_acquire) == 0) s = k;
-    *slot = s;
-    return j->rowbufs + (size_t)s * (size_t)rows * (size_t)j->rowstride;
+    for (int k = 0;; k = k + 1 < n ? k + 1 : 0)
+        if (atomic_exchange_explicit(&busy[k], 1, memory_order_acquire) == 0) return k;
 }
 
-static void rowbufs_release(const block_job *j, int slot)
+static void slot_release(atomic_int *busy, int slot)
 {
-    if (slot >= 0) atomic_store_explicit(&j->rowbusy[slot], 0, memory_order_release);
+    if (slot >= 0) atomic_store_explicit(&busy[slot], 0, memory_order_release);
+}
+
+/* A free slot of the row buffers: its first row buffer, *slot set. */
+static double *rowbufs_claim(const block_job *j, int rows, int *slot)
+{
+    *slot = slot_claim(j->rowbusy, j->nrowbufs);
+    return j->rowbufs + (size_t)*slot * (size_t)rows * (size_t)j->rowstride;
 }
 
 RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uint32_t n,
@@ -974,7 +979,7 @@ static void height_rows(void *ctx, int64_t begin, int64_t end)
         height_rows_n(j, begin, end, 5, rowbuf);
     else
         height_rows_n(j, begin, end, j->t->directions, rowbuf);
-    rowbufs_release(j, slot);
+    slot_release(j->rowbusy, slot);
     /* streaming stores are weakly ordered: make them visible before the rows
      * are handed back (thread join or return) */
     if (j->kern->finish) j->kern->finish();
@@ -1423,8 +1428,7 @@ static void terra_rows(void *ctx, int64_t begin, int64_t end)
     int slot = -1;
     tile_buf *tb = NULL;
     if ((j->fast && j->iprof) || j->point_tiles) {
-        for (int k = 0; slot < 0; k = k + 1 < j->nbufs ? k + 1 : 0)
-            if (atomic_exchange_explicit(&j->busy[k], 1, memory_order_acquire) == 0) slot = k;
+        slot = slot_claim(j->busy, j->nbufs);
         tb = &j->bufs[slot];
     }
     /* a float32 grid: a free slot of row buffers */
@@ -1434,8 +1438,8 @@ static void terra_rows(void *ctx, int64_t begin, int64_t end)
         terra_rows_n(j, begin, end, 5, tb, rb);
     else
         terra_rows_n(j, begin, end, j->t->directions, tb, rb);
-    rowbufs_release(j, rslot);
-    if (slot >= 0) atomic_store_explicit(&j->busy[slot], 0, memory_order_release);
+    slot_release(j->rowbusy, rslot);
+    slot_release(j->busy, slot);
     if (j->kern->finish) j->kern->finish(); /* see height_rows */
     if (j->stream32) rt__round_f32_fence();
 }

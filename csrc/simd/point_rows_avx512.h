@@ -88,27 +88,56 @@ PX_FMA_INLINE __m512d px_add_down_fma(__m512d a, __m512d b)
     return _mm512_fmadd_round_pd(a, _mm512_set1_pd(1.0), b, PX_FLOOR);
 }
 
+/* j = fl(ax + by7) of eight columns whose products fl(A*2^-7 * x) are ax:
+ * jfrac, and qb = floor(j) + 1.5*2^52 (its low bits the index); returned by
+ * value (an address-taken out-parameter costs each inlined instance stack
+ * under ASan).
+ * floor(j) + 1.5*2^52 by one addition rounded down, and floor(j) from it by
+ * an exact subtraction (the comment at the top); where no j lies in
+ * (-1, 0) (red: px_row_reduces), jfrac = j - floor(j) by one vreducepd
+ * instead (exact there). */
+typedef struct px_split {
+    __m512d jfrac;
+    __m512i qb;
+} px_split;
+
+PX_FMA_INLINE px_split px_dir_split(__m512d ax, __m512d by7, const int red)
+{
+    const __m512d magic = _mm512_set1_pd(6755399441055744.0); /* 1.5 * 2^52 */
+    const __m512d j = px_add_fma(ax, by7);
+    const __m512d qd = px_add_down_fma(j, magic);
+    px_split s;
+    s.qb = _mm512_castpd_si512(qd);
+    s.jfrac = red ? _mm512_reduce_pd(j, PX_FLOOR) : _mm512_sub_pd(j, _mm512_sub_pd(qd, magic));
+    return s;
+}
+
+/* The term p0 + jfrac*d of the lanes' indices qb from a window's p0 (wp)
+ * and d (wd): one fused multiply-add where the row's |j| make the product
+ * exact (fma: pr_row_fma), the same double. */
+PX_FMA_INLINE __m512d px_dir_interp(__m512i qb, __m512d jfrac, __m512d wp, __m512d wd,
+                                    const int fma)
+{
+    const __m512d p0 = _mm512_permutexvar_pd(qb, wp), d = _mm512_permutexvar_pd(qb, wd);
+    return fma ? _mm512_fmadd_pd(jfrac, d, p0) : _mm512_add_pd(p0, _mm512_mul_pd(jfrac, d));
+}
+
+/* the window of lane 0's index (7 below it when A < 0: dd->off) */
+PX_INLINE const double *px_dir_window(const pr_dir *dd, __m512i qb, const double *dwin8,
+                                      uint32_t wm)
+{
+    return dwin8 + ((size_t)((px_lane0(qb) - dd->off) & wm) << 4);
+}
+
 /* the term of one direction (pr_dir, off 7 when A < 0) at eight columns
  * whose products fl(A*2^-7 * x) are ax; red: no lane's j lies in (-1, 0)
  * (px_row_reduces) */
 PX_FMA_INLINE __m512d px_dir_term(const pr_dir *dd, __m512d ax, const double *dwin8, uint32_t wm,
                                   const int red, const int fma)
 {
-    const __m512d magic = _mm512_set1_pd(6755399441055744.0); /* 1.5 * 2^52 */
-    const __m512d j = px_add_fma(ax, _mm512_set1_pd(dd->by7));
-    /* floor(j) + 1.5*2^52 by one addition rounded down, and floor(j) from
-     * it by an exact subtraction (the comment at the top); where no j lies
-     * in (-1, 0), jfrac = j - floor(j) by one vreducepd instead (exact
-     * there: px_row_reduces) */
-    const __m512d qd = px_add_down_fma(j, magic);
-    const __m512d jfrac = red ? _mm512_reduce_pd(j, PX_FLOOR) : _mm512_sub_pd(j, _mm512_sub_pd(qd, magic));
-    const __m512i qb = _mm512_castpd_si512(qd);
-    const double *row = dwin8 + ((size_t)((px_lane0(qb) - dd->off) & wm) << 4);
-    const __m512d p0 = _mm512_permutexvar_pd(qb, _mm512_loadu_pd(row));
-    const __m512d d = _mm512_permutexvar_pd(qb, _mm512_loadu_pd(row + 8));
-    /* one fused multiply-add where the row's |j| make the product exact
-     * (fma: pr_row_fma), the same double */
-    return fma ? _mm512_fmadd_pd(jfrac, d, p0) : _mm512_add_pd(p0, _mm512_mul_pd(jfrac, d));
+    const px_split s = px_dir_split(ax, _mm512_set1_pd(dd->by7), red);
+    const double *row = px_dir_window(dd, s.qb, dwin8, wm);
+    return px_dir_interp(s.qb, s.jfrac, _mm512_loadu_pd(row), _mm512_loadu_pd(row + 8), fma);
 }
 
 /* px_dir_term at sixteen columns (products ax0: the first eight, ax1: the
@@ -124,19 +153,12 @@ PX_FMA_INLINE void px_dir_term16(const pr_dir *dd, __m512d ax0, __m512d ax1, con
                                  uint32_t wm, const int red, const int fma, __m512d *t0,
                                  __m512d *t1)
 {
-    const __m512d magic = _mm512_set1_pd(6755399441055744.0); /* 1.5 * 2^52 */
     const __m512d by7 = _mm512_set1_pd(dd->by7);
-    const __m512d j0 = px_add_fma(ax0, by7), j1 = px_add_fma(ax1, by7);
-    const __m512d qd0 = px_add_down_fma(j0, magic), qd1 = px_add_down_fma(j1, magic);
-    const __m512d f0 = red ? _mm512_reduce_pd(j0, PX_FLOOR) : _mm512_sub_pd(j0, _mm512_sub_pd(qd0, magic));
-    const __m512d f1 = red ? _mm512_reduce_pd(j1, PX_FLOOR) : _mm512_sub_pd(j1, _mm512_sub_pd(qd1, magic));
-    const __m512i qb0 = _mm512_castpd_si512(qd0), qb1 = _mm512_castpd_si512(qd1);
-    const double *row = dwin8 + ((size_t)((px_lane0(qb0) - dd->off) & wm) << 4);
+    const px_split s0 = px_dir_split(ax0, by7, red), s1 = px_dir_split(ax1, by7, red);
+    const double *row = px_dir_window(dd, s0.qb, dwin8, wm);
     const __m512d wp = _mm512_loadu_pd(row), wd = _mm512_loadu_pd(row + 8);
-    const __m512d p00 = _mm512_permutexvar_pd(qb0, wp), d0 = _mm512_permutexvar_pd(qb0, wd);
-    const __m512d p01 = _mm512_permutexvar_pd(qb1, wp), d1 = _mm512_permutexvar_pd(qb1, wd);
-    *t0 = fma ? _mm512_fmadd_pd(f0, d0, p00) : _mm512_add_pd(p00, _mm512_mul_pd(f0, d0));
-    *t1 = fma ? _mm512_fmadd_pd(f1, d1, p01) : _mm512_add_pd(p01, _mm512_mul_pd(f1, d1));
+    *t0 = px_dir_interp(s0.qb, s0.jfrac, wp, wd, fma);
+    *t1 = px_dir_interp(s1.qb, s1.jfrac, wp, wd, fma);
 }
 
 /* fl(A*2^-7 * x) of the directions with A != 0 at columns [0, n16) of a
