@@ -284,6 +284,10 @@ typedef struct rt_tile_kernels {
      * candidates into `cmask` (as classify_bytes: every group written);
      * returns nonzero when some column is a feature candidate */
     int (*classify_out)(const rt_classify_args *);
+    /* optional: two height rows of a block (the second the row after the
+     * first: the same columns and scratch, its own y and output), the same
+     * doubles as height_row of each; NULL: height_row row by row */
+    void (*height_row2)(const rt_point_row *, const rt_point_row *);
 } rt_tile_kernels;
 
 /* The kernels of an rt_simd variant on this CPU (resolved with

@@ -948,9 +948,22 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
                                j->dwin8, j->dwin8_mask, ax, ax_cap, &ax_ready,
                                j->dwin2, j->dwin2_mask, j->stream && !t->mountains,
                                j->fma_min};
-            j->kern->height_row(&pr);
+            /* two rows at once where the variant has it (float64 rows:
+             * a float32 grid has one row buffer) */
+            const double y2 = b->y0 + (double)(r + 1) * b->step;
+            int rows = 1;
+            if (j->kern->height_row2 && !rowbuf && i + 1 < end && point_row_ok(t, b, y2)) {
+                rt_point_row pr2 = pr;
+                pr2.y = y2;
+                pr2.out = out + b->nx;
+                j->kern->height_row2(&pr, &pr2);
+                rows = 2;
+            } else {
+                j->kern->height_row(&pr);
+            }
             if (t->mountains)
-                for (int64_t c = 0; c < b->nx; c++) out[c] = mountain(t, out[c]);
+                for (int64_t c = 0; c < rows * b->nx; c++) out[c] = mountain(t, out[c]);
+            i += rows - 1;
         } else {
             for (int64_t c = 0; c < b->nx; c++) {
                 p.x = b->x0 + (double)(b->c0 + c) * b->step;

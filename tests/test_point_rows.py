@@ -358,6 +358,30 @@ def test_height_rows_sixteen_column_windows_edge(x0, y0, s):
     _check_heights(W16_PARAMS, x0, s, nx=200, ny=3, y0=y0)
 
 
+# A leading direction of A = 0 and four of |A| = |B| = 64, every pairing of
+# signs: from one row to the next (y up by the step) their j move by B*step/128
+# up or down, on top of the 15*64*step/128 that sixteen columns span (the
+# profile as W16_PARAMS': a lane looked up in the wrong window shows)
+W2_PARAMS = dataclasses.replace(W16_PARAMS, ah=(0, 64, -64, 64, -64), bh=(7, 64, 64, -64, -64),
+                                a1=(1, 2, 3, 4, 5), b1=(3, 1, 2, 5, 4), a2=(2, 1, 1, 1, 3),
+                                b2=(1, 2, 3, 1, 2), a3=(1, 1, 2, 2, 1), b3=(2, 3, 1, 1, 3))
+
+
+@pytest.mark.parametrize("s", [0.5, 0.7, 0.74, 0.7467, 0.75, 0.8, 0.825, 0.83, 0.875])
+@pytest.mark.parametrize("x0, y0", [(23396.1, 5318.3), (-23396.1, -5318.3), (1e6 + 0.37, 7.7e5)])
+def test_height_rows_two_row_windows_edge(x0, y0, s):
+    """The AVX-512 height rows take two rows of a block at once where one
+    window serves sixteen columns of both (point_rows_avx512.h's
+    px_row_ax2): the 32 values of a direction span S = 15*|A|*step/128 along
+    the row and |B|*step/128 to the next. The window starts ceil(L + 0.4)
+    below row a's lane 0 and must reach ceil(R + 0.4) above it: for A = -64,
+    B = 64 (L = 7.5*step, R = 0.5*step) up to 0.7466 m, for A = B = 64 (R =
+    8*step) up to 0.825 m; past those the rows are taken one at a time. A
+    rule one index looser (a sum of 8), or a window started one index
+    higher, reads a lane's entry from the wrong window here."""
+    _check_heights(W2_PARAMS, x0, s, nx=200, ny=6, y0=y0)
+
+
 def _check_grid_out(t, params, x0, y0, nx, ny, s, placed=None, threads_list=(1, 2, 3)):
     """t.grid into out= arrays == the reference and the scalar variant, for
     every variant and thread count."""

@@ -251,8 +251,11 @@ PX_FMA_INLINE void px_row_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n
     const double *dwin8 = r->dwin8;
     const uint32_t wm = r->dwin8_mask;
     /* streaming stores (r->stream) of whole lines wherever the row is */
-    const int nt = r->stream && (uintptr_t)r->out % 8 == 0;
-    px_lines w = px_lines_init(r->out);
+    /* the output pointer in a local: stores of doubles through it may
+     * alias *r for the compiler, which would load r->out again after each */
+    double *const out = r->out;
+    const int nt = r->stream && (uintptr_t)out % 8 == 0;
+    px_lines w = px_lines_init(out);
     for (int64_t c = 0; c < n16; c += 16) {
         __m512d h0 = vhc, h1 = vhc;
         for (uint32_t i = 0; i < n; i++) {
@@ -277,8 +280,8 @@ PX_FMA_INLINE void px_row_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n
             px_lines_put(&w, c, h0);
             px_lines_put(&w, c + 8, h1);
         } else {
-            _mm512_storeu_pd(r->out + c, h0);
-            _mm512_storeu_pd(r->out + c + 8, h1);
+            _mm512_storeu_pd(out + c, h0);
+            _mm512_storeu_pd(out + c + 8, h1);
         }
     }
     if (nt && n16 > 0) px_lines_end(&w, n16);
@@ -290,6 +293,7 @@ PX_FMA_INLINE void px_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n,
 {
     const double *dwin8 = r->dwin8;
     const uint32_t wm = r->dwin8_mask;
+    double *const out = r->out; /* a local: as px_row_ax */
     const __m512d vx0 = _mm512_set1_pd(r->x0), vstep = _mm512_set1_pd(r->step);
     const __m512d sixteen = _mm512_set1_pd(16.0);
     const __m512d lanes = _mm512_setr_pd(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
@@ -310,8 +314,8 @@ PX_FMA_INLINE void px_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n,
             h0 = _mm512_add_pd(h0, px_dir_term(&dd[i], _mm512_mul_pd(a, x0), dwin8, wm, 0, fma));
             h1 = _mm512_add_pd(h1, px_dir_term(&dd[i], _mm512_mul_pd(a, x1), dwin8, wm, 0, fma));
         }
-        _mm512_storeu_pd(r->out + c, h0);
-        _mm512_storeu_pd(r->out + c + 8, h1);
+        _mm512_storeu_pd(out + c, h0);
+        _mm512_storeu_pd(out + c + 8, h1);
         ci0 = _mm512_add_pd(ci0, sixteen);
         ci1 = _mm512_add_pd(ci1, sixteen);
     }
@@ -347,41 +351,70 @@ PX_FMA_INLINE void px_height_cols(const rt_point_row *r, const pr_dir *dd, int64
     }
 }
 
-/* A height row, any step (as height_row_avx2w): the eight-lane windows
- * where they serve the row, the AVX2 row for the rest. */
-static PX_FMA_ATTR void height_row_avx512w(const rt_point_row *r)
+/* The directions of a height row (dd) and the columns [0, n16) the
+ * eight-lane windows serve: 0 when they serve none (no windows, something
+ * could be subnormal, some |A|*step > 100; as pr_height_row_avx2, see
+ * point_rows_avx2.h). */
+static PX_ATTR int64_t px_row_dirs(const rt_point_row *r, pr_dir *dd)
 {
     const rt_terrain *t = r->t;
     const double tiny = 0x1p-900;
-    int64_t n16 = r->nx & ~(int64_t)15;
-    /* as pr_height_row_avx2: nothing subnormal (see point_rows_avx2.h) */
     if (!r->dwin8 || r->n > RT_MAX_DIRECTIONS || (r->x0 != 0.0 && fabs(r->x0) < tiny) ||
         !(r->step >= tiny) || (r->y != 0.0 && fabs(r->y) < tiny))
-        n16 = 0;
-    pr_dir dd[RT_MAX_DIRECTIONS];
+        return 0;
     const double xc = r->x0 + (double)r->c0 * r->step; /* any column of the row */
-    for (uint32_t i = 0; n16 > 0 && i < r->n; i++) {
+    for (uint32_t i = 0; i < r->n; i++) {
         const int32_t a = t->vec[RT_AH][i];
-        if (!(fabs((double)a) * r->step <= 100.0)) n16 = 0; /* the window rule above */
+        if (!(fabs((double)a) * r->step <= 100.0)) return 0; /* the window rule above */
         dd[i].a7 = (double)a * RT_RECIP128;
         dd[i].by7 = (double)t->vec[RT_BH][i] * r->y * RT_RECIP128;
         dd[i].off = a < 0 ? 7u : 0u;
         dd[i].con = a == 0;
         dd[i].cterm = a == 0 ? pr_term(t, i, xc, r->y) : 0.0;
     }
+    return r->nx & ~(int64_t)15;
+}
+
+/* The block's products fl(A*2^-7 * x) for a row's kernel: nonzero when the
+ * block's scratch holds them (filled by the first row that asks: they
+ * depend on x0, step, c0, nx and A only, the same for every row of a
+ * block) */
+static PX_ATTR int px_row_products(const rt_point_row *r, const pr_dir *dd, int64_t n16)
+{
+    const int use_ax = r->ax && r->ax_ready && (uint64_t)r->n * (uint64_t)n16 <= r->ax_cap;
+    if (use_ax && !*r->ax_ready) {
+        px_fill_ax(r, dd, r->n, n16, r->ax);
+        *r->ax_ready = 1;
+    }
+    return use_ax;
+}
+
+/* The row's columns from n16 on (the AVX2 row) */
+static PX_ATTR void px_row_rest(const rt_point_row *r, int64_t n16)
+{
+    if (n16 == r->nx) return;
+    rt_point_row rest = *r;
+    rest.ax = NULL; /* the block's scratch is this kernel's (its layout) */
+    rest.c0 += n16;
+    rest.nx -= n16;
+    rest.out += n16;
+    height_row_avx2w(&rest);
+}
+
+/* A height row, any step (as height_row_avx2w): the eight-lane windows
+ * where they serve the row, the AVX2 row for the rest. */
+static PX_FMA_ATTR void height_row_avx512w(const rt_point_row *r)
+{
+    const rt_terrain *t = r->t;
+    pr_dir dd[RT_MAX_DIRECTIONS];
+    const int64_t n16 = px_row_dirs(r, dd);
     if (n16 == 0) {
         rt_point_row all = *r;
         all.ax = NULL; /* the block's scratch is this kernel's (its layout) */
         height_row_avx2w(&all);
         return;
     }
-    /* the block's products, from the first row on (they depend on x0,
-     * step, c0, nx and A only, the same for every row of a block) */
-    const int use_ax = r->ax && r->ax_ready && (uint64_t)r->n * (uint64_t)n16 <= r->ax_cap;
-    if (use_ax && !*r->ax_ready) {
-        px_fill_ax(r, dd, r->n, n16, r->ax);
-        *r->ax_ready = 1;
-    }
+    const int use_ax = px_row_products(r, dd, n16);
     /* one window for sixteen columns (px_dir_term16) */
     int w16 = 1;
     for (uint32_t i = 0; i < r->n; i++)
@@ -395,13 +428,120 @@ static PX_FMA_ATTR void height_row_avx512w(const rt_point_row *r)
         px_height_cols(r, dd, n16, use_ax, 0, 1);
     else
         px_height_cols(r, dd, n16, use_ax, 0, 0);
-    if (n16 == r->nx) return;
-    rt_point_row rest = *r;
-    rest.ax = NULL; /* the block's scratch is this kernel's (its layout) */
-    rest.c0 += n16;
-    rest.nx -= n16;
-    rest.out += n16;
-    height_row_avx2w(&rest);
+    px_row_rest(r, n16);
+}
+
+/* Two rows of a block at once (rb the row after ra: the same columns, its
+ * own y and output), where one window serves sixteen columns of both: the
+ * window pair and its address are then loaded once for 32 values, the
+ * same doubles as height_row_avx512w of each row.  Per direction, with S =
+ * 15*|A|*step/128 (the most sixteen columns' j move, A != 0) and delta =
+ * fl(B*y_b)*2^-7 - fl(B*y_a)*2^-7 (the most a column's j moves from row a
+ * to row b, plus one rounding of each: j = fl(ax + by7) is monotone in
+ * by7), every j of the 32 lies within [j0 - L - 0.4, j0 + R + 0.4] of j0,
+ * lane 0's of row a, L = S (A < 0) + max(0, -delta) and R = S (A > 0) +
+ * max(0, delta); 0.4 bounds the rounding of x, A*x and the sums as in
+ * px_dir_term16.  A side whose bound is 0 needs no margin: j is monotone
+ * along a row (in A's direction) and from row to row (in delta's), so no j
+ * lies past j0 there.  With needL = ceil(L + 0.4) (0 when L = 0) and needR
+ * likewise, every floor lies in [q0 - needL, q0 + needR], q0 = floor(j0):
+ * the window starting needL below q0 holds them where needL + needR <= 7.
+ * ha0, ha1 (row a's columns c..c+7, c+8..c+15) and hb0, hb1 row b's. */
+PX_FMA_INLINE void px_row_ax2(const rt_point_row *ra, const rt_point_row *rb, const pr_dir *da,
+                              const pr_dir *db, const uint32_t *off, uint32_t n, int64_t n16,
+                              const double *ax, double hca, double hcb, const int red,
+                              const int fma)
+{
+    const __m512d vha = _mm512_set1_pd(hca), vhb = _mm512_set1_pd(hcb);
+    const double *dwin8 = ra->dwin8;
+    const uint32_t wm = ra->dwin8_mask;
+    double *const oa = ra->out, *const ob = rb->out;
+    const int nt = ra->stream && (uintptr_t)oa % 8 == 0 && (uintptr_t)ob % 8 == 0;
+    px_lines wa = px_lines_init(oa), wb = px_lines_init(ob);
+    for (int64_t c = 0; c < n16; c += 16) {
+        __m512d ha0 = vha, ha1 = vha, hb0 = vhb, hb1 = vhb;
+        for (uint32_t i = 0; i < n; i++) {
+            const __m512d ax0 = _mm512_loadu_pd(ax + i * n16 + c);
+            const __m512d ax1 = _mm512_loadu_pd(ax + i * n16 + c + 8);
+            const __m512d bya = _mm512_set1_pd(da[i].by7), byb = _mm512_set1_pd(db[i].by7);
+            const px_split a0 = px_dir_split(ax0, bya, red), a1 = px_dir_split(ax1, bya, red);
+            const px_split b0 = px_dir_split(ax0, byb, red), b1 = px_dir_split(ax1, byb, red);
+            const double *row = dwin8 + ((size_t)((px_lane0(a0.qb) - off[i]) & wm) << 4);
+            const __m512d wp = _mm512_loadu_pd(row), wd = _mm512_loadu_pd(row + 8);
+            ha0 = _mm512_add_pd(ha0, px_dir_interp(a0.qb, a0.jfrac, wp, wd, fma));
+            ha1 = _mm512_add_pd(ha1, px_dir_interp(a1.qb, a1.jfrac, wp, wd, fma));
+            hb0 = _mm512_add_pd(hb0, px_dir_interp(b0.qb, b0.jfrac, wp, wd, fma));
+            hb1 = _mm512_add_pd(hb1, px_dir_interp(b1.qb, b1.jfrac, wp, wd, fma));
+        }
+        if (nt) {
+            px_lines_put(&wa, c, ha0);
+            px_lines_put(&wa, c + 8, ha1);
+            px_lines_put(&wb, c, hb0);
+            px_lines_put(&wb, c + 8, hb1);
+        } else {
+            _mm512_storeu_pd(oa + c, ha0);
+            _mm512_storeu_pd(oa + c + 8, ha1);
+            _mm512_storeu_pd(ob + c, hb0);
+            _mm512_storeu_pd(ob + c + 8, hb1);
+        }
+    }
+    if (nt && n16 > 0) {
+        px_lines_end(&wa, n16);
+        px_lines_end(&wb, n16);
+    }
+}
+
+/* needL or needR of px_row_ax2 for a bound b >= 0 */
+static inline uint32_t px_need(double b)
+{
+    return b > 0.0 ? (uint32_t)ceil(b + 0.4) : 0u;
+}
+
+/* Two height rows of a block (rb the row after ra, the same columns):
+ * px_row_ax2 where its windows serve both, else each row alone. */
+static PX_FMA_ATTR void height_row2_avx512w(const rt_point_row *ra, const rt_point_row *rb)
+{
+    const rt_terrain *t = ra->t;
+    pr_dir da[RT_MAX_DIRECTIONS], db[RT_MAX_DIRECTIONS];
+    uint32_t off[RT_MAX_DIRECTIONS];
+    const int64_t n16 = px_row_dirs(ra, da);
+    int ok = n16 > 0 && px_row_dirs(rb, db) == n16 && rb->x0 == ra->x0 &&
+             rb->step == ra->step && rb->c0 == ra->c0 && rb->n == ra->n && rb->ax == ra->ax;
+    const uint32_t n = ra->n;
+    /* the leading directions with A = 0: their sums, once a row; none after */
+    uint32_t i0 = 0;
+    double hca = 0.0, hcb = 0.0;
+    for (; ok && i0 < n && da[i0].con; i0++) {
+        hca += da[i0].cterm;
+        hcb += db[i0].cterm;
+    }
+    for (uint32_t i = i0; ok && i < n; i++) {
+        const double as = fabs((double)t->vec[RT_AH][i]) * ra->step;
+        if (da[i].con || !(as <= RT_PX_W16_MAX)) {
+            ok = 0;
+            break;
+        }
+        const double s = 15.0 * as * RT_RECIP128, delta = db[i].by7 - da[i].by7;
+        const int neg = t->vec[RT_AH][i] < 0;
+        const uint32_t need_l = px_need((neg ? s : 0.0) + (delta < 0.0 ? -delta : 0.0));
+        const uint32_t need_r = px_need((neg ? 0.0 : s) + (delta > 0.0 ? delta : 0.0));
+        if (!(fabs(delta) < 8.0) || need_l + need_r > 7u) ok = 0;
+        off[i] = need_l;
+    }
+    if (!ok || !px_row_products(ra, da, n16)) {
+        height_row_avx512w(ra);
+        height_row_avx512w(rb);
+        return;
+    }
+    const double *ax = ra->ax + i0 * n16;
+    const int red = px_row_reduces(da + i0, n - i0, n16, ax) && px_row_reduces(db + i0, n - i0, n16, ax);
+    const int fma = pr_row_fma(ra, da, n) && pr_row_fma(rb, db, n);
+    if (n - i0 == 4 && red && fma) /* the classic model, unrolled */
+        px_row_ax2(ra, rb, da + i0, db + i0, off + i0, 4, n16, ax, hca, hcb, 1, 1);
+    else
+        px_row_ax2(ra, rb, da + i0, db + i0, off + i0, n - i0, n16, ax, hca, hcb, red, fma);
+    px_row_rest(ra, n16);
+    px_row_rest(rb, n16);
 }
 
 /* the window lookups of one direction (pp_dir, off 15 when A < 0) for

@@ -366,7 +366,7 @@ static const rt_tile_kernels tile_kernels_vbmi = {
     tile_classify_avx512,      tile_store_heights_avx512, tile_finish_avx2w,
     tile_height_store_vbmiw,   tile_classify_bytes_avx2w, height_row_avx512w,
     tile_prof16_vbmiw,         prof_row_avx512w,  1,
-    tile_classify_out_avx512w};
+    tile_classify_out_avx512w, height_row2_avx512w};
 
 /* The AVX-512 variant without byte profiles (or without VBMI; the point
  * path of any step, which has none, always): the window kernels of
@@ -377,4 +377,4 @@ static const rt_tile_kernels tile_kernels_avx512w = {
     tile_classify_avx512,      tile_store_heights_avx512, tile_finish_avx2w,
     tile_height_store_avx2w,   tile_classify_bytes_avx2w, height_row_avx512w,
     tile_prof16_avx2w,         prof_row_avx512w,  1,
-    tile_classify_out_avx512w};
+    tile_classify_out_avx512w, height_row2_avx512w};
