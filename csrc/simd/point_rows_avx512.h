@@ -50,6 +50,10 @@
  *    fused multiply-adds by 1.0 (px_add_fma, px_add_down_fma): the exact
  *    sum rounded once, in the same direction, so the same double; they run
  *    on the multiplier pipes, where Zen 4's adders were the busier.
+ *  - two rows of a block at once (height_row2_avx512w, px_row_ax2): one
+ *    window for sixteen columns of a row and of the next where their 32
+ *    values span at most eight indices (the rule there); each value's
+ *    operations are those of its own row's.
  * x = fl(x0 + fl((double)(c0 + c) * step)) as the seed; c0 + c < 2^53
  * (rt__check_block), so the column counters are exact doubles.
  */
