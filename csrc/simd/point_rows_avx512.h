@@ -532,18 +532,21 @@ static PX_FMA_ATTR void height_row2_avx512w(const rt_point_row *ra, const rt_poi
         if (!(fabs(delta) < 8.0) || need_l + need_r > 7u) ok = 0;
         off[i] = need_l;
     }
-    if (!ok || !px_row_products(ra, da, n16)) {
+    /* the classic model's shape (every preset's: four moving directions
+     * after those of A = 0), unrolled, vreducepd and the fused term in both
+     * rows; anything else row by row (a loop over a direction count known
+     * at run time, or with those choices made in it, measured slower than
+     * the single rows' kernels) */
+    ok = ok && n - i0 == 4 && px_row_products(ra, da, n16);
+    const double *ax = ok ? ra->ax + i0 * n16 : NULL;
+    ok = ok && px_row_reduces(da + i0, 4, n16, ax) && px_row_reduces(db + i0, 4, n16, ax) &&
+         pr_row_fma(ra, da, n) && pr_row_fma(rb, db, n);
+    if (!ok) {
         height_row_avx512w(ra);
         height_row_avx512w(rb);
         return;
     }
-    const double *ax = ra->ax + i0 * n16;
-    const int red = px_row_reduces(da + i0, n - i0, n16, ax) && px_row_reduces(db + i0, n - i0, n16, ax);
-    const int fma = pr_row_fma(ra, da, n) && pr_row_fma(rb, db, n);
-    if (n - i0 == 4 && red && fma) /* the classic model, unrolled */
-        px_row_ax2(ra, rb, da + i0, db + i0, off + i0, 4, n16, ax, hca, hcb, 1, 1);
-    else
-        px_row_ax2(ra, rb, da + i0, db + i0, off + i0, n - i0, n16, ax, hca, hcb, red, fma);
+    px_row_ax2(ra, rb, da + i0, db + i0, off + i0, 4, n16, ax, hca, hcb, 1, 1);
     px_row_rest(ra, n16);
     px_row_rest(rb, n16);
 }
