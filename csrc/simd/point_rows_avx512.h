@@ -453,9 +453,10 @@ static PX_FMA_ATTR void height_row_avx512w(const rt_point_row *r)
  * ha0, ha1 (row a's columns c..c+7, c+8..c+15) and hb0, hb1 row b's. */
 PX_FMA_INLINE void px_row_ax2(const rt_point_row *ra, const rt_point_row *rb, const pr_dir *da,
                               const pr_dir *db, const uint32_t *off, uint32_t n, int64_t n16,
-                              const double *ax, double hca, double hcb, const int red,
-                              const int fma)
+                              const double *ax, double hca, double hcb)
 {
+    /* its only caller's shape: vreducepd and the fused term in both rows */
+    const int red = 1, fma = 1;
     const __m512d vha = _mm512_set1_pd(hca), vhb = _mm512_set1_pd(hcb);
     const double *dwin8 = ra->dwin8;
     const uint32_t wm = ra->dwin8_mask;
@@ -546,7 +547,7 @@ static PX_FMA_ATTR void height_row2_avx512w(const rt_point_row *ra, const rt_poi
         height_row_avx512w(rb);
         return;
     }
-    px_row_ax2(ra, rb, da + i0, db + i0, off + i0, 4, n16, ax, hca, hcb, 1, 1);
+    px_row_ax2(ra, rb, da + i0, db + i0, off + i0, 4, n16, ax, hca, hcb);
     px_row_rest(ra, n16);
     px_row_rest(rb, n16);
 }
