@@ -106,6 +106,9 @@ typedef struct rt_point_row {
     /* rt__point_fma_min of the profile: a row whose every j has |j| >= it
      * may add p0 + jfrac*d by one fused multiply-add; 0: never */
     double fma_min;
+    /* the intercepts of the eight-lane windows (rt__point_cwin8), or NULL:
+     * an integer profile's (the wide variants' two-row heights) */
+    const double *cwin8;
 } rt_point_row;
 
 /* The smallest |j| (a power of two) from which jfrac*d is exact for every
@@ -135,6 +138,18 @@ int rt__point_dwin(const double *profile, uint32_t len, double *dwin);
  * count - 1, or -1 when the profile is longer than RT_DWIN8_ROWS. */
 #define RT_DWIN8_ROWS 1024
 int rt__point_dwin8(const double *profile, uint32_t len, double *dwin8);
+
+/* The intercepts of those windows, for an integer profile: row b (8
+ * doubles, 64 bytes) holds in slot e & 7 c(e) = P[e & mask] - e*D[e & mask]
+ * for e in [b, b+8) (e not reduced by the mask: up to rows + 6), D =
+ * P[(e+1) & mask] - P[e & mask].  With every P an integer below 2^20 in
+ * magnitude every such value is an exact integer, and so is P - K*D for any
+ * |K| <= 2^31: the window of an absolute index K = e + M (M a multiple of
+ * the row count) has intercepts c(e) - M*D, one exact fused multiply-add.
+ * Fills cwin8 (RT_DWIN8_ROWS * 8); returns the row count - 1 (as
+ * rt__point_dwin8), or -1 when some P is not such an integer or the
+ * profile is longer than RT_DWIN8_ROWS. */
+int rt__point_cwin8(const double *profile, uint32_t len, double *cwin8);
 
 /* The same for two entries (the AVX2 height rows where four columns span at
  * most two): row b (4 doubles, 32 bytes) holds in slot e & 1 P[e & mask] and

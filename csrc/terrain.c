@@ -460,6 +460,7 @@ typedef struct grid_scratch {
     uint8_t bytes[256];
     double dwin[RT_DWIN_ROWS * 8]; /* 64-byte aligned: the size above is */
     double dwin8[RT_DWIN8_ROWS * 16];
+    double cwin8[RT_DWIN8_ROWS * 8];
     double dwin2[RT_DWIN2_ROWS * 4];
     /* the wide kernels' 16-lane windows, or the others' plain eight-lane
      * windows (rt__point_win8: half of it) */
@@ -512,6 +513,8 @@ typedef struct block_job {
      * (rt__point_dwin8) and 16-lane int32 windows (rt__point_win16), or NULL */
     const double *dwin8;
     uint32_t dwin8_mask;
+    /* their intercepts (rt__point_cwin8: an integer profile), or NULL */
+    const double *cwin8;
     /* two-entry double windows (rt__point_dwin2), or NULL */
     const double *dwin2;
     uint32_t dwin2_mask;
@@ -898,7 +901,9 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
     size_t ax_cap = 0;
     int ax_ready = 0;
     if (!j->fast && j->kern->height_row && (uint64_t)b->nx * n <= ((uint64_t)64 << 10)) {
-        ax_cap = (size_t)b->nx * n;
+        /* and the products of every sixteenth column, the wide rows' window
+         * addresses (px_fill_ax) */
+        ax_cap = (size_t)b->nx * n + ((size_t)b->nx / 16 + 1) * 8 * n + 8;
         /* 64-byte aligned: the AVX-512 rows read it eight doubles a load,
          * and a load across two cache lines costs more (malloc's 512 KiB
          * start 16 bytes past a page: every load crossed) */
@@ -947,7 +952,7 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
                                b->c0, b->nx,  n,           out,    j->dwin, j->dwin_mask,
                                j->dwin8, j->dwin8_mask, ax, ax_cap, &ax_ready,
                                j->dwin2, j->dwin2_mask, j->stream && !t->mountains,
-                               j->fma_min};
+                               j->fma_min, j->cwin8};
             /* two rows at once where the variant has it (float64 rows:
              * a float32 grid has one row buffer) */
             const double y2 = b->y0 + (double)(r + 1) * b->step;
@@ -1590,6 +1595,8 @@ static void grid_plan(block_job *j, grid_scratch *g)
         if (d8 > 0) {
             j->dwin8 = g->dwin8;
             j->dwin8_mask = (uint32_t)d8;
+            if (rt__point_cwin8(j->t->profile, j->t->profile_len, g->cwin8) == d8)
+                j->cwin8 = g->cwin8;
         }
         const int w16 = j->kern->wide && j->piprof && (j->out || j->out32) && j->b->nx >= 16
                             ? rt__point_win16(j->piprof, j->t->profile_len, g->win16) : -1;

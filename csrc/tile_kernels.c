@@ -105,6 +105,21 @@ int rt__point_dwin8(const double *profile, uint32_t len, double *dwin8)
     return point_dwin_lanes(profile, len, dwin8, 8, RT_DWIN8_ROWS);
 }
 
+int rt__point_cwin8(const double *profile, uint32_t len, double *cwin8)
+{
+    const uint32_t mask = len - 1, rows = len < 8 ? 8 : len;
+    if (rows > RT_DWIN8_ROWS) return -1;
+    for (uint32_t k = 0; k < len; k++)
+        if (!(profile[k] == floor(profile[k])) || !(fabs(profile[k]) < 1048576.0)) return -1;
+    for (uint32_t b = 0; b < rows; b++)
+        for (uint32_t j = 0; j < 8; j++) {
+            uint32_t e = b + ((j - b) & 7u);
+            double p0 = profile[e & mask], d = profile[(e + 1) & mask] - p0;
+            cwin8[b * 8 + j] = p0 - (double)e * d; /* exact: below 2^33 */
+        }
+    return (int)(rows - 1);
+}
+
 int rt__point_dwin2(const double *profile, uint32_t len, double *dwin2)
 {
     return point_dwin_lanes(profile, len, dwin2, 2, RT_DWIN2_ROWS);

@@ -382,6 +382,55 @@ def test_height_rows_two_row_windows_edge(x0, y0, s):
     _check_heights(W2_PARAMS, x0, s, nx=200, ny=6, y0=y0)
 
 
+# The AVX-512 two-row heights of an integer profile add fma(j, d, c) with
+# the windows' intercepts c = P[q] - q*d (point_rows_avx512.h, px_row_ax2c):
+# exact integers where every |P| < 2^20 and |j| < 2^30.  Here P up to
+# +-(2^20 - 1), so d up to 2^21 - 2 and the fused term only from |j| >= 2^21,
+# at x near +-1.9e9 (|A| = 64: |j| near 9.5e8, c near 2^51); P[q] - q*d
+# rounded anywhere, or a window's M (its absolute base less its row) off by
+# a row count, moves the heights by far more than their last bit.
+_BIG = np.random.default_rng(23).integers(-(2 ** 24 - 1), 2 ** 24, 256)
+BIG_PARAMS = dataclasses.replace(W2_PARAMS, profile=tuple(float(v >> 4) for v in _BIG))
+
+
+# and P up to +-(2^24 - 1): past the intercepts' bound (q*d would need up
+# to 56 bits), the rows' own lookups
+BIGGER_PARAMS = dataclasses.replace(W2_PARAMS, profile=tuple(float(v) for v in _BIG))
+
+
+@pytest.mark.parametrize("s", [1 / 3, 0.37, 0.5])
+@pytest.mark.parametrize("x0, y0", [(1.9e9 + 0.37, 5318.3), (-1.9e9 - 0.1, -5318.3),
+                                    (1.5e9 + 0.2, 7.7e5), (23396.1, 5318.3)])
+@pytest.mark.parametrize("params", [BIG_PARAMS, BIGGER_PARAMS], ids=["2^20", "2^24"])
+def test_height_rows_intercepts_exact(params, x0, y0, s):
+    _check_heights(params, x0, s, nx=200, ny=6, y0=y0)
+
+
+@pytest.mark.parametrize("nx", [16, 40, 56, 200, 203])
+@pytest.mark.parametrize("k", range(8))
+def test_height_rows_out_at_every_line_offset(nx, k):
+    """height_grid into out= k doubles past a 64-byte line.  Where both rows
+    of a pair start their lines at the same column s (nx a multiple of 8),
+    the AVX-512 two-row heights compute columns s + 16k (the block's
+    products shifted to match) and store whole lines, columns [0, s) and the
+    last 16 - s of the sixteens by masked stores; rows of 203 start their
+    lines at other columns row to row.  The same bits as the reference, and
+    nothing written outside the array."""
+    params = R.CLASSIC
+    ny = 5  # two pairs and a row alone
+    rhg = R.height_grid(params, 23396.1, 5318.3, nx, ny, 0.37)
+    t = rt.Terrain()
+    raw = np.empty(nx * ny + 16 + 8)
+    base = (-raw.ctypes.data % 64) // 8  # the first double on a line
+    for v in VARIANTS:
+        t.simd = v
+        raw.fill(7.0)
+        out = raw[base + k:base + k + nx * ny].reshape(ny, nx)
+        t.height_grid(23396.1, 5318.3, nx, ny, 0.37, out=out, threads=1)
+        assert np.array_equal(bits(out), bits(rhg)), (v, nx, k)
+        assert (raw[:base + k] == 7.0).all() and (raw[base + k + nx * ny:] == 7.0).all(), (v, nx, k)
+
+
 def _check_grid_out(t, params, x0, y0, nx, ny, s, placed=None, threads_list=(1, 2, 3)):
     """t.grid into out= arrays == the reference and the scalar variant, for
     every variant and thread count."""

@@ -247,15 +247,20 @@ def test_streaming_stores_any_step_heights(variant):
     boundary by 32 bytes row to row; offsets 0, 16 and 8 past a line): the
     same bits as the scalar variant, heads and tails of the rows included."""
     scalar, fast = rt.Terrain(simd="scalar"), rt.Terrain(simd=variant)
-    nx, ny = 2900, 2900  # 8.4 M points: 8 bytes a point pass 64 MiB
-    want = scalar.height_grid(23396.1, 5318.3, nx, ny, 0.37, threads=2)
-    for offset in (0, 16, 8):
-        out = _aligned_empty((ny, nx), np.float64, offset)
-        out.fill(np.nan)
-        fast.height_grid(23396.1, 5318.3, nx, ny, 0.37, out=out, threads=2)
-        assert _same(want, out), (variant, offset)
-    got = fast.height_grid(23396.1, 5318.3, nx, ny, 0.37, threads=2)  # fresh: on a line
-    assert _same(want, got), variant
+    # 8.4 M and 8.6 M points: 8 bytes a point pass 64 MiB.  Rows of 4096
+    # doubles start alike, so two rows' lines start at the same column s
+    # (s = 0, 6, 7 and 2 at offsets 0, 16, 8 and 48: AVX-512's two-row
+    # heights then compute columns s + 16k and stream whole lines as they
+    # are, the first s columns and the last 16 - s by masked stores)
+    for nx, ny, offsets in ((2900, 2900, (0, 16, 8)), (4096, 2100, (0, 16, 8, 48))):
+        want = scalar.height_grid(23396.1, 5318.3, nx, ny, 0.37, threads=2)
+        for offset in offsets:
+            out = _aligned_empty((ny, nx), np.float64, offset)
+            out.fill(np.nan)
+            fast.height_grid(23396.1, 5318.3, nx, ny, 0.37, out=out, threads=2)
+            assert _same(want, out), (variant, nx, offset)
+        got = fast.height_grid(23396.1, 5318.3, nx, ny, 0.37, threads=2)  # fresh: on a line
+        assert _same(want, got), (variant, nx)
 
 
 # outputs past 64 MiB are written with streaming stores where the kernels

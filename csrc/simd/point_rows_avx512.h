@@ -165,8 +165,27 @@ PX_FMA_INLINE void px_dir_term16(const pr_dir *dd, __m512d ax0, __m512d ax1, con
     *t1 = px_dir_interp(s1.qb, s1.jfrac, wp, wd, fma);
 }
 
+/* The block's products once px_row_products has them: sh doubles into
+ * the scratch (*ax_ready = 1 + sh) */
+PX_INLINE const double *px_ax(const rt_point_row *r)
+{
+    return r->ax + (*r->ax_ready - 1);
+}
+
+/* Whether the block's scratch holds, after the products of n directions at
+ * n16 columns, those of the columns o + 16k for each o < 8 (px_fill_ax:
+ * direction i's at ax + n*n16 + (i*8 + o)*(n16/16) + k), with room for the
+ * shift of px_row_products (up to 7 doubles) */
+PX_INLINE int px_has_ax16(const rt_point_row *r, uint32_t n, int64_t n16)
+{
+    return (uint64_t)n * (uint64_t)n16 + (uint64_t)n * 8u * (uint64_t)(n16 / 16) + 7u <= r->ax_cap;
+}
+
 /* fl(A*2^-7 * x) of the directions with A != 0 at columns [0, n16) of a
- * row into ax (direction i at ax + i*n16), as px_row_n computes them */
+ * row into ax (direction i at ax + i*n16), as px_row_n computes them; and
+ * where the scratch has room (px_has_ax16), those of columns o, o + 16,
+ * o + 32, ... again, one after another for each o < 8 (px_row_ax2c's
+ * window addresses), by the same operations: the same doubles */
 PX_INLINE void px_fill_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n16,
                           double *ax)
 {
@@ -180,6 +199,20 @@ PX_INLINE void px_fill_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, i
             if (!dd[i].con) _mm512_storeu_pd(ax + i * n16 + c, _mm512_mul_pd(_mm512_set1_pd(dd[i].a7), x));
         ci = _mm512_add_pd(ci, eight);
     }
+    if (!px_has_ax16(r, n, n16)) return;
+    /* the same products at columns o + 16k, k = 0, 1, ... (o < 8) */
+    const int64_t nk16 = n16 / 16;
+    const __m512d lanes16 = _mm512_setr_pd(0.0, 16.0, 32.0, 48.0, 64.0, 80.0, 96.0, 112.0);
+    for (int64_t o = 0; o < 8; o++)
+        for (int64_t k = 0; k < nk16; k += 8) {
+            const __mmask8 m = (__mmask8)(nk16 - k >= 8 ? 0xFFu : (1u << (nk16 - k)) - 1u);
+            const __m512d c16 = _mm512_add_pd(_mm512_set1_pd((double)(r->c0 + o + 16 * k)), lanes16);
+            const __m512d x = _mm512_add_pd(vx0, _mm512_mul_pd(c16, vstep));
+            for (uint32_t i = 0; i < n; i++)
+                if (!dd[i].con)
+                    _mm512_mask_storeu_pd(ax + (int64_t)n * n16 + (i * 8 + o) * nk16 + k, m,
+                                          _mm512_mul_pd(_mm512_set1_pd(dd[i].a7), x));
+        }
 }
 
 /* Whether every j = fl(fl(A*2^-7 * x) + fl(B*y)*2^-7) of a row (products
@@ -338,7 +371,7 @@ PX_FMA_INLINE void px_height_cols(const rt_point_row *r, const pr_dir *dd, int64
         double hc = 0.0;
         for (; i0 < n && dd[i0].con; i0++) hc += dd[i0].cterm;
         for (uint32_t i = i0; i < n; i++) mixed |= (uint32_t)dd[i].con;
-        const double *ax = r->ax + i0 * n16;
+        const double *ax = px_ax(r) + i0 * n16;
         const int red = px_row_reduces(dd + i0, n - i0, n16, ax);
         if (!mixed && n - i0 == 4 && red) /* the classic model, unrolled */
             px_row_ax(r, dd + i0, 4, n16, ax, 1, hc, 1, fma, w16);
@@ -387,8 +420,15 @@ static PX_ATTR int px_row_products(const rt_point_row *r, const pr_dir *dd, int6
 {
     const int use_ax = r->ax && r->ax_ready && (uint64_t)r->n * (uint64_t)n16 <= r->ax_cap;
     if (use_ax && !*r->ax_ready) {
-        px_fill_ax(r, dd, r->n, n16, r->ax);
-        *r->ax_ready = 1;
+        /* the products start sh doubles in, sh + s a whole number of lines
+         * (s: the columns before the output's first line boundary, the same
+         * for every row of a block of whole lines), so that px_row_ax2c's
+         * loads from column s are whole lines, as its stores; the products
+         * at ax + sh (px_ax), *ax_ready = 1 + sh */
+        const int64_t s = (uintptr_t)r->out % 8 == 0 ? px_lines_init(r->out).s : 0;
+        const int64_t sh = px_has_ax16(r, r->n, n16) ? (8 - s) % 8 : 0;
+        px_fill_ax(r, dd, r->n, n16, r->ax + sh);
+        *r->ax_ready = 1 + (int)sh;
     }
     return use_ax;
 }
@@ -496,6 +536,183 @@ PX_FMA_INLINE void px_row_ax2(const rt_point_row *ra, const rt_point_row *rb, co
     }
 }
 
+/* px_row_ax2 by the windows' intercepts (an integer profile: r->cwin8).
+ * The seed's term where the fused term and vreducepd are valid (the only
+ * caller's rows) is RN(p0 + (j - q)*d), q = floor(j), the difference j - q
+ * exact; with c = P[q] - q*D[q] an exact integer (rt__point_cwin8: |q| <=
+ * 2^30 by the rows' bound on |j|), j*d + c is the same real number, so
+ * fma(j, d, c), rounded once, is the same double, with no jfrac.  A
+ * window's intercepts are its cwin8 row's, c(e) - M*d (one exact fused
+ * multiply-add, M = the window's absolute base minus its row: a multiple
+ * of the row count).
+ * The window rows and M of up to PX_CHUNK iterations (sixteen columns
+ * each) come first, from the products at their first columns by the same
+ * operations as lane 0's j and RD(j + 1.5*2^52) in the loop, so the same
+ * doubles: the loop's window loads then wait for no arithmetic.
+ * Where both rows' streaming stores start the same number s of columns
+ * before a line boundary, the sixteen columns are [s + 16k, s + 16k + 16),
+ * whole lines stored as they are (the lines' realigning permutes,
+ * px_lines_put, compete with the lookups'); columns [0, s) and the last
+ * 16 - s of [0, n16) are then two more iterations' masked stores. */
+#define PX_CHUNK 32
+
+/* The window rows (wrow) and M (wmul) of cnt <= PX_CHUNK iterations of one
+ * direction from the products at their first columns (a0[0..cnt)) */
+PX_FMA_INLINE void px_win_rows(const double *a0, int64_t cnt, double by7, uint32_t off,
+                               uint32_t wm, int32_t *wrow, double *wmul)
+{
+    const __m512d magic = _mm512_set1_pd(6755399441055744.0); /* 1.5 * 2^52 */
+    for (int64_t k = 0; k < cnt; k += 8) {
+        const __mmask8 m = (__mmask8)(cnt - k >= 8 ? 0xFFu : (1u << (cnt - k)) - 1u);
+        const __m512d j = _mm512_add_pd(_mm512_maskz_loadu_pd(m, a0 + k), _mm512_set1_pd(by7));
+        const __m512d qd = px_add_down_fma(j, magic);
+        /* the window's absolute base floor(j) - off: qd's bits less those
+         * of 1.5*2^52 (the doubles in [2^52, 2^53) are the integers) */
+        const __m512i base = _mm512_sub_epi64(_mm512_castpd_si512(qd),
+                                              _mm512_set1_epi64(0x4338000000000000LL + (long long)off));
+        const __m512i row = _mm512_and_si512(base, _mm512_set1_epi64(wm));
+        _mm256_mask_storeu_epi32(wrow + k, m, _mm512_cvtepi64_epi32(row));
+        _mm512_mask_storeu_pd(wmul + k, m, _mm512_cvtepi64_pd(_mm512_sub_epi64(base, row)));
+    }
+}
+
+/* Columns [c, c + 16) of both rows (four directions), the window rows and M
+ * of direction i at wrow[i*ws], wmul[i*ws]: ha0, ha1 row a's, hb0, hb1 row b's */
+typedef struct px_cols2 {
+    __m512d ha0, ha1, hb0, hb1;
+} px_cols2;
+
+PX_FMA_INLINE px_cols2 px_cols2c(const double *ax, int64_t n16, int64_t c, const pr_dir *da,
+                                 const pr_dir *db, const double *dwin8, const double *cwin8,
+                                 const int32_t *wrow, const double *wmul, int64_t ws,
+                                 __m512d vha, __m512d vhb)
+{
+    const __m512d magic = _mm512_set1_pd(6755399441055744.0);
+    px_cols2 h = {vha, vha, vhb, vhb};
+    for (uint32_t i = 0; i < 4; i++) {
+        const size_t w = (size_t)(uint32_t)wrow[i * ws];
+        const __m512d wd = _mm512_load_pd(dwin8 + (w << 4) + 8);
+        const __m512d wc = _mm512_fnmadd_pd(_mm512_set1_pd(wmul[i * ws]), wd, _mm512_load_pd(cwin8 + (w << 3)));
+        const __m512d ax0 = _mm512_loadu_pd(ax + i * n16 + c);
+        const __m512d ax1 = _mm512_loadu_pd(ax + i * n16 + c + 8);
+        const __m512d bya = _mm512_set1_pd(da[i].by7), byb = _mm512_set1_pd(db[i].by7);
+        /* j by adds, RD(j + 1.5*2^52) by fused ones: the two kinds of pipe
+         * share the work (j by fused ones too measured 1.13x slower) */
+        const __m512d ja0 = _mm512_add_pd(ax0, bya), ja1 = _mm512_add_pd(ax1, bya);
+        const __m512d jb0 = _mm512_add_pd(ax0, byb), jb1 = _mm512_add_pd(ax1, byb);
+        const __m512i qa0 = _mm512_castpd_si512(px_add_down_fma(ja0, magic));
+        const __m512i qa1 = _mm512_castpd_si512(px_add_down_fma(ja1, magic));
+        const __m512i qb0 = _mm512_castpd_si512(px_add_down_fma(jb0, magic));
+        const __m512i qb1 = _mm512_castpd_si512(px_add_down_fma(jb1, magic));
+        h.ha0 = _mm512_add_pd(h.ha0, _mm512_fmadd_pd(ja0, _mm512_permutexvar_pd(qa0, wd), _mm512_permutexvar_pd(qa0, wc)));
+        h.ha1 = _mm512_add_pd(h.ha1, _mm512_fmadd_pd(ja1, _mm512_permutexvar_pd(qa1, wd), _mm512_permutexvar_pd(qa1, wc)));
+        h.hb0 = _mm512_add_pd(h.hb0, _mm512_fmadd_pd(jb0, _mm512_permutexvar_pd(qb0, wd), _mm512_permutexvar_pd(qb0, wc)));
+        h.hb1 = _mm512_add_pd(h.hb1, _mm512_fmadd_pd(jb1, _mm512_permutexvar_pd(qb1, wd), _mm512_permutexvar_pd(qb1, wc)));
+    }
+    return h;
+}
+
+/* px_cols2c at columns [c, c + 16), its window rows from the products
+ * there, stored where mask (bit k: column c + k) says, plainly */
+PX_FMA_INLINE void px_cols2c_masked(const double *ax, int64_t n16, int64_t c, const pr_dir *da,
+                                    const pr_dir *db, const uint32_t *off, const double *dwin8,
+                                    const double *cwin8, uint32_t wm, __m512d vha, __m512d vhb,
+                                    double *oa, double *ob, uint32_t mask)
+{
+    int32_t wrow[4];
+    double wmul[4];
+    for (uint32_t i = 0; i < 4; i++)
+        px_win_rows(ax + i * n16 + c, 1, da[i].by7, off[i], wm, wrow + i, wmul + i);
+    const px_cols2 h = px_cols2c(ax, n16, c, da, db, dwin8, cwin8, wrow, wmul, 1, vha, vhb);
+    const __mmask8 m0 = (__mmask8)(mask & 0xFFu), m1 = (__mmask8)(mask >> 8);
+    _mm512_mask_storeu_pd(oa + c, m0, h.ha0);
+    _mm512_mask_storeu_pd(oa + c + 8, m1, h.ha1);
+    _mm512_mask_storeu_pd(ob + c, m0, h.hb0);
+    _mm512_mask_storeu_pd(ob + c + 8, m1, h.hb1);
+}
+
+/* px_row_ax2c's iterations from column s: stores by mode (0: plain, 1:
+ * whole lines from column s streamed, 2: the lines realigned and streamed,
+ * px_lines_put, 3: whole lines from column s stored) */
+PX_FMA_INLINE void px_ax2c_run(const pr_dir *da, const pr_dir *db, const uint32_t *off,
+                               int64_t n16, const double *ax, const double *ax16,
+                               const double *dwin8, const double *cwin8, uint32_t wm,
+                               __m512d vha, __m512d vhb, double *oa, double *ob, px_lines *wa,
+                               px_lines *wb, int64_t s, const int mode)
+{
+    const int64_t nk16 = n16 / 16, nk = s ? nk16 - 1 : nk16;
+    /* ax16 + (i*8 + s)*nk16 + k: direction i's product at column s + 16k */
+    for (int64_t k0 = 0; k0 < nk; k0 += PX_CHUNK) {
+        const int64_t cnt = nk - k0 < PX_CHUNK ? nk - k0 : PX_CHUNK;
+        int32_t wrow[4 * PX_CHUNK];
+        double wmul[4 * PX_CHUNK];
+        for (uint32_t i = 0; i < 4; i++)
+            px_win_rows(ax16 + (i * 8 + s) * nk16 + k0, cnt, da[i].by7, off[i], wm,
+                        wrow + i * PX_CHUNK, wmul + i * PX_CHUNK);
+        for (int64_t k = 0; k < cnt; k++) {
+            const int64_t c = s + (k0 + k) * 16;
+            const px_cols2 h = px_cols2c(ax, n16, c, da, db, dwin8, cwin8, wrow + k, wmul + k,
+                                         PX_CHUNK, vha, vhb);
+            if (mode == 3) {
+                _mm512_store_pd(oa + c, h.ha0);
+                _mm512_store_pd(oa + c + 8, h.ha1);
+                _mm512_store_pd(ob + c, h.hb0);
+                _mm512_store_pd(ob + c + 8, h.hb1);
+            } else if (mode == 1) {
+                _mm512_stream_pd(oa + c, h.ha0);
+                _mm512_stream_pd(oa + c + 8, h.ha1);
+                _mm512_stream_pd(ob + c, h.hb0);
+                _mm512_stream_pd(ob + c + 8, h.hb1);
+            } else if (mode == 2) {
+                px_lines_put(wa, c, h.ha0);
+                px_lines_put(wa, c + 8, h.ha1);
+                px_lines_put(wb, c, h.hb0);
+                px_lines_put(wb, c + 8, h.hb1);
+            } else {
+                _mm512_storeu_pd(oa + c, h.ha0);
+                _mm512_storeu_pd(oa + c + 8, h.ha1);
+                _mm512_storeu_pd(ob + c, h.hb0);
+                _mm512_storeu_pd(ob + c + 8, h.hb1);
+            }
+        }
+    }
+}
+
+static PX_FMA_ATTR void px_row_ax2c(const rt_point_row *ra, const rt_point_row *rb,
+                                    const pr_dir *da, const pr_dir *db, const uint32_t *off,
+                                    int64_t n16, const double *ax, const double *ax16, double hca,
+                                    double hcb)
+{
+    const __m512d vha = _mm512_set1_pd(hca), vhb = _mm512_set1_pd(hcb);
+    const double *dwin8 = ra->dwin8, *cwin8 = ra->cwin8;
+    const uint32_t wm = ra->dwin8_mask;
+    double *const oa = ra->out, *const ob = rb->out;
+    const int al = (uintptr_t)oa % 8 == 0 && (uintptr_t)ob % 8 == 0;
+    const int nt = ra->stream && al;
+    px_lines wa = px_lines_init(oa), wb = px_lines_init(ob);
+    if (al && wa.s == wb.s) {
+        /* whole lines from column s (both rows alike), streamed or stored */
+        const int64_t s = wa.s;
+        if (nt)
+            px_ax2c_run(da, db, off, n16, ax, ax16, dwin8, cwin8, wm, vha, vhb, oa, ob, &wa, &wb, s, 1);
+        else
+            px_ax2c_run(da, db, off, n16, ax, ax16, dwin8, cwin8, wm, vha, vhb, oa, ob, &wa, &wb, s, 3);
+        if (s) {
+            /* columns [0, s) and [n16 - 16 + s, n16) */
+            px_cols2c_masked(ax, n16, 0, da, db, off, dwin8, cwin8, wm, vha, vhb, oa, ob,
+                             (1u << s) - 1u);
+            px_cols2c_masked(ax, n16, n16 - 16, da, db, off, dwin8, cwin8, wm, vha, vhb, oa, ob,
+                             0xFFFFu << s);
+        }
+    } else if (nt) {
+        px_ax2c_run(da, db, off, n16, ax, ax16, dwin8, cwin8, wm, vha, vhb, oa, ob, &wa, &wb, 0, 2);
+        px_lines_end(&wa, n16);
+        px_lines_end(&wb, n16);
+    } else {
+        px_ax2c_run(da, db, off, n16, ax, ax16, dwin8, cwin8, wm, vha, vhb, oa, ob, &wa, &wb, 0, 0);
+    }
+}
+
 /* needL or needR of px_row_ax2 for a bound b >= 0 */
 static inline uint32_t px_need(double b)
 {
@@ -539,7 +756,7 @@ static PX_FMA_ATTR void height_row2_avx512w(const rt_point_row *ra, const rt_poi
      * at run time, or with those choices made in it, measured slower than
      * the single rows' kernels) */
     ok = ok && n - i0 == 4 && px_row_products(ra, da, n16);
-    const double *ax = ok ? ra->ax + i0 * n16 : NULL;
+    const double *ax = ok ? px_ax(ra) + i0 * n16 : NULL;
     ok = ok && px_row_reduces(da + i0, 4, n16, ax) && px_row_reduces(db + i0, 4, n16, ax) &&
          pr_row_fma(ra, da, n) && pr_row_fma(rb, db, n);
     if (!ok) {
@@ -547,7 +764,11 @@ static PX_FMA_ATTR void height_row2_avx512w(const rt_point_row *ra, const rt_poi
         height_row_avx512w(rb);
         return;
     }
-    px_row_ax2(ra, rb, da + i0, db + i0, off + i0, 4, n16, ax, hca, hcb);
+    if (ra->cwin8 && px_has_ax16(ra, n, n16))
+        px_row_ax2c(ra, rb, da + i0, db + i0, off + i0, n16, ax,
+                    px_ax(ra) + (int64_t)n * n16 + i0 * 8 * (n16 / 16), hca, hcb);
+    else
+        px_row_ax2(ra, rb, da + i0, db + i0, off + i0, 4, n16, ax, hca, hcb);
     px_row_rest(ra, n16);
     px_row_rest(rb, n16);
 }
