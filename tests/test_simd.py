@@ -247,12 +247,14 @@ def test_streaming_stores_any_step_heights(variant):
     boundary by 32 bytes row to row; offsets 0, 16 and 8 past a line): the
     same bits as the scalar variant, heads and tails of the rows included."""
     scalar, fast = rt.Terrain(simd="scalar"), rt.Terrain(simd=variant)
-    # 8.4 M and 8.6 M points: 8 bytes a point pass 64 MiB.  Rows of 4096
+    # 8.4 M and 8.6 M points: 8 bytes a point pass 64 MiB; 3.2 M points pass
+    # the point path's 24 MiB (RT_STREAM_POINT_BYTES).  Rows of 4096
     # doubles start alike, so two rows' lines start at the same column s
     # (s = 0, 6, 7 and 2 at offsets 0, 16, 8 and 48: AVX-512's two-row
     # heights then compute columns s + 16k and stream whole lines as they
     # are, the first s columns and the last 16 - s by masked stores)
-    for nx, ny, offsets in ((2900, 2900, (0, 16, 8)), (4096, 2100, (0, 16, 8, 48))):
+    for nx, ny, offsets in ((2900, 2900, (0, 16, 8)), (4096, 2100, (0, 16, 8, 48)),
+                            (1800, 1800, (16, 8))):
         want = scalar.height_grid(23396.1, 5318.3, nx, ny, 0.37, threads=2)
         for offset in offsets:
             out = _aligned_empty((ny, nx), np.float64, offset)
