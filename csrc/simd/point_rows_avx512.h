@@ -54,6 +54,10 @@
  *    window for sixteen columns of a row and of the next where their 32
  *    values span at most eight indices (the rule there); each value's
  *    operations are those of its own row's.
+ *  - with an integer profile (every |P| < 2^20) those two rows' terms are
+ *    fma(j, d, c) with c = P[q] - q*d, an exact integer (px_row_ax2c): the
+ *    real number j*d + c is p0 + (j - q)*d, which the seed rounds once
+ *    where the fused term is valid, so the same double, without jfrac.
  * x = fl(x0 + fl((double)(c0 + c) * step)) as the seed; c0 + c < 2^53
  * (rt__check_block), so the column counters are exact doubles.
  */
