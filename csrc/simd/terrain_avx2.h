@@ -569,40 +569,50 @@ AW_INLINE void aw_strided_run_(const aw_strided *sx, const uint32_t *v0, int32_t
     const int L = sx->L, M = nkb / L;
     const uint32_t s = sx->shift, fm = (1u << s) - 1u;
     const __m256i cst = _mm256_set1_epi32(cs);
-    for (int G = 0; G < L; G += 8) {
-        /* each lane's first entry and coefficient */
-        const int32_t *at[AW_SX_DIRS][8];
-        __m256i coef[AW_SX_DIRS][8];
-        for (int a = 0; a < na; a++)
-            for (int l = 0; l < 8; l++) {
-                const uint32_t V = v0[sx->dir[a]] + (uint32_t)(G + l) * sx->dv[a];
-                const uint32_t q = (V >> s) & sx->mask, glog = sx->glog[a];
-                const uint32_t r = q & ((1u << glog) - 1u);
-                at[a][l] = sx->tab[a] + (size_t)r * sx->stride[a] + (((q >> glog) * sx->inv[a]) & sx->tm[a]);
-                coef[a][l] = _mm256_set1_epi32((int)((1u << s) << 16 | (V & fm)));
-            }
-        for (int m0 = 0; m0 < M; m0 += 8) {
-            __m256i acc[8];
-            for (int l = 0; l < 8; l++) {
-                __m256i c = cst;
-                for (int a = 0; a < na; a++) {
-                    const __m256i e = _mm256_loadu_si256((const __m256i *)(const void *)(at[a][l] + m0));
-                    c = _mm256_add_epi32(c, height ? _mm256_madd_epi16(e, coef[a][l]) : e);
+    /* two groups of eight columns (G0, G0 + 8) in turn within each eight
+     * m: with L = 16 (step 8 at the classic directions) the sixteen
+     * columns L*m .. L*m + 15 are then written together, whole lines, where
+     * one group after the other wrote each line in two halves far apart in
+     * time (2048^2 at step 8: 0.72-0.79 ns a point against 0.54-0.57 with
+     * the output in the cache, plain stores) */
+    for (int G0 = 0; G0 < L; G0 += 16) {
+        const int ng = L - G0 >= 16 ? 2 : 1;
+        /* each lane's first entry and coefficient, per group */
+        const int32_t *at[2][AW_SX_DIRS][8];
+        int32_t coef[2][AW_SX_DIRS][8];
+        for (int g = 0; g < ng; g++)
+            for (int a = 0; a < na; a++)
+                for (int l = 0; l < 8; l++) {
+                    const uint32_t V = v0[sx->dir[a]] + (uint32_t)(G0 + 8 * g + l) * sx->dv[a];
+                    const uint32_t q = (V >> s) & sx->mask, glog = sx->glog[a];
+                    const uint32_t r = q & ((1u << glog) - 1u);
+                    at[g][a][l] = sx->tab[a] + (size_t)r * sx->stride[a] + (((q >> glog) * sx->inv[a]) & sx->tm[a]);
+                    coef[g][a][l] = (int32_t)((1u << s) << 16 | (V & fm));
                 }
-                acc[l] = c;
-            }
-            aw_transpose8(acc);
-            for (int j = 0; j < 8; j++) {
-                const size_t k = (size_t)L * (m0 + j) + G;
-                if (st < 0) {
-                    _mm256_storeu_si256((__m256i *)(void *)(out + k), acc[j]);
-                } else {
-                    aw_store_pd(dout + k, _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(acc[j])), vs), st);
-                    aw_store_pd(dout + k + 4,
-                                _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(acc[j], 1)), vs), st);
+        for (int m0 = 0; m0 < M; m0 += 8)
+            for (int g = 0; g < ng; g++) {
+                const int G = G0 + 8 * g;
+                __m256i acc[8];
+                for (int l = 0; l < 8; l++) {
+                    __m256i c = cst;
+                    for (int a = 0; a < na; a++) {
+                        const __m256i e = _mm256_loadu_si256((const __m256i *)(const void *)(at[g][a][l] + m0));
+                        c = _mm256_add_epi32(c, height ? _mm256_madd_epi16(e, _mm256_set1_epi32(coef[g][a][l])) : e);
+                    }
+                    acc[l] = c;
+                }
+                aw_transpose8(acc);
+                for (int j = 0; j < 8; j++) {
+                    const size_t k = (size_t)L * (m0 + j) + G;
+                    if (st < 0) {
+                        _mm256_storeu_si256((__m256i *)(void *)(out + k), acc[j]);
+                    } else {
+                        aw_store_pd(dout + k, _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(acc[j])), vs), st);
+                        aw_store_pd(dout + k + 4,
+                                    _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(acc[j], 1)), vs), st);
+                    }
                 }
             }
-        }
     }
 }
 
