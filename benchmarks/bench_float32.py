@@ -6,7 +6,9 @@ DIR is another checkout of the package with its extension built in place
 (``git archive <commit> | tar -x -C DIR; cd DIR; python setup.py build_ext
 --inplace``). ``height_grid`` and ``grid`` of 1024 x 1024 and 4096 x 4096
 from (23396, 5318) at step 1 into fresh arrays, on one thread and with the
-default, as float32 and as float64, timed on both builds in this one
+default, as float32 and as float64, and ``height_grid`` at step 0.37 on one
+thread (the point path's rows, two at a time into a float32 grid's two row
+buffers), timed on both builds in this one
 process round after round (``_common.compare_rounds``). The new build's
 ``float32`` line against its ``float64`` line (the "new ms" column) is what
 float32 costs; the ratio column is the change. The float32 rows are the
@@ -36,6 +38,9 @@ def workloads(rt, sizes=(1024, 4096)):
                     w[f"{name} {n}^2 {tname} {dtype}"] = (
                         lambda f=f, n=n, threads=threads, dtype=dtype:
                         f(X0, Y0, n, n, threads=threads, dtype=dtype))
+        for dtype in ("float64", "float32"):
+            w[f"height_grid {n}^2 step 0.37 1 thread {dtype}"] = (
+                lambda n=n, dtype=dtype: t.height_grid(X0, Y0, n, n, 0.37, threads=1, dtype=dtype))
     return w
 
 

@@ -961,21 +961,30 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
                                j->dwin8, j->dwin8_mask, ax, ax_cap, &ax_ready,
                                j->dwin2, j->dwin2_mask, j->stream && !t->mountains,
                                j->fma_min, j->cwin8};
-            /* two rows at once where the variant has it (float64 rows:
-             * a float32 grid has one row buffer) */
+            /* two rows at once where the variant has it (a float32 grid:
+             * into its two row buffers) */
             const double y2 = b->y0 + (double)(r + 1) * b->step;
+            double *out2 = rowbuf ? rowbuf + j->rowstride : out + b->nx;
             int rows = 1;
-            if (j->kern->height_row2 && !rowbuf && i + 1 < end && point_row_ok(t, b, y2)) {
+            if (j->kern->height_row2 && i + 1 < end && point_row_ok(t, b, y2)) {
                 rt_point_row pr2 = pr;
                 pr2.y = y2;
-                pr2.out = out + b->nx;
+                pr2.out = out2;
                 j->kern->height_row2(&pr, &pr2);
                 rows = 2;
             } else {
                 j->kern->height_row(&pr);
             }
             if (t->mountains)
-                for (int64_t c = 0; c < rows * b->nx; c++) out[c] = mountain(t, out[c]);
+                for (int64_t c = 0; c < b->nx; c++) {
+                    out[c] = mountain(t, out[c]);
+                    if (rows == 2) out2[c] = mountain(t, out2[c]);
+                }
+            if (rowbuf && rows == 2) {
+                /* the first row's floats here, the second's below */
+                rt__round_f32_rows(j->height_f32 + i * b->nx, rowbuf, b->nx, j->stream32, j->f32v);
+                out = out2;
+            }
             i += rows - 1;
         } else {
             for (int64_t c = 0; c < b->nx; c++) {
@@ -986,7 +995,7 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
         /* a float32 grid: the row's doubles, from the row buffer (in the
          * cache), rounded to nearest into the output */
         if (rowbuf)
-            rt__round_f32_rows(j->height_f32 + i * b->nx, rowbuf, b->nx, j->stream32, j->f32v);
+            rt__round_f32_rows(j->height_f32 + i * b->nx, out, b->nx, j->stream32, j->f32v);
     }
     free(ax_raw);
     free(ta.cache);
@@ -1000,7 +1009,7 @@ static void height_rows(void *ctx, int64_t begin, int64_t end)
     /* a float32 grid: a free row buffer (no more chunks run at once than
      * there are buffers, so one is always free) */
     int slot = -1;
-    double *rowbuf = j->height_f32 ? rowbufs_claim(j, 1, &slot) : NULL;
+    double *rowbuf = j->height_f32 ? rowbufs_claim(j, 2, &slot) : NULL;
     if (j->t->directions == 5)
         height_rows_n(j, begin, end, 5, rowbuf);
     else
@@ -1650,7 +1659,7 @@ static rt_status height_grid(const rt_terrain *t, const rt_block *b, double *out
     threads = threads_for(threads, b->nx * b->ny,
                           j.fast && j.iprof ? RT_THREAD_POINTS : RT_THREAD_POINTS_SLOW);
     /* one row buffer for each thread that can run at once */
-    void *rows_raw = out32 ? rowbufs_new(&j, threads > 1 ? threads : 1, 1) : NULL;
+    void *rows_raw = out32 ? rowbufs_new(&j, threads > 1 ? threads : 1, 2) : NULL;
     if (out32 && !rows_raw) {
         free(raw);
         return RT_ERR_NOMEM;
