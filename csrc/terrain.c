@@ -902,15 +902,17 @@ RT_INLINE void height_rows_n(const block_job *j, int64_t begin, int64_t end, uin
     const int direct = j->kern->height_store != NULL;
     const int64_t tile = direct ? TILE : RT_HS_TILE;
     /* the point rows' products A*2^-7 * x of every column, computed by the
-     * first row and read by the others (rt_point_row.ax): at most 512 KiB,
-     * to stay in the L2 cache; without it the rows compute them */
+     * first row and read by the others (rt_point_row.ax): at most 512 KiB
+     * of them (768 with the copies below), to stay in the L2 cache; without
+     * it the rows compute them */
     double *ax = NULL;
     void *ax_raw = NULL;
     size_t ax_cap = 0;
     int ax_ready = 0;
     if (!j->fast && j->kern->height_row && (uint64_t)b->nx * n <= ((uint64_t)64 << 10)) {
-        /* and the products of every sixteenth column, the wide rows' window
-         * addresses (px_fill_ax) */
+        /* and half as much again: the products at columns o + 16k for
+         * each o < 8, the AVX-512 rows' window addresses, and up to 7
+         * doubles of shift (px_fill_ax, px_row_products) */
         ax_cap = (size_t)b->nx * n + ((size_t)b->nx / 16 + 1) * 8 * n + 8;
         /* 64-byte aligned: the AVX-512 rows read it eight doubles a load,
          * and a load across two cache lines costs more (malloc's 512 KiB
