@@ -59,8 +59,8 @@ def test_no_reference_or_memory_growth():
     # and some rounds traced before the count starts: caches grow once after
     # tracing starts (about 9 KB more than after these rounds; under ASan's
     # PYTHONMALLOC=malloc the whole growth came to 63,606-65,721 bytes, at
-    # this test's bound of 65,536, at the session's start and after; 300
-    # rounds more add about 9 KB, not a leak's 300 rounds' worth)
+    # this test's bound of 65,536, at the session's start and after; 600
+    # rounds more add about 9 KB, not twice a leak's 300 rounds' worth)
     for _ in range(50):
         _calls(t, x, y, out_h, outs)
     gc.collect()
