@@ -1648,13 +1648,14 @@ static rt_status height_grid(const rt_terrain *t, const rt_block *b, double *out
     grid_scratch *g = grid_scratch_new(0, b->nx, &raw, &bufs, &busy);
     if (!g) return RT_ERR_NOMEM;
     block_job j = {.t = t, .b = b, .height_out = out, .height_f32 = out32};
-    /* a float32 grid's rows go through its threads' row buffers, in the
-     * caches: no streaming stores */
-    j.stream = !out32 && b->nx * b->ny > RT_STREAM_BYTES / 8;
     j.stream32 = out32 && b->nx * b->ny > RT_STREAM_F32_BYTES / 4;
     j.f32v = rt_simd_resolve(t->simd);
     grid_plan(&j, g);
-    if (!j.fast && !out32 && b->nx * b->ny > RT_STREAM_POINT_BYTES / 8) j.stream = 1;
+    /* streaming from RT_STREAM_BYTES on the tile path, from
+     * RT_STREAM_POINT_BYTES on the point path (j.fast unset); a float32
+     * grid's rows go through its threads' row buffers, in the caches: no
+     * streaming stores */
+    j.stream = !out32 && b->nx * b->ny > (j.fast ? RT_STREAM_BYTES : RT_STREAM_POINT_BYTES) / 8;
     /* the tile path makes a point in about 0.4 ns: below RT_THREAD_POINTS
      * points a thread, starting one costs more than it saves (the bits are
      * the same for any count) */

@@ -179,10 +179,12 @@ PX_INLINE const double *px_ax(const rt_point_row *r)
 /* Whether the block's scratch holds, after the products of n directions at
  * n16 columns, those of the columns o + 16k for each o < 8 (px_fill_ax:
  * direction i's at ax + n*n16 + (i*8 + o)*(n16/16) + k), with room for the
- * shift of px_row_products (up to 7 doubles) */
+ * shift of px_row_products (up to 7 doubles): where the profile has
+ * intercepts (r->cwin8), whose two-row heights (px_row_ax2c) read them */
 PX_INLINE int px_has_ax16(const rt_point_row *r, uint32_t n, int64_t n16)
 {
-    return (uint64_t)n * (uint64_t)n16 + (uint64_t)n * 8u * (uint64_t)(n16 / 16) + 7u <= r->ax_cap;
+    return r->cwin8 &&
+           (uint64_t)n * (uint64_t)n16 + (uint64_t)n * 8u * (uint64_t)(n16 / 16) + 7u <= r->ax_cap;
 }
 
 /* fl(A*2^-7 * x) of the directions with A != 0 at columns [0, n16) of a
@@ -773,7 +775,7 @@ static PX_FMA_ATTR void height_row2_avx512w(const rt_point_row *ra, const rt_poi
         height_row_avx512w(rb);
         return;
     }
-    if (ra->cwin8 && px_has_ax16(ra, n, n16))
+    if (px_has_ax16(ra, n, n16))
         px_row_ax2c(ra, rb, da + i0, db + i0, off + i0, n16, ax,
                     px_ax(ra) + (int64_t)n * n16 + i0 * 8 * (n16 / 16), hca, hcb);
     else
