@@ -514,6 +514,12 @@ PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
     const __m256i vpm = _mm256_set1_epi32((int)pm);
     int cs = 0; /* the chunk's first column */
     const int xr_ready = r->xr_ready;
+    /* The near lanes' check, once for eight columns of every direction
+     * while few groups need it (batched), else direction by direction: at
+     * lattice steps such as 1/3 most groups have some lane on a boundary
+     * (72 % at 2048^2), at 0.37 some 4 %.  Kept in *fix_ready (bit 1) for
+     * the thread's other rows of the call; the same sums either way. */
+    int batched = !(*r->fix_ready & 2), groups = 0, redone = 0;
     for (int c = 0; c < n8; c += 8) {
         if (c == cs + (int)cols || c == 0) {
             cs = c;
@@ -530,11 +536,41 @@ PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
                                                 _mm256_load_si256((const __m256i *)(const void *)(offs + d)));
             _mm256_store_si256((__m256i *)(void *)(rowb + d), _mm256_slli_epi32(_mm256_and_si256(q0, vpm), 5));
         }
+        /* read back from memory, a load each (GCC otherwise keeps them in
+         * vector registers and extracts each by vpextrd) */
+        __asm__ volatile("" : : "r"(rowb) : "memory");
         /* x: for the doubles' directions and round_js (computed where used) */
         const __m256d x0 = _mm256_add_pd(vx0, _mm256_mul_pd(ci0, vstep));
         const __m256d x1 = _mm256_add_pd(vx0, _mm256_mul_pd(ci1, vstep));
         const int wet = pp_wet8(r, c, lake_h, lake_b);
-        for (int p = 0; !wet && p < 3; p++) {
+        int each = !wet && !batched;
+        if (!wet && batched) {
+            /* the lookups of every direction, and the least U mod 2^(F+7)
+             * of all their lanes, checked once */
+            __m256i least = frac;
+            for (int p = 0; p < 3; p++) {
+                __m256i acc = _mm256_setzero_si256();
+                for (uint32_t i = 0; i < n; i++) {
+                    const uint32_t d = (uint32_t)p * n + i;
+                    const uint32_t *w = r->fix + (size_t)d * cols + (c - cs);
+                    const __m256i u = _mm256_add_epi32(_mm256_set1_epi32((int)base[d]),
+                                                       _mm256_loadu_si256((const __m256i *)(const void *)w));
+                    least = _mm256_min_epu32(least, _mm256_and_si256(u, frac));
+                    const __m256i wv = _mm256_load_si256((const __m256i *)(const void *)((const char *)winp + rowb[d]));
+                    acc = _mm256_add_epi32(acc, _mm256_permutevar8x32_epi32(wv, _mm256_srlv_epi32(u, vshift)));
+                }
+                _mm256_storeu_si256((__m256i *)(void *)(r->a[p] + c), acc);
+            }
+            groups++;
+            if (__builtin_expect(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(lim, least))) != 0, 0)) {
+                each = 1; /* some lane near a boundary: again, direction by direction */
+                if (++redone * 8 > groups + 8) {
+                    batched = 0; /* the lattice hits boundaries often (step 1/3) */
+                    *r->fix_ready |= 2;
+                }
+            }
+        }
+        for (int p = 0; each && p < 3; p++) {
             __m256i acc = _mm256_setzero_si256();
             for (uint32_t i = 0; i < n; i++) {
                 const uint32_t d = (uint32_t)p * n + i;

@@ -813,49 +813,106 @@ static AW_ATTR void tile_height_store_avx2w(const rt_tile_args *ta, double scale
     for (int k = k1; k < nk; k++) out[k] = (double)aw_column(ta, k, 1) * scale;
 }
 
+/* The profile sums of tile_prof_at_avx2w's fast path at columns [0, k1)
+ * (k1 a multiple of 8) of xr, where eight columns' xr span at most
+ * 7 * 2^s / |A| (its caller's check) */
+typedef struct aw_at {
+    __m256i A[8], BY[8];
+    int off[8];
+    const int32_t *win;
+    int plain;
+} aw_at;
+
+AW_INLINE void aw_prof_at_cols(const rt_tile_args *ta, const aw_at *at, const uint32_t *xr,
+                               int32_t *out, int k1)
+{
+    const uint32_t n = ta->n, s = ta->shift, wm = ta->win_mask;
+    const __m256i sh = _mm256_set1_epi32((int)s);
+    for (int k = 0; k < k1; k += 8) {
+        const __m256i x = _mm256_loadu_si256((const __m256i *)(xr + k));
+        __m256i acc = _mm256_setzero_si256();
+        for (uint32_t i = 0; i < n; i++) {
+            const __m256i q = _mm256_srlv_epi32(_mm256_add_epi32(_mm256_mullo_epi32(x, at->A[i]), at->BY[i]), sh);
+            const uint32_t b = ta->dv[i] * xr[k + at->off[i]] + ta->v0[i];
+            const __m256i w = _mm256_load_si256((const __m256i *)(at->win + (((b >> s) & wm) << 3)));
+            const __m256i e = _mm256_permutevar8x32_epi32(w, q);
+            acc = _mm256_add_epi32(acc, at->plain ? e : _mm256_srai_epi32(e, 16));
+        }
+        _mm256_storeu_si256((__m256i *)(out + k), acc);
+    }
+}
+
+/* Columns [0, k1) where steps below 1 repeat each rounded x over columns in
+ * a row (xr nondecreasing, eight columns spanning at most 7): the sums
+ * depend on xr alone, so those of each distinct value are made once, over
+ * consecutive integers, and spread by one permute a group of eight; in
+ * chunks of AW_AT_CHUNK columns (the buffers on the stack) */
+#define AW_AT_CHUNK 256
+AW_INLINE void aw_prof_at_spread(const rt_tile_args *ta, const aw_at *at, const uint32_t *xr,
+                                 int32_t *out, int k1)
+{
+    uint32_t xu[AW_AT_CHUNK + 8];
+    int32_t su[AW_AT_CHUNK + 16];
+    const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), eight = _mm256_set1_epi32(8);
+    for (int c = 0; c < k1; c += AW_AT_CHUNK) {
+        const int cn = k1 - c < AW_AT_CHUNK ? k1 - c : AW_AT_CHUNK;
+        const uint32_t lo = xr[c], m = xr[c + cn - 1] - lo + 1; /* at most cn */
+        const int m8 = (int)((m + 7) & ~7u);
+        __m256i v = _mm256_add_epi32(_mm256_set1_epi32((int)lo), iota);
+        for (int q = 0; q < m8; q += 8) {
+            _mm256_storeu_si256((__m256i *)(void *)(xu + q), v);
+            v = _mm256_add_epi32(v, eight);
+        }
+        aw_prof_at_cols(ta, at, xu, su, m8);
+        _mm256_storeu_si256((__m256i *)(void *)(su + m8), _mm256_setzero_si256()); /* read, unused */
+        for (int k = c; k < c + cn; k += 8) {
+            const __m256i x = _mm256_loadu_si256((const __m256i *)(xr + k));
+            const __m256i idx = _mm256_sub_epi32(x, _mm256_set1_epi32((int)xr[k]));
+            const __m256i w = _mm256_loadu_si256((const __m256i *)(const void *)(su + (xr[k] - lo)));
+            _mm256_storeu_si256((__m256i *)(out + k), _mm256_permutevar8x32_epi32(w, idx));
+        }
+    }
+}
+
 /* profile sums at the rounded points, as tile_prof_at_; xr is nondecreasing */
 static AW_ATTR void tile_prof_at_avx2w(const rt_tile_args *ta, const uint32_t *restrict xr,
                                        int32_t *restrict out)
 {
     const int nk = ta->nk, k1 = nk & ~7;
-    const uint32_t s = ta->shift, wm = ta->win_mask;
+    const uint32_t s = ta->shift;
     int ok = ta->win != NULL && ta->n <= 8;
     uint32_t span = 0; /* the widest xr[k+7] - xr[k] of a group */
+    int64_t amax = 0;
     for (int k = 0; ok && k < k1; k += 8)
         if (xr[k + 7] - xr[k] > span) span = xr[k + 7] - xr[k];
     for (uint32_t i = 0; ok && i < ta->n; i++) {
         int64_t a = (int32_t)ta->dv[i];
-        if ((a < 0 ? -a : a) * (int64_t)span > 7 * ((int64_t)1 << s)) ok = 0;
+        if (a < 0) a = -a;
+        if (a > amax) amax = a;
+        if (a * (int64_t)span > 7 * ((int64_t)1 << s)) ok = 0;
     }
     if (!ok) {
         tile_prof_at_avx2(ta, xr, out);
         return;
     }
     const uint32_t n = ta->n;
-    const __m256i sh = _mm256_set1_epi32((int)s);
-    __m256i A[8], BY[8];
-    int off[8];
+    aw_at at;
     for (uint32_t i = 0; i < n; i++) {
-        A[i] = _mm256_set1_epi32((int)ta->dv[i]);
-        BY[i] = _mm256_set1_epi32((int)ta->v0[i]);
-        off[i] = (int32_t)ta->dv[i] < 0 ? 7 : 0;
+        at.A[i] = _mm256_set1_epi32((int)ta->dv[i]);
+        at.BY[i] = _mm256_set1_epi32((int)ta->v0[i]);
+        at.off[i] = (int32_t)ta->dv[i] < 0 ? 7 : 0;
     }
     /* the plain windows where there are (the point tiles): the same
      * entries, without the packed ones' shift */
-    const int plain = ta->winp != NULL && ta->winp_mask == wm;
-    const int32_t *win = plain ? ta->winp : ta->win;
-    for (int k = 0; k < k1; k += 8) {
-        const __m256i x = _mm256_loadu_si256((const __m256i *)(xr + k));
-        __m256i acc = _mm256_setzero_si256();
-        for (uint32_t i = 0; i < n; i++) {
-            const __m256i q = _mm256_srlv_epi32(_mm256_add_epi32(_mm256_mullo_epi32(x, A[i]), BY[i]), sh);
-            const uint32_t b = ta->dv[i] * xr[k + off[i]] + ta->v0[i];
-            const __m256i w = _mm256_load_si256((const __m256i *)(win + (((b >> s) & wm) << 3)));
-            const __m256i e = _mm256_permutevar8x32_epi32(w, q);
-            acc = _mm256_add_epi32(acc, plain ? e : _mm256_srai_epi32(e, 16));
-        }
-        _mm256_storeu_si256((__m256i *)(out + k), acc);
-    }
+    at.plain = ta->winp != NULL && ta->winp_mask == ta->win_mask;
+    at.win = at.plain ? ta->winp : ta->win;
+    /* repeated columns (at most half as many distinct values; consecutive
+     * integers, eight spanning 7, within the windows' rule) */
+    if (k1 >= 64 && span <= 7 && 7 * amax <= 7 * ((int64_t)1 << s) &&
+        (uint64_t)(xr[k1 - 1] - xr[0]) + 1 <= (uint64_t)k1 / 2)
+        aw_prof_at_spread(ta, &at, xr, out, k1);
+    else
+        aw_prof_at_cols(ta, &at, xr, out, k1);
     for (int k = k1; k < nk; k++) {
         uint32_t sum = 0;
         for (uint32_t i = 0; i < n; i++)
