@@ -136,6 +136,31 @@ def test_fixed_point_boundaries(a1, y0, col):
     assert (t.grid(x0, y0, nx, 1, s).terrain[0, col] == town) == (np.floor(v / 128) % 2 == 0)
 
 
+# point features wherever the feature value's low bit is 0: every other
+# column's feature shows the profile sums at the rounded point (prof_at)
+FEATURE_PARITY = dataclasses.replace(R.CLASSIC, feature_mask=1, feature_point=0, feature_x=5,
+                                     feature_cone=5, lake_base=-1e9, lake_height=-1e9)
+
+
+@pytest.mark.parametrize("x0, s, nx", [
+    (23396.0, 0.37, 600),        # two chunks of 256 columns and a tail
+    (23396.0, 1 / 3, 530),       # each rounded x three times
+    (-7777.3, 0.5, 300),         # negative rounded x (modulo 2^32)
+    (23396.2, 0.2, 2100),        # wider than a tile
+    (23396.0, 0.49, 200),        # just under half as many distinct values as columns
+    (23396.0, 0.52, 200),        # just over: every column's own sums
+])
+def test_rounded_x_sums_once_a_value(x0, s, nx):
+    """Steps below 1 round several columns to one x: the vector kernels make
+    the profile sums of each distinct rounded x once and spread them (AVX2,
+    AVX-512; chunks of 256 columns).  A model whose features follow the sums'
+    parity at every column, against the reference."""
+    t = make_terrain(rt, FEATURE_PARITY)
+    _check(t, FEATURE_PARITY, x0, 5318.3, nx, 2, s)
+    g = t.grid(x0, 5318.3, nx, 2, s)
+    assert (g.feature != int(rt.Feature.NONE)).mean() > 0.2  # the sums do show
+
+
 def test_rounded_x_kept_per_tile():
     """round_js(x) does not depend on the row: a tile keeps the previous row's
     (rt_point_prof.xr_ready), never another tile's of the same width (4104

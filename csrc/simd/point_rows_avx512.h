@@ -881,6 +881,60 @@ static PX_ATTR void prof_row_avx512w(const rt_point_prof *r)
  * every group of 16 span at most 15 indices (|a| * (xr[k+15] - xr[k]) <=
  * 15 * 2^s) and the windows repeat with a period dividing 2^(32-s) (s <= 22:
  * the indices are taken modulo 2^(32-s)), else by the AVX2 kernel. */
+/* The sums of tile_prof_at_avx512w's sixteen-lane path at columns [0, k1)
+ * (a multiple of 16) of xr */
+PX_INLINE void px_prof_at_cols(const rt_tile_args *ta, const uint32_t *xr, int32_t *out, int k1)
+{
+    const uint32_t s = ta->shift, n = ta->n;
+    const int32_t *win16 = ta->win16;
+    const uint32_t wm = ta->win16_mask;
+    const __m128i sh = _mm_cvtsi32_si128((int)s);
+    for (int k = 0; k < k1; k += 16) {
+        const __m512i x = _mm512_loadu_si512((const void *)(xr + k));
+        __m512i acc = _mm512_setzero_si512();
+        for (uint32_t i = 0; i < n; i++) {
+            const __m512i q = _mm512_srl_epi32(
+                _mm512_add_epi32(_mm512_mullo_epi32(x, _mm512_set1_epi32((int)ta->dv[i])),
+                                 _mm512_set1_epi32((int)ta->v0[i])), sh);
+            const uint32_t off = (int32_t)ta->dv[i] < 0 ? 15u : 0u;
+            const int32_t *row = win16 + ((size_t)((px_lane0(q) - off) & wm) << 4);
+            acc = _mm512_add_epi32(acc, _mm512_permutexvar_epi32(q, _mm512_loadu_si512((const void *)row)));
+        }
+        _mm512_storeu_si512((void *)(out + k), acc);
+    }
+}
+
+/* Columns [0, k1) where each rounded x repeats (as aw_prof_at_spread,
+ * terrain_avx2.h: sixteen columns spanning at most 15): the sums of the
+ * distinct values once, over consecutive integers, spread by one permute a
+ * group of sixteen; in chunks of PX_AT_CHUNK columns */
+#define PX_AT_CHUNK 256
+PX_INLINE void px_prof_at_spread(const rt_tile_args *ta, const uint32_t *xr, int32_t *out, int k1)
+{
+    uint32_t xu[PX_AT_CHUNK + 16];
+    int32_t su[PX_AT_CHUNK + 32];
+    const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512i sixteen = _mm512_set1_epi32(16);
+    for (int c = 0; c < k1; c += PX_AT_CHUNK) {
+        const int cn = k1 - c < PX_AT_CHUNK ? k1 - c : PX_AT_CHUNK;
+        const uint32_t lo = xr[c], m = xr[c + cn - 1] - lo + 1; /* at most cn */
+        const int m16 = (int)((m + 15) & ~15u);
+        __m512i v = _mm512_add_epi32(_mm512_set1_epi32((int)lo), iota);
+        for (int q = 0; q < m16; q += 16) {
+            _mm512_storeu_si512((void *)(xu + q), v);
+            v = _mm512_add_epi32(v, sixteen);
+        }
+        px_prof_at_cols(ta, xu, su, m16);
+        _mm512_storeu_si512((void *)(su + m16), _mm512_setzero_si512()); /* read, unused */
+        for (int k = c; k < c + cn; k += 16) {
+            const __m512i x = _mm512_loadu_si512((const void *)(xr + k));
+            const __m512i idx = _mm512_sub_epi32(x, _mm512_set1_epi32((int)xr[k]));
+            const __m512i w = _mm512_loadu_si512((const void *)(su + (xr[k] - lo)));
+            _mm512_storeu_si512((void *)(out + k), _mm512_permutexvar_epi32(idx, w));
+        }
+    }
+}
+
 static PX_ATTR void tile_prof_at_avx512w(const rt_tile_args *ta, const uint32_t *restrict xr,
                                          int32_t *restrict out)
 {
@@ -888,30 +942,22 @@ static PX_ATTR void tile_prof_at_avx512w(const rt_tile_args *ta, const uint32_t 
     const uint32_t s = ta->shift, n = ta->n;
     int k1 = ta->win16 && s <= 22 && n <= RT_MAX_DIRECTIONS ? nk & ~15 : 0;
     uint32_t span = 0; /* the widest xr[k+15] - xr[k] of a group */
+    int64_t amax = 0;
     for (int k = 0; k < k1; k += 16)
         if (xr[k + 15] - xr[k] > span) span = xr[k + 15] - xr[k];
     for (uint32_t i = 0; k1 > 0 && i < n; i++) {
-        const int64_t a = (int32_t)ta->dv[i];
-        if ((a < 0 ? -a : a) * (int64_t)span > 15 * ((int64_t)1 << s)) k1 = 0;
+        int64_t a = (int32_t)ta->dv[i];
+        if (a < 0) a = -a;
+        if (a > amax) amax = a;
+        if (a * (int64_t)span > 15 * ((int64_t)1 << s)) k1 = 0;
     }
-    if (k1 > 0) {
-        const int32_t *win16 = ta->win16;
-        const uint32_t wm = ta->win16_mask;
-        const __m128i sh = _mm_cvtsi32_si128((int)s);
-        for (int k = 0; k < k1; k += 16) {
-            const __m512i x = _mm512_loadu_si512((const void *)(xr + k));
-            __m512i acc = _mm512_setzero_si512();
-            for (uint32_t i = 0; i < n; i++) {
-                const __m512i q = _mm512_srl_epi32(
-                    _mm512_add_epi32(_mm512_mullo_epi32(x, _mm512_set1_epi32((int)ta->dv[i])),
-                                     _mm512_set1_epi32((int)ta->v0[i])), sh);
-                const uint32_t off = (int32_t)ta->dv[i] < 0 ? 15u : 0u;
-                const int32_t *row = win16 + ((size_t)((px_lane0(q) - off) & wm) << 4);
-                acc = _mm512_add_epi32(acc, _mm512_permutexvar_epi32(q, _mm512_loadu_si512((const void *)row)));
-            }
-            _mm512_storeu_si512((void *)(out + k), acc);
-        }
-    }
+    /* repeated columns (at most half as many distinct values; consecutive
+     * integers, sixteen spanning 15, within the windows' rule) */
+    if (k1 >= 64 && span <= 15 && amax <= ((int64_t)1 << s) &&
+        (uint64_t)(xr[k1 - 1] - xr[0]) + 1 <= (uint64_t)k1 / 2)
+        px_prof_at_spread(ta, xr, out, k1);
+    else if (k1 > 0)
+        px_prof_at_cols(ta, xr, out, k1);
     if (k1 == nk) return;
     rt_tile_args rest = *ta;
     rest.nk = nk - k1;
