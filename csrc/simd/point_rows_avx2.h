@@ -486,6 +486,14 @@ static void pq_bases(const rt_point_prof *r, uint32_t *base, uint32_t n, int cs,
         }
 }
 
+/* U = base + W of direction d at the eight columns from column k of the
+ * chunk (W: pq_fill, cols columns a direction) */
+PR_INLINE __m256i pq_u(const uint32_t *fix, const uint32_t *base, uint32_t d, size_t cols, int k)
+{
+    const uint32_t *w = fix + (size_t)d * cols + k;
+    return _mm256_add_epi32(_mm256_set1_epi32((int)base[d]), _mm256_loadu_si256((const __m256i *)(const void *)w));
+}
+
 PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECTIONS],
                         uint32_t n, const pq_fix *fx)
 {
@@ -552,9 +560,7 @@ PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
                 __m256i acc = _mm256_setzero_si256();
                 for (uint32_t i = 0; i < n; i++) {
                     const uint32_t d = (uint32_t)p * n + i;
-                    const uint32_t *w = r->fix + (size_t)d * cols + (c - cs);
-                    const __m256i u = _mm256_add_epi32(_mm256_set1_epi32((int)base[d]),
-                                                       _mm256_loadu_si256((const __m256i *)(const void *)w));
+                    const __m256i u = pq_u(r->fix, base, d, cols, c - cs);
                     least = _mm256_min_epu32(least, _mm256_and_si256(u, frac));
                     const __m256i wv = _mm256_load_si256((const __m256i *)(const void *)((const char *)winp + rowb[d]));
                     acc = _mm256_add_epi32(acc, _mm256_permutevar8x32_epi32(wv, _mm256_srlv_epi32(u, vshift)));
@@ -574,9 +580,7 @@ PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
             __m256i acc = _mm256_setzero_si256();
             for (uint32_t i = 0; i < n; i++) {
                 const uint32_t d = (uint32_t)p * n + i;
-                const uint32_t *w = r->fix + (size_t)d * cols + (c - cs);
-                const __m256i u = _mm256_add_epi32(_mm256_set1_epi32((int)base[d]),
-                                                   _mm256_loadu_si256((const __m256i *)(const void *)w));
+                const __m256i u = pq_u(r->fix, base, d, cols, c - cs);
                 const __m256i q = _mm256_srlv_epi32(u, vshift);
                 /* a lane within 2E of a boundary (U mod 2^(F+7) < 2E, both
                  * below 2^31): the direction's eight by the doubles */
