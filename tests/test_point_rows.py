@@ -146,6 +146,7 @@ FEATURE_PARITY = dataclasses.replace(R.CLASSIC, feature_mask=1, feature_point=0,
     (23396.0, 0.37, 600),        # two chunks of 256 columns and a tail
     (23396.0, 1 / 3, 530),       # each rounded x three times
     (-7777.3, 0.5, 300),         # negative rounded x (modulo 2^32)
+    (-50.3, 0.37, 300),          # rounded x from -50 through 0 to 60
     (23396.2, 0.2, 2100),        # wider than a tile
     (23396.0, 0.49, 200),        # just under half as many distinct values as columns
     (23396.0, 0.52, 200),        # just over: every column's own sums
