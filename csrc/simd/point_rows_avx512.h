@@ -875,12 +875,6 @@ static PX_ATTR void prof_row_avx512w(const rt_point_prof *r)
     prof_row_avx2w(&rest);
 }
 
-/* Profile sums at the rounded points (as tile_prof_at_avx2w; xr is
- * nondecreasing): V = a*xr + by modulo 2^32 and the index V >> s, sixteen
- * columns a step, the profile by the 16-lane windows where the columns of
- * every group of 16 span at most 15 indices (|a| * (xr[k+15] - xr[k]) <=
- * 15 * 2^s) and the windows repeat with a period dividing 2^(32-s) (s <= 22:
- * the indices are taken modulo 2^(32-s)), else by the AVX2 kernel. */
 /* The sums of tile_prof_at_avx512w's sixteen-lane path at columns [0, k1)
  * (a multiple of 16) of xr */
 PX_INLINE void px_prof_at_cols(const rt_tile_args *ta, const uint32_t *xr, int32_t *out, int k1)
@@ -917,7 +911,11 @@ PX_INLINE void px_prof_at_spread(const rt_tile_args *ta, const uint32_t *xr, int
     const __m512i sixteen = _mm512_set1_epi32(16);
     for (int c = 0; c < k1; c += PX_AT_CHUNK) {
         const int cn = k1 - c < PX_AT_CHUNK ? k1 - c : PX_AT_CHUNK;
-        const uint32_t lo = xr[c], m = xr[c + cn - 1] - lo + 1; /* at most cn */
+        const uint32_t lo = xr[c], m = xr[c + cn - 1] - lo + 1;
+        if (m > (uint32_t)cn) { /* not for the buffers (uniform steps below 1 never) */
+            px_prof_at_cols(ta, xr + c, out + c, cn);
+            continue;
+        }
         const int m16 = (int)((m + 15) & ~15u);
         __m512i v = _mm512_add_epi32(_mm512_set1_epi32((int)lo), iota);
         for (int q = 0; q < m16; q += 16) {
@@ -935,6 +933,12 @@ PX_INLINE void px_prof_at_spread(const rt_tile_args *ta, const uint32_t *xr, int
     }
 }
 
+/* Profile sums at the rounded points (as tile_prof_at_avx2w; xr is
+ * nondecreasing): V = a*xr + by modulo 2^32 and the index V >> s, sixteen
+ * columns a step, the profile by the 16-lane windows where the columns of
+ * every group of 16 span at most 15 indices (|a| * (xr[k+15] - xr[k]) <=
+ * 15 * 2^s) and the windows repeat with a period dividing 2^(32-s) (s <= 22:
+ * the indices are taken modulo 2^(32-s)), else by the AVX2 kernel. */
 static PX_ATTR void tile_prof_at_avx512w(const rt_tile_args *ta, const uint32_t *restrict xr,
                                          int32_t *restrict out)
 {
@@ -953,7 +957,7 @@ static PX_ATTR void tile_prof_at_avx512w(const rt_tile_args *ta, const uint32_t 
     }
     /* repeated columns (at most half as many distinct values; consecutive
      * integers, sixteen spanning 15, within the windows' rule) */
-    if (k1 >= 64 && span <= 15 && amax <= ((int64_t)1 << s) &&
+    if (k1 >= 64 && span <= 15 && amax <= ((int64_t)1 << s) && /* |A| * 15 <= 15 * 2^s */
         (uint64_t)(xr[k1 - 1] - xr[0]) + 1 <= (uint64_t)k1 / 2)
         px_prof_at_spread(ta, xr, out, k1);
     else if (k1 > 0)

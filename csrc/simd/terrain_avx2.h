@@ -856,7 +856,11 @@ AW_INLINE void aw_prof_at_spread(const rt_tile_args *ta, const aw_at *at, const 
     const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), eight = _mm256_set1_epi32(8);
     for (int c = 0; c < k1; c += AW_AT_CHUNK) {
         const int cn = k1 - c < AW_AT_CHUNK ? k1 - c : AW_AT_CHUNK;
-        const uint32_t lo = xr[c], m = xr[c + cn - 1] - lo + 1; /* at most cn */
+        const uint32_t lo = xr[c], m = xr[c + cn - 1] - lo + 1;
+        if (m > (uint32_t)cn) { /* not for the buffers (uniform steps below 1 never) */
+            aw_prof_at_cols(ta, at, xr + c, out + c, cn);
+            continue;
+        }
         const int m8 = (int)((m + 7) & ~7u);
         __m256i v = _mm256_add_epi32(_mm256_set1_epi32((int)lo), iota);
         for (int q = 0; q < m8; q += 8) {
@@ -908,7 +912,7 @@ static AW_ATTR void tile_prof_at_avx2w(const rt_tile_args *ta, const uint32_t *r
     at.win = at.plain ? ta->winp : ta->win;
     /* repeated columns (at most half as many distinct values; consecutive
      * integers, eight spanning 7, within the windows' rule) */
-    if (k1 >= 64 && span <= 7 && 7 * amax <= 7 * ((int64_t)1 << s) &&
+    if (k1 >= 64 && span <= 7 && amax <= ((int64_t)1 << s) && /* |A| * 7 <= 7 * 2^s */
         (uint64_t)(xr[k1 - 1] - xr[0]) + 1 <= (uint64_t)k1 / 2)
         aw_prof_at_spread(ta, &at, xr, out, k1);
     else

@@ -521,11 +521,79 @@ static void test_point_fma_min(void)
     CHECK(rt__point_fma_min(inf, 2) == 0.0); /* d overflows */
 }
 
+/* The tile kernels' profile sums at rounded points (prof_at), every
+ * variant the CPU has, against the sums written out here: index
+ * floor((A*xr + B*yr) / 128) of the classic profile, three directions.  xr
+ * as the point tiles make it at steps 0.37 and 0.5 (each value over two or
+ * three columns: the sums made once a value and spread), at step 1, and a
+ * nondecreasing xr with a jump of 300 inside one chunk of 256 columns
+ * (between two groups of eight and of sixteen),
+ * which no uniform step makes (the spread's buffers would not hold that
+ * chunk's values: those columns by the plain loop). */
+static void test_prof_at_kernels(void)
+{
+    enum { NK = 2048, LEN = RT_CLASSIC_PROFILE_LEN };
+    static int32_t iprof[LEN], win[RT_WIN_ROWS * 8], win8[RT_WIN16_ROWS * 8], win16[RT_WIN16_ROWS * 16];
+    static uint32_t xr[NK + 16];
+    static int32_t out[NK + 16];
+    const double *P = rt_classic_profile();
+    for (int e = 0; e < LEN; e++) iprof[e] = (int32_t)P[e];
+    const int wm = rt__tile_windows(iprof, LEN, win), pm = rt__point_win8(iprof, LEN, win8);
+    const int w16 = rt__point_win16(iprof, LEN, win16);
+    CHECK(wm > 0 && pm > 0 && w16 > 0);
+    const int32_t A[3] = {-43, 31, 4}, B[3] = {-3, 2, 32};
+    const int64_t yr = 5318;
+    for (int shape = 0; shape < 4; shape++) {
+        for (int c = 0; c < NK + 16; c++) {
+            const double x = 23396.0 + (double)c * (shape == 0 ? 0.37 : shape == 1 ? 0.5 : 1.0);
+            int64_t v = (int64_t)rt_round_js(x);
+            if (shape == 3) v = c < 240 ? 23396 : c < 256 ? 23696 + (c - 240) : 23711 + (c - 256) / 8;
+            xr[c] = (uint32_t)v;
+        }
+        for (int variant = RT_SIMD_SCALAR; variant < RT_SIMD_COUNT; variant++) {
+            if (!rt_simd_supported(variant)) continue;
+            const rt_tile_kernels *k = rt__tile_kernels(variant, 0);
+            rt_tile_args ta;
+            memset(&ta, 0, sizeof ta);
+            ta.profile = iprof;
+            ta.mask = LEN - 1;
+            ta.shift = 7;
+            ta.n = 3;
+            ta.nk = NK;
+            for (int i = 0; i < 3; i++) {
+                ta.dv[i] = (uint32_t)A[i];
+                ta.v0[i] = (uint32_t)(B[i] * yr);
+            }
+            ta.win = win;
+            ta.win_mask = (uint32_t)wm;
+            ta.winp = win8;
+            ta.winp_mask = (uint32_t)pm;
+            ta.win16 = win16;
+            ta.win16_mask = (uint32_t)w16;
+            k->prof_at(&ta, xr, out);
+            int bad = 0;
+            for (int c = 0; c < NK; c++) {
+                int32_t want = 0;
+                for (int i = 0; i < 3; i++) {
+                    const int64_t v = (int64_t)A[i] * (int64_t)(int32_t)xr[c] + (int64_t)B[i] * yr;
+                    const int64_t q = v >= 0 ? v / 128 : -((-v + 127) / 128); /* floor */
+                    want += iprof[(uint64_t)q & (LEN - 1)];
+                }
+                bad += out[c] != want;
+            }
+            CHECK(bad == 0);
+            if (bad) fprintf(stderr, "  prof_at: %s, xr shape %d: %d columns differ\n",
+                             rt_simd_name(variant), shape, bad);
+        }
+    }
+}
+
 int main(void)
 {
     test_js_numbers();
     test_round_f32();
     test_point_fma_min();
+    test_prof_at_kernels();
     test_defaults();
     test_placed();
     test_errors();
