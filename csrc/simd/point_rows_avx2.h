@@ -494,21 +494,26 @@ PR_INLINE __m256i pq_u(const uint32_t *fix, const uint32_t *base, uint32_t d, si
     return _mm256_add_epi32(_mm256_set1_epi32((int)base[d]), _mm256_loadu_si256((const __m256i *)(const void *)w));
 }
 
+/* x of the eight columns [c, c+8) of a row, fl(x0 + fl((c0 + c + k)*step))
+ * (the column numbers exact integers, as pp_row_n's) */
+PR_INLINE void pq_x8(const rt_point_prof *r, int c, __m256d vx0, __m256d vstep, __m256d *x0,
+                     __m256d *x1)
+{
+    const __m256d cc = _mm256_set1_pd((double)(r->c0 + c));
+    *x0 = _mm256_add_pd(vx0, _mm256_mul_pd(_mm256_add_pd(cc, _mm256_setr_pd(0.0, 1.0, 2.0, 3.0)), vstep));
+    *x1 = _mm256_add_pd(vx0, _mm256_mul_pd(_mm256_add_pd(cc, _mm256_setr_pd(4.0, 5.0, 6.0, 7.0)), vstep));
+}
+
 PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECTIONS],
                         uint32_t n, const pq_fix *fx)
 {
     const int nk = r->nk, n8 = nk & ~7;
     const size_t cols = fx->cols;
     const __m256d vx0 = _mm256_set1_pd(r->x0), vstep = _mm256_set1_pd(r->step);
-    const __m256d eight = _mm256_set1_pd(8.0);
     const __m256i vshift = _mm256_set1_epi32(fx->shift), lim = _mm256_set1_epi32((int)fx->e2);
     const __m256i frac = _mm256_set1_epi32((int)((1u << fx->shift) - 1u));
     const int32_t *win = r->win, *winp = r->winp;
     const uint32_t wm = r->win_mask, pm = r->winp_mask;
-    __m256d ci0 = _mm256_setr_pd((double)r->c0, (double)(r->c0 + 1), (double)(r->c0 + 2),
-                                 (double)(r->c0 + 3));
-    __m256d ci1 = _mm256_setr_pd((double)(r->c0 + 4), (double)(r->c0 + 5), (double)(r->c0 + 6),
-                                 (double)(r->c0 + 7));
     const __m256d lake_h = _mm256_set1_pd(r->lake_height), lake_b = _mm256_set1_pd(r->lake_base);
     /* per direction d: the chunk's base, the windows' offset (pp_dir.off)
      * and a group's window row (its byte offset in winp), PQ_ROUND(3n)
@@ -547,9 +552,6 @@ PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
         /* read back from memory, a load each (GCC otherwise keeps them in
          * vector registers and extracts each by vpextrd) */
         __asm__ volatile("" : : "r"(rowb) : "memory");
-        /* x: for the doubles' directions and round_js (computed where used) */
-        const __m256d x0 = _mm256_add_pd(vx0, _mm256_mul_pd(ci0, vstep));
-        const __m256d x1 = _mm256_add_pd(vx0, _mm256_mul_pd(ci1, vstep));
         const int wet = pp_wet8(r, c, lake_h, lake_b);
         int each = !wet && !batched;
         if (!wet && batched) {
@@ -576,6 +578,10 @@ PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
                 }
             }
         }
+        /* x, for the doubles' directions and round_js: only where used, so
+         * that the lookups of the batched loop have the registers */
+        __m256d x0 = _mm256_setzero_pd(), x1 = x0;
+        if (each || !xr_ready) pq_x8(r, c, vx0, vstep, &x0, &x1);
         for (int p = 0; each && p < 3; p++) {
             __m256i acc = _mm256_setzero_si256();
             for (uint32_t i = 0; i < n; i++) {
@@ -595,8 +601,6 @@ PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
             _mm256_storeu_si256((__m256i *)(void *)(r->a[p] + c), acc);
         }
         if (!xr_ready) pp_xr8(r, c, x0, x1); /* else the previous row's */
-        ci0 = _mm256_add_pd(ci0, eight);
-        ci1 = _mm256_add_pd(ci1, eight);
     }
     for (int c = n8; c < nk; c++) aw_prof_point(r, c, r->x0 + (double)(r->c0 + c) * r->step);
 }
