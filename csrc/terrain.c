@@ -447,6 +447,9 @@ typedef struct tile_buf {
      * round_js(x) xr holds (rt_point_prof.xr_ready), or xr_nk 0 */
     int64_t xr_c0;
     int xr_nk;
+    /* and xr's common difference where xr is an arithmetic sequence the
+     * linear profile sums take (xr_linear), else -1 */
+    int64_t xr_d;
     /* the tile kernels' tables kept from tile to tile (rt_tile_args.cache),
      * or NULL */
     void *cache;
@@ -1063,6 +1066,25 @@ static int split_codes(const int32_t *restrict code, int nk, uint8_t *restrict o
     return any != 0;
 }
 
+/* The common difference d of a tile's round_js(x), xr[q] = xr[0] + q*d,
+ * where xr is such a sequence and every direction's step B2*d of the
+ * feature sums is at most 2^7 (the linear kernels' windows: aw_plan_make's
+ * rule), else -1.  Integer steps from any origin give one (step 1 from
+ * (0.1, 0.3): d = 1) unless x crosses a rounding boundary's neighbourhood
+ * within the tile; steps below 1 do not. */
+static int64_t xr_linear(const rt_terrain *t, const int32_t *xr, int nk)
+{
+    if (nk < 2) return -1;
+    const int64_t d = (int64_t)xr[1] - xr[0];
+    for (int q = 2; q < nk; q++)
+        if ((int64_t)xr[q] - xr[q - 1] != d) return -1;
+    for (uint32_t i = 0; i < t->directions; i++) {
+        const int64_t a = (int64_t)t->vec[RT_B2][i] * d;
+        if (a > 128 || a < -128) return -1;
+    }
+    return d;
+}
+
 /* A terra row of any step (the point path) by tiles: the profile sums and
  * rounded x by prof_row, the heights by height_row, the feature sums by
  * prof_at, decided by the classify pass: the seed's double arithmetic
@@ -1091,6 +1113,9 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
     ta.win16_mask = j->win16_mask;
     ta.winp = j->winp;
     ta.winp_mask = j->winp_mask;
+    ta.win8 = j->win8; /* the linear sums' (xr_linear) */
+    ta.win8_mask = j->win8_mask;
+    ta.win8_base = j->win8_base;
     for (uint32_t i = 0; i < n; i++) { /* calcProf(B2, xr, A3, yr): B2*xr + A3*yr */
         ta.dv[i] = (uint32_t)rt__u64((int64_t)t->vec[RT_B2][i]);
         ta.v0[i] = (uint32_t)rt__u64((int64_t)t->vec[RT_A3][i] * yri);
@@ -1131,11 +1156,23 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
                             tb->fix, tb->fix_cap, tb->fix_ready, j->winp, j->winp_mask,
                             tb->xr_nk == nk && tb->xr_c0 == b->c0 + c};
         j->kern->prof_row(&pp);
+        if (!pp.xr_ready) tb->xr_d = xr_linear(t, tb->xr, nk);
         tb->xr_c0 = b->c0 + c;
         tb->xr_nk = nk;
         for (int q = nk; q < ((nk + 7) & ~7); q++) tb->xr[q] = tb->xr[nk - 1]; /* read, unused */
         ta.nk = nk;
-        j->kern->prof_at(&ta, (const uint32_t *)tb->xr, tb->fa);
+        if (tb->xr_d >= 0) {
+            /* the sums at xr[0] + q*d by the linear kernel: v0 + B2*xr[q]
+             * = (v0 + B2*xr[0]) + q*(B2*d) modulo 2^32, the same indices */
+            rt_tile_args tl = ta;
+            for (uint32_t i = 0; i < n; i++) {
+                tl.v0[i] = ta.v0[i] + ta.dv[i] * (uint32_t)tb->xr[0];
+                tl.dv[i] = ta.dv[i] * (uint32_t)tb->xr_d;
+            }
+            j->kern->prof(&tl, tb->fa);
+        } else {
+            j->kern->prof_at(&ta, (const uint32_t *)tb->xr, tb->fa);
+        }
         /* as terra_rows_n's classify pass of the block path */
         uint8_t *ot = out->terrain ? out->terrain + k : tb->ot;
         uint8_t *of = out->feature ? out->feature + k : tb->of;
@@ -1506,9 +1543,10 @@ static void prepare_windows(block_job *j, int32_t *iprof, int32_t *win, uint8_t 
     }
     int32_t base = 0;
     /* the byte windows serve the profile sums of terra grids, 32 columns a
-     * step: not built for height grids or narrow ones (small grids are many
-     * and cheap: streams and sites compute such) */
-    if (!(j->out || j->out32) || !j->iprof || j->b->nx < 32) return;
+     * step (the block path's, and the point path's feature sums at whole
+     * steps: terra_point_row): not built for height grids or narrow ones
+     * (small grids are many and cheap: streams and sites compute such) */
+    if (!(j->out || j->out32) || !(j->iprof || j->piprof) || j->b->nx < 32) return;
     int wm8 = rt__tile_windows8(iprof, t->profile_len, win8, &base);
     if (wm8 > 0) {
         j->win8 = win8;
@@ -1579,6 +1617,7 @@ static grid_scratch *grid_scratch_new(int nbufs, int64_t nx, void **raw, tile_bu
         tb->fix_ready = NULL;
         tb->xr_c0 = 0;
         tb->xr_nk = 0;
+        tb->xr_d = -1;
         tb->cache = NULL; /* rt_terra_grid's too */
         atomic_init(&(*busy)[k], 0);
     }

@@ -162,6 +162,29 @@ def test_rounded_x_sums_once_a_value(x0, s, nx):
     assert (g.feature != int(rt.Feature.NONE)).mean() > 0.2  # the sums do show
 
 
+@pytest.mark.parametrize("x0, s, nx, b2", [
+    (23396.1, 1.0, 600, None),          # step 1 from a non-dyadic origin: x rounds to X0 + c
+    (23396.1, 1.0, 4104, None),         # tiles of 2048, 2048 and 8, each its own start
+    (-7777.3, 1.0, 300, None),          # negative rounded x (modulo 2^32)
+    (-150.6, 1.0, 300, None),           # through 0
+    (23396.7, 2.0, 300, None),          # every other x: |B2| * 2 <= 108
+    (23396.1, 3.0, 300, None),          # |B2| * 3 up to 162: the sums at each x
+    (23396.1, 2.0, 300, (64, -54, -34, -51, -43)),   # |B2| * 2 = 128: still linear
+    (23396.1, 2.0, 300, (65, -54, -34, -51, -43)),   # 130: not
+])
+def test_rounded_x_in_steps_linear_sums(x0, s, nx, b2):
+    """At whole steps the rounded x run X0, X0 + d, X0 + 2d, ...: the point
+    path then takes the feature sums by the linear tile kernel from X0
+    (terrain.c, xr_linear) where every |B2 * d| is at most 2^7, the sums at
+    each rounded x elsewhere.  A model whose features follow the sums'
+    parity at every column, against the reference."""
+    params = FEATURE_PARITY if b2 is None else dataclasses.replace(FEATURE_PARITY, b2=b2)
+    t = make_terrain(rt, params)
+    _check(t, params, x0, 5318.3, nx, 2, s)
+    g = t.grid(x0, 5318.3, nx, 2, s)
+    assert (g.feature != int(rt.Feature.NONE)).mean() > 0.2  # the sums do show
+
+
 def test_rounded_x_kept_per_tile():
     """round_js(x) does not depend on the row: a tile keeps the previous row's
     (rt_point_prof.xr_ready), never another tile's of the same width (4104

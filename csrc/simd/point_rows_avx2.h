@@ -530,8 +530,12 @@ PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
     /* The near lanes' check, once for eight columns of every direction
      * while few groups need it (batched), else direction by direction: at
      * lattice steps such as 1/3 most groups have some lane on a boundary
-     * (72 % at 2048^2), at 0.37 some 4 %.  Kept in *fix_ready (bit 1) for
-     * the thread's other rows of the call; the same sums either way. */
+     * (72 % at 2048^2), at 0.37 some 5 %.  The switch, when more than a
+     * quarter of the groups (less 8) were redone: at 0.37 the stricter
+     * eighth (less 1) was passed by chance within the first row's 16
+     * groups, and the batched check then never ran.  Kept in *fix_ready
+     * (bit 1) for the thread's other rows of the call; the same sums
+     * either way. */
     int batched = !(*r->fix_ready & 2), groups = 0, redone = 0;
     for (int c = 0; c < n8; c += 8) {
         if (c == cs + (int)cols || c == 0) {
@@ -572,7 +576,7 @@ PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
             groups++;
             if (__builtin_expect(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(lim, least))) != 0, 0)) {
                 each = 1; /* some lane near a boundary: again, direction by direction */
-                if (++redone * 8 > groups + 8) {
+                if (++redone * 4 > groups + 32) {
                     batched = 0; /* the lattice hits boundaries often (step 1/3) */
                     *r->fix_ready |= 2;
                 }
