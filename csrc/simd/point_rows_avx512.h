@@ -842,8 +842,155 @@ PX_INLINE void px_prof_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIREC
     }
 }
 
+/* round_js(x) of the sixteen columns at x0, x1 into xr: floor, plus one if
+ * the fraction is >= 0.5 */
+PX_INLINE void px_xr16(int32_t *xr, __m512d x0, __m512d x1)
+{
+    const __m512d half = _mm512_set1_pd(0.5), onepd = _mm512_set1_pd(1.0);
+    const __m512d f0 = _mm512_roundscale_pd(x0, PX_FLOOR);
+    const __m512d f1 = _mm512_roundscale_pd(x1, PX_FLOOR);
+    const __mmask8 u0 = _mm512_cmp_pd_mask(_mm512_sub_pd(x0, f0), half, _CMP_GE_OQ);
+    const __mmask8 u1 = _mm512_cmp_pd_mask(_mm512_sub_pd(x1, f1), half, _CMP_GE_OQ);
+    _mm256_storeu_si256((__m256i *)(void *)xr, _mm512_cvttpd_epi32(_mm512_mask_add_pd(f0, u0, f0, onepd)));
+    _mm256_storeu_si256((__m256i *)(void *)(xr + 8), _mm512_cvttpd_epi32(_mm512_mask_add_pd(f1, u1, f1, onepd)));
+}
+
+/* The profile sums by fixed point (as pq_row_n, point_rows_avx2.h: the same
+ * products W, bases, bound E and near-lane rule), sixteen columns a step
+ * with the 16-lane windows: U = base + W of a direction at the sixteen
+ * columns, its index U >> (F+7) modulo 2^L (the windows' rows) from lane
+ * 0 picking the window and the low four bits of each lane's picking the
+ * entry (the window holds entry e in lane e & 15: sixteen columns span at
+ * most 15 entries, |A|*step <= 100).  A lane within 2E of an index boundary
+ * makes its direction's sixteen columns one for the doubles (px_prof_sum).
+ * Columns [0, n16), n16 a multiple of 16 and of the chunk's columns where
+ * there are several chunks. */
+PX_INLINE void px_pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECTIONS],
+                           uint32_t n, const pq_fix *fx, int n16)
+{
+    const size_t cols = fx->cols;
+    const __m512i vshift = _mm512_set1_epi32(fx->shift), lim = _mm512_set1_epi32((int)fx->e2);
+    const __m512i frac = _mm512_set1_epi32((int)((1u << fx->shift) - 1u));
+    const int32_t *win16 = r->win16;
+    const uint32_t wm = r->win16_mask;
+    const __m512d vx0 = _mm512_set1_pd(r->x0), vstep = _mm512_set1_pd(r->step);
+    const __m512d lanes = _mm512_setr_pd(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
+    const __m512d eight = _mm512_set1_pd(8.0);
+    const __m512i pack = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26,
+                                           28, 30);
+    const __m512d lake_h = _mm512_set1_pd(r->lake_height), lake_b = _mm512_set1_pd(r->lake_base);
+    const uint32_t nd = 3 * n, sd = PQ_ROUND(3 * n);
+    uint32_t base[PQ_ROUND(3 * RT_MAX_DIRECTIONS) + 8] __attribute__((aligned(64))) = {0};
+    uint32_t offs[PQ_ROUND(3 * RT_MAX_DIRECTIONS) + 8] __attribute__((aligned(64))) = {0};
+    uint32_t rowb[PQ_ROUND(3 * RT_MAX_DIRECTIONS) + 8] __attribute__((aligned(64)));
+    const uint32_t *first = r->fix + (size_t)nd * cols; /* the groups' first lanes */
+    for (uint32_t d = 0; d < nd; d++) offs[d] = dd[d / n][d % n].off;
+    const __m256i vwm = _mm256_set1_epi32((int)wm);
+    const __m256i vsh = _mm256_set1_epi32(fx->shift);
+    int cs = 0;
+    const int xr_ready = r->xr_ready;
+    /* the check once for all directions while few groups need it, as
+     * pq_row_n (its rule and its note in *fix_ready) */
+    int groups = 0, redone = 0;
+    for (int c = 0; c < n16; c += 16) {
+        if (c == cs + (int)cols || c == 0) {
+            cs = c;
+            pq_bases(r, base, n, cs, fx);
+        }
+        /* the window rows of every direction, in bytes (64 a row) */
+        for (uint32_t d = 0; d < sd; d += 8) {
+            const __m256i u0 = _mm256_add_epi32(
+                _mm256_load_si256((const __m256i *)(const void *)(base + d)),
+                _mm256_loadu_si256((const __m256i *)(const void *)(first + (size_t)(c - cs) / 8 * sd + d)));
+            const __m256i q0 = _mm256_sub_epi32(_mm256_srlv_epi32(u0, vsh),
+                                                _mm256_load_si256((const __m256i *)(const void *)(offs + d)));
+            _mm256_store_si256((__m256i *)(void *)(rowb + d), _mm256_slli_epi32(_mm256_and_si256(q0, vwm), 6));
+        }
+        __asm__ volatile("" : : "r"(rowb) : "memory");
+        /* sixteen columns all lake or mud: their sums are not read */
+        if (r->ht) {
+            const __m512d h0 = _mm512_loadu_pd(r->ht + c), h1 = _mm512_loadu_pd(r->ht + c + 8);
+            const __mmask8 w0 = _mm512_cmp_pd_mask(h0, lake_h, _CMP_LT_OQ) | _mm512_cmp_pd_mask(h0, lake_b, _CMP_LT_OQ);
+            const __mmask8 w1 = _mm512_cmp_pd_mask(h1, lake_h, _CMP_LT_OQ) | _mm512_cmp_pd_mask(h1, lake_b, _CMP_LT_OQ);
+            if ((w0 & w1) == 0xff) {
+                for (int p = 0; p < 3; p++) _mm512_storeu_si512((void *)(r->a[p] + c), _mm512_setzero_si512());
+                if (!xr_ready) {
+                    const __m512d cc = _mm512_add_pd(_mm512_set1_pd((double)(r->c0 + c)), lanes);
+                    px_xr16(r->xr + c, _mm512_add_pd(vx0, _mm512_mul_pd(cc, vstep)),
+                            _mm512_add_pd(vx0, _mm512_mul_pd(_mm512_add_pd(cc, eight), vstep)));
+                }
+                continue;
+            }
+        }
+        int each = 0;
+        {
+            __m512i least = frac;
+            for (int p = 0; p < 3; p++) {
+                __m512i acc = _mm512_setzero_si512();
+                for (uint32_t i = 0; i < n; i++) {
+                    const uint32_t d = (uint32_t)p * n + i;
+                    const __m512i u = _mm512_add_epi32(
+                        _mm512_set1_epi32((int)base[d]),
+                        _mm512_loadu_si512((const void *)(r->fix + (size_t)d * cols + (c - cs))));
+                    least = _mm512_min_epu32(least, _mm512_and_si512(u, frac));
+                    const __m512i wv = _mm512_load_si512((const void *)((const char *)win16 + rowb[d]));
+                    acc = _mm512_add_epi32(acc, _mm512_permutexvar_epi32(_mm512_srlv_epi32(u, vshift), wv));
+                }
+                _mm512_storeu_si512((void *)(r->a[p] + c), acc);
+            }
+            groups++;
+            if (__builtin_expect(_mm512_cmplt_epu32_mask(least, lim) != 0, 0)) {
+                each = 1; /* some lane near a boundary: those directions again */
+                if (++redone * 4 > groups + 32) {
+                    /* the lattice hits boundaries often (step 1/3): the
+                     * doubles for this row's other columns and the
+                     * thread's other rows of the call (px_prof_n; the
+                     * direction-by-direction check took 1.03 of their
+                     * time there, with its mispredicted branches) */
+                    *r->fix_ready |= 2;
+                    rt_point_prof rest = *r;
+                    rest.c0 += c;
+                    rest.nk -= c;
+                    for (int p = 0; p < 3; p++) rest.a[p] += c;
+                    rest.xr += c;
+                    if (rest.ht) rest.ht += c;
+                    px_prof_n(&rest, dd, n, n16 - c);
+                    return;
+                }
+            }
+        }
+        __m512d x0 = _mm512_setzero_pd(), x1 = x0;
+        if (each || !xr_ready) {
+            const __m512d cc = _mm512_add_pd(_mm512_set1_pd((double)(r->c0 + c)), lanes);
+            x0 = _mm512_add_pd(vx0, _mm512_mul_pd(cc, vstep));
+            x1 = _mm512_add_pd(vx0, _mm512_mul_pd(_mm512_add_pd(cc, eight), vstep));
+        }
+        /* the near directions' sixteen by the doubles, in place of their
+         * lookups (the sums modulo 2^32: the same int32) */
+        for (int p = 0; each && p < 3; p++) {
+            __m512i acc = _mm512_loadu_si512((const void *)(r->a[p] + c));
+            int changed = 0;
+            for (uint32_t i = 0; i < n; i++) {
+                const uint32_t d = (uint32_t)p * n + i;
+                const __m512i u = _mm512_add_epi32(
+                    _mm512_set1_epi32((int)base[d]),
+                    _mm512_loadu_si512((const void *)(r->fix + (size_t)d * cols + (c - cs))));
+                if (_mm512_cmplt_epu32_mask(_mm512_and_si512(u, frac), lim) == 0) continue;
+                const __m512i wv = _mm512_load_si512((const void *)((const char *)win16 + rowb[d]));
+                const __m512i fixed = _mm512_permutexvar_epi32(_mm512_srlv_epi32(u, vshift), wv);
+                acc = _mm512_add_epi32(_mm512_sub_epi32(acc, fixed),
+                                       px_prof_sum(&dd[p][i], x0, x1, win16, wm, pack));
+                changed = 1;
+            }
+            if (changed) _mm512_storeu_si512((void *)(r->a[p] + c), acc);
+        }
+        if (!xr_ready) px_xr16(r->xr + c, x0, x1); /* else the previous row's */
+    }
+}
+
 /* The profile sums and rounded x of a terra row's tile (as prof_row_avx2w):
- * the 16-lane windows where they serve the tile, the AVX2 row for the rest. */
+ * the 16-lane windows where they serve the tile (by fixed point where the
+ * block has the products: px_pq_row_n), the AVX2 row for the rest. */
 static PX_ATTR void prof_row_avx512w(const rt_point_prof *r)
 {
     const rt_terrain *t = r->t;
@@ -859,10 +1006,21 @@ static PX_ATTR void prof_row_avx512w(const rt_point_prof *r)
             dd[p][i].off = a < 0 ? 15u : 0u;
         }
     if (n16 > 0) {
-        if (r->n == 5)
+        /* pq_setup with the 16-lane windows' rows in the AVX2 ones' place */
+        rt_point_prof rq = *r;
+        rq.winp = r->win16;
+        rq.winp_mask = r->win16_mask;
+        pq_fix fx;
+        if (pq_setup(&rq, &fx) && !(*r->fix_ready & 2) && (fx.cols % 16 == 0 || (int)fx.cols >= n16)) {
+            if (r->n == 5)
+                px_pq_row_n(r, dd, 5, &fx, n16);
+            else
+                px_pq_row_n(r, dd, r->n, &fx, n16);
+        } else if (r->n == 5) {
             px_prof_n(r, dd, 5, n16);
-        else
+        } else {
             px_prof_n(r, dd, r->n, n16);
+        }
     }
     if (n16 == r->nk) return;
     rt_point_prof rest = *r;
