@@ -487,6 +487,34 @@ static inline __attribute__((always_inline)) void pq_bases(const rt_point_prof *
         }
 }
 
+/* The window rows of every direction at once, from the group's first
+ * lanes (first: the chunk's, at the group): ((U >> (F+7)) - off) mod rows,
+ * in bytes (rows of 2^lg bytes), into rowb (PQ_ROUND(3n) slots: sd) */
+PR_INLINE void pq_rows(const uint32_t *base, const uint32_t *first, const uint32_t *offs,
+                       uint32_t sd, __m256i vshift, __m256i vmask, int lg, uint32_t *rowb)
+{
+    for (uint32_t d = 0; d < sd; d += 8) {
+        const __m256i u0 = _mm256_add_epi32(_mm256_load_si256((const __m256i *)(const void *)(base + d)),
+                                            _mm256_loadu_si256((const __m256i *)(const void *)(first + d)));
+        const __m256i q0 = _mm256_sub_epi32(_mm256_srlv_epi32(u0, vshift),
+                                            _mm256_load_si256((const __m256i *)(const void *)(offs + d)));
+        _mm256_store_si256((__m256i *)(void *)(rowb + d), _mm256_slli_epi32(_mm256_and_si256(q0, vmask), lg));
+    }
+}
+
+/* The columns of r from its column c on (the sums, rounded x and heights
+ * there) */
+static inline rt_point_prof pp_from(const rt_point_prof *r, int c)
+{
+    rt_point_prof rest = *r;
+    rest.c0 += c;
+    rest.nk -= c;
+    for (int p = 0; p < 3; p++) rest.a[p] += c;
+    rest.xr += c;
+    if (rest.ht) rest.ht += c;
+    return rest;
+}
+
 /* U = base + W of direction d at the eight columns from column k of the
  * chunk (W: pq_fill, cols columns a direction) */
 PR_INLINE __m256i pq_u(const uint32_t *fix, const uint32_t *base, uint32_t d, size_t cols, int k)
@@ -543,17 +571,9 @@ PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
             cs = c;
             pq_bases(r, base, n, cs, fx);
         }
-        /* the window rows of every direction at once, from the first lanes:
-         * ((U >> (F+7)) - off) mod rows, in bytes (a lane 0 near a boundary
-         * makes its direction one for the doubles below) */
-        for (uint32_t d = 0; d < sd; d += 8) {
-            const __m256i u0 = _mm256_add_epi32(
-                _mm256_load_si256((const __m256i *)(const void *)(base + d)),
-                _mm256_loadu_si256((const __m256i *)(const void *)(first + (size_t)(c - cs) / 8 * sd + d)));
-            const __m256i q0 = _mm256_sub_epi32(_mm256_srlv_epi32(u0, vshift),
-                                                _mm256_load_si256((const __m256i *)(const void *)(offs + d)));
-            _mm256_store_si256((__m256i *)(void *)(rowb + d), _mm256_slli_epi32(_mm256_and_si256(q0, vpm), 5));
-        }
+        /* the window rows (32 bytes each; a lane 0 near a boundary makes
+         * its direction one for the doubles below) */
+        pq_rows(base, first + (size_t)(c - cs) / 8 * sd, offs, sd, vshift, vpm, 5, rowb);
         /* read back from memory, a load each (GCC otherwise keeps them in
          * vector registers and extracts each by vpextrd) */
         __asm__ volatile("" : : "r"(rowb) : "memory");

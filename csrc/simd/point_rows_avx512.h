@@ -897,16 +897,9 @@ PX_INLINE void px_pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIR
             cs = c;
             pq_bases(r, base, n, cs, fx);
         }
-        /* the window rows of every direction, in bytes (64 a row) */
-        for (uint32_t d = 0; d < sd; d += 8) {
-            const __m256i u0 = _mm256_add_epi32(
-                _mm256_load_si256((const __m256i *)(const void *)(base + d)),
-                _mm256_loadu_si256((const __m256i *)(const void *)(first + (size_t)(c - cs) / 8 * sd + d)));
-            const __m256i q0 = _mm256_sub_epi32(_mm256_srlv_epi32(u0, vsh),
-                                                _mm256_load_si256((const __m256i *)(const void *)(offs + d)));
-            _mm256_store_si256((__m256i *)(void *)(rowb + d), _mm256_slli_epi32(_mm256_and_si256(q0, vwm), 6));
-        }
-        __asm__ volatile("" : : "r"(rowb) : "memory");
+        /* the window rows, 64 bytes each */
+        pq_rows(base, first + (size_t)(c - cs) / 8 * sd, offs, sd, vsh, vwm, 6, rowb);
+        __asm__ volatile("" : : "r"(rowb) : "memory"); /* as pq_row_n */
         /* sixteen columns all lake or mud: their sums are not read */
         if (r->ht) {
             const __m512d h0 = _mm512_loadu_pd(r->ht + c), h1 = _mm512_loadu_pd(r->ht + c + 8);
@@ -948,12 +941,7 @@ PX_INLINE void px_pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIR
                      * direction-by-direction check took 1.03 of their
                      * time there, with its mispredicted branches) */
                     *r->fix_ready |= 2;
-                    rt_point_prof rest = *r;
-                    rest.c0 += c;
-                    rest.nk -= c;
-                    for (int p = 0; p < 3; p++) rest.a[p] += c;
-                    rest.xr += c;
-                    if (rest.ht) rest.ht += c;
+                    const rt_point_prof rest = pp_from(r, c);
                     px_prof_n(&rest, dd, n, n16 - c);
                     return;
                 }
@@ -1023,12 +1011,7 @@ static PX_ATTR void prof_row_avx512w(const rt_point_prof *r)
         }
     }
     if (n16 == r->nk) return;
-    rt_point_prof rest = *r;
-    rest.c0 += n16;
-    rest.nk -= n16;
-    for (int p = 0; p < 3; p++) rest.a[p] += n16;
-    rest.xr += n16;
-    if (rest.ht) rest.ht += n16;
+    rt_point_prof rest = pp_from(r, n16);
     rest.fix = NULL; /* a few columns: not worth filling the AVX2 rows' products */
     prof_row_avx2w(&rest);
 }
