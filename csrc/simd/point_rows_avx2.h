@@ -472,9 +472,11 @@ static void pq_fill(const rt_point_prof *r, uint32_t n, size_t cols, double scal
 }
 
 /* The bases of the chunk whose first column is c0 + cs, direction d's in
- * base[d] */
-static inline __attribute__((always_inline)) void pq_bases(const rt_point_prof *r, uint32_t *base, uint32_t n, int cs,
-                                                       const pq_fix *fx)
+ * base[d].  Inlined into each caller, so compiled for its target: one copy
+ * for baseline x86-64, called from the AVX-512 rows eight times a row, took
+ * 12.6 % of the samples of their grid at 0.37 (perf, Zen 4). */
+static inline __attribute__((always_inline)) void
+pq_bases(const rt_point_prof *r, uint32_t *base, uint32_t n, int cs, const pq_fix *fx)
 {
     const rt_terrain *t = r->t;
     static const int pa[3] = {RT_A1, RT_A2, RT_A3}, pb[3] = {RT_B1, RT_B2, RT_B3};

@@ -800,12 +800,24 @@ PX_INLINE __m512i px_prof_sum(const pp_dir *dd, __m512d x0, __m512d x1, const in
     return _mm512_permutexvar_epi32(q, _mm512_loadu_si512((const void *)row));
 }
 
+/* round_js(x) of the sixteen columns at x0, x1 into xr: floor, plus one if
+ * the fraction is >= 0.5 */
+PX_INLINE void px_xr16(int32_t *xr, __m512d x0, __m512d x1)
+{
+    const __m512d half = _mm512_set1_pd(0.5), onepd = _mm512_set1_pd(1.0);
+    const __m512d f0 = _mm512_roundscale_pd(x0, PX_FLOOR);
+    const __m512d f1 = _mm512_roundscale_pd(x1, PX_FLOOR);
+    const __mmask8 u0 = _mm512_cmp_pd_mask(_mm512_sub_pd(x0, f0), half, _CMP_GE_OQ);
+    const __mmask8 u1 = _mm512_cmp_pd_mask(_mm512_sub_pd(x1, f1), half, _CMP_GE_OQ);
+    _mm256_storeu_si256((__m256i *)(void *)xr, _mm512_cvttpd_epi32(_mm512_mask_add_pd(f0, u0, f0, onepd)));
+    _mm256_storeu_si256((__m256i *)(void *)(xr + 8), _mm512_cvttpd_epi32(_mm512_mask_add_pd(f1, u1, f1, onepd)));
+}
+
 PX_INLINE void px_prof_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECTIONS],
                          uint32_t n, int n16)
 {
     const __m512d vx0 = _mm512_set1_pd(r->x0), vstep = _mm512_set1_pd(r->step);
-    const __m512d sixteen = _mm512_set1_pd(16.0), half = _mm512_set1_pd(0.5);
-    const __m512d onepd = _mm512_set1_pd(1.0);
+    const __m512d sixteen = _mm512_set1_pd(16.0);
     const __m512d lanes = _mm512_setr_pd(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
     const __m512i pack = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26,
                                            28, 30);
@@ -829,30 +841,10 @@ PX_INLINE void px_prof_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIREC
             ci1 = _mm512_add_pd(ci1, sixteen);
             continue;
         }
-        const __m512d f0 = _mm512_roundscale_pd(x0, PX_FLOOR);
-        const __m512d f1 = _mm512_roundscale_pd(x1, PX_FLOOR);
-        const __mmask8 u0 = _mm512_cmp_pd_mask(_mm512_sub_pd(x0, f0), half, _CMP_GE_OQ);
-        const __mmask8 u1 = _mm512_cmp_pd_mask(_mm512_sub_pd(x1, f1), half, _CMP_GE_OQ);
-        _mm256_storeu_si256((__m256i *)(void *)(r->xr + c),
-                            _mm512_cvttpd_epi32(_mm512_mask_add_pd(f0, u0, f0, onepd)));
-        _mm256_storeu_si256((__m256i *)(void *)(r->xr + c + 8),
-                            _mm512_cvttpd_epi32(_mm512_mask_add_pd(f1, u1, f1, onepd)));
+        px_xr16(r->xr + c, x0, x1);
         ci0 = _mm512_add_pd(ci0, sixteen);
         ci1 = _mm512_add_pd(ci1, sixteen);
     }
-}
-
-/* round_js(x) of the sixteen columns at x0, x1 into xr: floor, plus one if
- * the fraction is >= 0.5 */
-PX_INLINE void px_xr16(int32_t *xr, __m512d x0, __m512d x1)
-{
-    const __m512d half = _mm512_set1_pd(0.5), onepd = _mm512_set1_pd(1.0);
-    const __m512d f0 = _mm512_roundscale_pd(x0, PX_FLOOR);
-    const __m512d f1 = _mm512_roundscale_pd(x1, PX_FLOOR);
-    const __mmask8 u0 = _mm512_cmp_pd_mask(_mm512_sub_pd(x0, f0), half, _CMP_GE_OQ);
-    const __mmask8 u1 = _mm512_cmp_pd_mask(_mm512_sub_pd(x1, f1), half, _CMP_GE_OQ);
-    _mm256_storeu_si256((__m256i *)(void *)xr, _mm512_cvttpd_epi32(_mm512_mask_add_pd(f0, u0, f0, onepd)));
-    _mm256_storeu_si256((__m256i *)(void *)(xr + 8), _mm512_cvttpd_epi32(_mm512_mask_add_pd(f1, u1, f1, onepd)));
 }
 
 /* The profile sums by fixed point (as pq_row_n, point_rows_avx2.h: the same
@@ -863,6 +855,8 @@ PX_INLINE void px_xr16(int32_t *xr, __m512d x0, __m512d x1)
  * entry (the window holds entry e in lane e & 15: sixteen columns span at
  * most 15 entries, |A|*step <= 100).  A lane within 2E of an index boundary
  * makes its direction's sixteen columns one for the doubles (px_prof_sum).
+ * Where lattice steps put such lanes in many groups (1/3 from whole
+ * metres), the rest of the call takes the doubles' rows (px_prof_n).
  * Columns [0, n16), n16 a multiple of 16 and of the chunk's columns where
  * there are several chunks. */
 PX_INLINE void px_pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECTIONS],
