@@ -643,14 +643,16 @@ PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
     for (int c = n8; c < nk; c++) aw_prof_point(r, c, r->x0 + (double)(r->c0 + c) * r->step);
 }
 
-/* The fixed point of a call (and W, once a block); 0 where the call is not
- * for it: no scratch, or a bound too wide (far coordinates, long profiles). */
-static int pq_setup(const rt_point_prof *r, pq_fix *fx)
+/* The fixed point of a call (and W, once a block) for rotated windows of
+ * win_mask + 1 rows (the AVX2 rows' winp, the AVX-512 rows' win16); 0 where
+ * the call is not for it: no scratch or windows, or a bound too wide (far
+ * coordinates, long profiles). */
+static int pq_setup(const rt_point_prof *r, const int32_t *win, uint32_t win_mask, pq_fix *fx)
 {
     const rt_terrain *t = r->t;
     static const int pa[3] = {RT_A1, RT_A2, RT_A3}, pb[3] = {RT_B1, RT_B2, RT_B3};
-    const uint32_t n = r->n, rows = r->winp_mask + 1;
-    if (!r->fix || !r->fix_ready || !r->winp || rows < 8 || (rows & (rows - 1)) != 0) return 0;
+    const uint32_t n = r->n, rows = win_mask + 1;
+    if (!r->fix || !r->fix_ready || !win || rows < 8 || (rows & (rows - 1)) != 0) return 0;
     fx->cols = r->fix_cap / RT_POINT_FIX_WORDS(n, 8) * 8; /* W's columns */
     if (fx->cols > PQ_COLS) fx->cols = PQ_COLS;
     if (fx->cols < PQ_COLS && (size_t)(r->nk & ~7) > fx->cols) return 0;
@@ -702,7 +704,7 @@ static PR_ATTR int pr_prof_row_avx2(const rt_point_prof *r)
             dd[p][i].off = a < 0 ? 7u : 0u;
         }
     pq_fix fx;
-    if (pq_setup(r, &fx)) {
+    if (pq_setup(r, r->winp, r->winp_mask, &fx)) {
         if (r->n == 5)
             pq_row_n(r, dd, 5, &fx);
         else

@@ -847,6 +847,25 @@ PX_INLINE void px_prof_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIREC
     }
 }
 
+/* U = base + W of direction d at the sixteen columns from column k of the
+ * chunk (as pq_u) */
+PX_INLINE __m512i px_u(const uint32_t *fix, const uint32_t *base, uint32_t d, size_t cols, int k)
+{
+    return _mm512_add_epi32(_mm512_set1_epi32((int)base[d]),
+                            _mm512_loadu_si512((const void *)(fix + (size_t)d * cols + k)));
+}
+
+/* x of the sixteen columns [c, c+16) of a row, as px_prof_n computes them
+ * (x0: the first eight) */
+PX_INLINE void px_x16(const rt_point_prof *r, int c, __m512d vx0, __m512d vstep, __m512d *x0,
+                      __m512d *x1)
+{
+    const __m512d cc = _mm512_add_pd(_mm512_set1_pd((double)(r->c0 + c)),
+                                     _mm512_setr_pd(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0));
+    *x0 = _mm512_add_pd(vx0, _mm512_mul_pd(cc, vstep));
+    *x1 = _mm512_add_pd(vx0, _mm512_mul_pd(_mm512_add_pd(cc, _mm512_set1_pd(8.0)), vstep));
+}
+
 /* The profile sums by fixed point (as pq_row_n, point_rows_avx2.h: the same
  * products W, bases, bound E and near-lane rule), sixteen columns a step
  * with the 16-lane windows: U = base + W of a direction at the sixteen
@@ -868,15 +887,13 @@ PX_INLINE void px_pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIR
     const int32_t *win16 = r->win16;
     const uint32_t wm = r->win16_mask;
     const __m512d vx0 = _mm512_set1_pd(r->x0), vstep = _mm512_set1_pd(r->step);
-    const __m512d lanes = _mm512_setr_pd(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
-    const __m512d eight = _mm512_set1_pd(8.0);
     const __m512i pack = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26,
                                            28, 30);
     const __m512d lake_h = _mm512_set1_pd(r->lake_height), lake_b = _mm512_set1_pd(r->lake_base);
     const uint32_t nd = 3 * n, sd = PQ_ROUND(3 * n);
-    uint32_t base[PQ_ROUND(3 * RT_MAX_DIRECTIONS) + 8] __attribute__((aligned(64))) = {0};
-    uint32_t offs[PQ_ROUND(3 * RT_MAX_DIRECTIONS) + 8] __attribute__((aligned(64))) = {0};
-    uint32_t rowb[PQ_ROUND(3 * RT_MAX_DIRECTIONS) + 8] __attribute__((aligned(64)));
+    uint32_t base[PQ_ROUND(3 * RT_MAX_DIRECTIONS)] __attribute__((aligned(64))) = {0};
+    uint32_t offs[PQ_ROUND(3 * RT_MAX_DIRECTIONS)] __attribute__((aligned(64))) = {0};
+    uint32_t rowb[PQ_ROUND(3 * RT_MAX_DIRECTIONS)] __attribute__((aligned(64)));
     const uint32_t *first = r->fix + (size_t)nd * cols; /* the groups' first lanes */
     for (uint32_t d = 0; d < nd; d++) offs[d] = dd[d / n][d % n].off;
     const __m256i vwm = _mm256_set1_epi32((int)wm);
@@ -902,9 +919,9 @@ PX_INLINE void px_pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIR
             if ((w0 & w1) == 0xff) {
                 for (int p = 0; p < 3; p++) _mm512_storeu_si512((void *)(r->a[p] + c), _mm512_setzero_si512());
                 if (!xr_ready) {
-                    const __m512d cc = _mm512_add_pd(_mm512_set1_pd((double)(r->c0 + c)), lanes);
-                    px_xr16(r->xr + c, _mm512_add_pd(vx0, _mm512_mul_pd(cc, vstep)),
-                            _mm512_add_pd(vx0, _mm512_mul_pd(_mm512_add_pd(cc, eight), vstep)));
+                    __m512d x0, x1;
+                    px_x16(r, c, vx0, vstep, &x0, &x1);
+                    px_xr16(r->xr + c, x0, x1);
                 }
                 continue;
             }
@@ -916,9 +933,7 @@ PX_INLINE void px_pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIR
                 __m512i acc = _mm512_setzero_si512();
                 for (uint32_t i = 0; i < n; i++) {
                     const uint32_t d = (uint32_t)p * n + i;
-                    const __m512i u = _mm512_add_epi32(
-                        _mm512_set1_epi32((int)base[d]),
-                        _mm512_loadu_si512((const void *)(r->fix + (size_t)d * cols + (c - cs))));
+                    const __m512i u = px_u(r->fix, base, d, cols, c - cs);
                     least = _mm512_min_epu32(least, _mm512_and_si512(u, frac));
                     const __m512i wv = _mm512_load_si512((const void *)((const char *)win16 + rowb[d]));
                     acc = _mm512_add_epi32(acc, _mm512_permutexvar_epi32(_mm512_srlv_epi32(u, vshift), wv));
@@ -932,8 +947,8 @@ PX_INLINE void px_pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIR
                     /* the lattice hits boundaries often (step 1/3): the
                      * doubles for this row's other columns and the
                      * thread's other rows of the call (px_prof_n; the
-                     * direction-by-direction check took 1.03 of their
-                     * time there, with its mispredicted branches) */
+                     * direction-by-direction check took 1.03-1.07 of
+                     * their time there, with its mispredicted branches) */
                     *r->fix_ready |= 2;
                     const rt_point_prof rest = pp_from(r, c);
                     px_prof_n(&rest, dd, n, n16 - c);
@@ -942,11 +957,7 @@ PX_INLINE void px_pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIR
             }
         }
         __m512d x0 = _mm512_setzero_pd(), x1 = x0;
-        if (each || !xr_ready) {
-            const __m512d cc = _mm512_add_pd(_mm512_set1_pd((double)(r->c0 + c)), lanes);
-            x0 = _mm512_add_pd(vx0, _mm512_mul_pd(cc, vstep));
-            x1 = _mm512_add_pd(vx0, _mm512_mul_pd(_mm512_add_pd(cc, eight), vstep));
-        }
+        if (each || !xr_ready) px_x16(r, c, vx0, vstep, &x0, &x1);
         /* the near directions' sixteen by the doubles, in place of their
          * lookups (the sums modulo 2^32: the same int32) */
         for (int p = 0; each && p < 3; p++) {
@@ -954,9 +965,7 @@ PX_INLINE void px_pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIR
             int changed = 0;
             for (uint32_t i = 0; i < n; i++) {
                 const uint32_t d = (uint32_t)p * n + i;
-                const __m512i u = _mm512_add_epi32(
-                    _mm512_set1_epi32((int)base[d]),
-                    _mm512_loadu_si512((const void *)(r->fix + (size_t)d * cols + (c - cs))));
+                const __m512i u = px_u(r->fix, base, d, cols, c - cs);
                 if (_mm512_cmplt_epu32_mask(_mm512_and_si512(u, frac), lim) == 0) continue;
                 const __m512i wv = _mm512_load_si512((const void *)((const char *)win16 + rowb[d]));
                 const __m512i fixed = _mm512_permutexvar_epi32(_mm512_srlv_epi32(u, vshift), wv);
@@ -988,12 +997,9 @@ static PX_ATTR void prof_row_avx512w(const rt_point_prof *r)
             dd[p][i].off = a < 0 ? 15u : 0u;
         }
     if (n16 > 0) {
-        /* pq_setup with the 16-lane windows' rows in the AVX2 ones' place */
-        rt_point_prof rq = *r;
-        rq.winp = r->win16;
-        rq.winp_mask = r->win16_mask;
-        pq_fix fx;
-        if (pq_setup(&rq, &fx) && !(*r->fix_ready & 2) && (fx.cols % 16 == 0 || (int)fx.cols >= n16)) {
+        pq_fix fx; /* the fixed point for the 16-lane windows' rows */
+        if (pq_setup(r, r->win16, r->win16_mask, &fx) && !(*r->fix_ready & 2) &&
+            (fx.cols % 16 == 0 || (int)fx.cols >= n16)) {
             if (r->n == 5)
                 px_pq_row_n(r, dd, 5, &fx, n16);
             else
