@@ -37,6 +37,16 @@ typedef struct rt_tile_args {
     const uint8_t *win8;
     uint32_t win8_mask;      /* rows - 1 */
     int32_t win8_base;       /* the smallest profile value */
+    /* rotated 64-byte windows (rt__tile_windows64: the VBMI kernels' profile
+     * sums, `win64` in their table), or NULL: row b holds the entries
+     * b .. b+63 less win8_base, entry e in byte e & 63 */
+    const uint8_t *win64;
+    uint32_t win64_mask;     /* rows - 1 */
+    /* rotated 16-lane windows (rt__tile_windows16: the VBMI kernels' height
+     * sums, as `win64`), or NULL: row b holds the packed entries b .. b+15
+     * with entry e in lane e & 15 */
+    const int32_t *win16p;
+    uint32_t win16p_mask;    /* rows - 1 */
     /* height_store only: nonzero when the output is large enough that
      * streaming stores pay (used where aligned for them; `finish` orders them) */
     int stream;
@@ -66,6 +76,9 @@ typedef struct rt_tile_args {
 /* Fills win (RT_WIN_ROWS * 8 entries); returns the row count - 1 (the mask
  * to apply to a window base), or -1 when the profile does not fit. */
 int rt__tile_windows(const int32_t *iprof, uint32_t len, int32_t *win);
+/* The same with rows of 16 packed entries (a vpermd of 16 lanes): fills
+ * win16p (RT_WIN_ROWS * 16 entries); returns as rt__tile_windows. */
+int rt__tile_windows16(const int32_t *iprof, uint32_t len, int32_t *win16p);
 
 /* Rotated byte windows, for the profile-sum passes (16 or 32 columns a
  * lookup): at most RT_WIN8_ROWS rows of 16 bytes, row b holding
@@ -74,6 +87,13 @@ int rt__tile_windows(const int32_t *iprof, uint32_t len, int32_t *win);
  * more than 255 or is longer than RT_WIN8_ROWS. */
 #define RT_WIN8_ROWS 512
 int rt__tile_windows8(const int32_t *iprof, uint32_t len, uint8_t *win8, int32_t *base);
+
+/* The same with rows of 64 bytes (one vpermb a lookup of 64 columns): at
+ * most RT_WIN8_ROWS rows, row b holding P[e & mask] - base for e in
+ * [b, b+64) in byte e & 63.  Fills win64 (RT_WIN8_ROWS * 64 bytes, base as
+ * rt__tile_windows8 finds it); returns the row count - 1, or -1 as
+ * rt__tile_windows8. */
+int rt__tile_windows64(const int32_t *iprof, uint32_t len, uint8_t *win64);
 
 /* A row of a height grid by the point path's double arithmetic (any step):
  * x = x0 + (double)(c0 + c) * step for c in [0, nx), y fixed. */
@@ -303,6 +323,9 @@ typedef struct rt_tile_kernels {
      * first: the same columns and scratch, its own y and output), the same
      * doubles as height_row of each; NULL: height_row row by row */
     void (*height_row2)(const rt_point_row *, const rt_point_row *);
+    /* nonzero: the tile passes read the wide windows (win64, win16p) where
+     * the caller provides them */
+    int wide_tiles;
 } rt_tile_kernels;
 
 /* The kernels of an rt_simd variant on this CPU (resolved with

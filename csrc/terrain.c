@@ -459,6 +459,8 @@ typedef struct tile_buf {
 typedef struct grid_scratch {
     int32_t win[RT_WIN_ROWS * 8]; /* first: 64-byte aligned */
     uint8_t win8[RT_WIN8_ROWS * 16];
+    uint8_t win64[RT_WIN8_ROWS * 64]; /* 64-byte aligned: the sizes above are */
+    int32_t win16p[RT_WIN_ROWS * 16];
     int32_t iprof[INT_PROFILE_MAX];
     uint8_t bytes[256];
     double dwin[RT_DWIN_ROWS * 8]; /* 64-byte aligned: the size above is */
@@ -498,6 +500,10 @@ typedef struct block_job {
     const uint8_t *win8;      /* rotated byte windows (rt__tile_windows8), or NULL */
     uint32_t win8_mask;
     int32_t win8_base;
+    const uint8_t *win64;     /* 64-byte windows (rt__tile_windows64), or NULL */
+    uint32_t win64_mask;
+    const int32_t *win16p;    /* 16-lane packed windows (rt__tile_windows16), or NULL */
+    uint32_t win16p_mask;
     double fa_max;            /* a bound on |a profile sum| */
     /* terra grids: one tile_buf per thread that can run at once, each
      * claimed by the chunk of rows using it (busy[k]) */
@@ -703,6 +709,10 @@ static void tile_pair(const block_job *j, const row_state *rs, int pair, int64_t
     ta->win8 = j->win8;
     ta->win8_mask = j->win8_mask;
     ta->win8_base = j->win8_base;
+    ta->win64 = j->win64;
+    ta->win64_mask = j->win64_mask;
+    ta->win16p = j->win16p;
+    ta->win16p_mask = j->win16p_mask;
     for (uint32_t i = 0; i < t->directions; i++) {
         int64_t A = t->vec[PAIR_A[pair]][i];
         ta->v0[i] = (uint32_t)rt__u64(A * X + rs->by[pair][i]);
@@ -769,6 +779,10 @@ static void tile_feature(const block_job *j, const row_state *rs, int nk, int li
     ta->win8 = j->win8;
     ta->win8_mask = j->win8_mask;
     ta->win8_base = j->win8_base;
+    ta->win64 = j->win64;
+    ta->win64_mask = j->win64_mask;
+    ta->win16p = j->win16p;
+    ta->win16p_mask = j->win16p_mask;
     for (uint32_t i = 0; i < t->directions; i++) {
         const int64_t a = t->vec[RT_B2][i];
         ta->dv[i] = (uint32_t)rt__u64(linear ? a * j->S : a);
@@ -1116,6 +1130,8 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
     ta.win8 = j->win8; /* the linear sums' (xr_linear) */
     ta.win8_mask = j->win8_mask;
     ta.win8_base = j->win8_base;
+    ta.win64 = j->win64;
+    ta.win64_mask = j->win64_mask;
     for (uint32_t i = 0; i < n; i++) { /* calcProf(B2, xr, A3, yr): B2*xr + A3*yr */
         ta.dv[i] = (uint32_t)rt__u64((int64_t)t->vec[RT_B2][i]);
         ta.v0[i] = (uint32_t)rt__u64((int64_t)t->vec[RT_A3][i] * yri);
@@ -1520,7 +1536,8 @@ static void terra_rows(void *ctx, int64_t begin, int64_t end)
 
 /* The rotated windows of an integer profile (the tile passes of the block
  * path, and the point-path rows of any step). */
-static void prepare_windows(block_job *j, int32_t *iprof, int32_t *win, uint8_t *win8)
+static void prepare_windows(block_job *j, int32_t *iprof, int32_t *win, uint8_t *win8,
+                            uint8_t *win64, int32_t *win16p)
 {
     const rt_terrain *t = j->t;
     if (!j->iprof) { /* the point path: an integer profile still has windows */
@@ -1541,6 +1558,14 @@ static void prepare_windows(block_job *j, int32_t *iprof, int32_t *win, uint8_t 
         j->win = win;
         j->win_mask = (uint32_t)wm;
     }
+    /* the wide kernels' 16-lane ones: the block path's tiles of terra grids
+     * (height grids write as fast at step 1 without) */
+    const int wm16 = wm > 0 && j->kern->wide_tiles && j->iprof && (j->out || j->out32) && j->b->nx >= 64
+                         ? rt__tile_windows16(iprof, t->profile_len, win16p) : -1;
+    if (wm16 > 0) {
+        j->win16p = win16p;
+        j->win16p_mask = (uint32_t)wm16;
+    }
     int32_t base = 0;
     /* the byte windows serve the profile sums of terra grids, 32 columns a
      * step (the block path's, and the point path's feature sums at whole
@@ -1552,6 +1577,13 @@ static void prepare_windows(block_job *j, int32_t *iprof, int32_t *win, uint8_t 
         j->win8 = win8;
         j->win8_mask = (uint32_t)wm8;
         j->win8_base = base;
+        /* and the 64-byte ones of the kernels that read them */
+        const int wm64 = j->kern->wide_tiles && j->b->nx >= 64
+                             ? rt__tile_windows64(iprof, t->profile_len, win64) : -1;
+        if (wm64 > 0) {
+            j->win64 = win64;
+            j->win64_mask = (uint32_t)wm64;
+        }
     }
 }
 
@@ -1633,7 +1665,7 @@ static void grid_plan(block_job *j, grid_scratch *g)
         if (byte_profile(j->t, g->iprof, g->bytes)) j->bytes = g->bytes;
     }
     j->kern = rt__tile_kernels(j->t->simd, j->bytes != NULL);
-    prepare_windows(j, g->iprof, g->win, g->win8);
+    prepare_windows(j, g->iprof, g->win, g->win8, g->win64, g->win16p);
     if (!j->fast && j->kern->height_row) {
         const int dm = rt__point_dwin(j->t->profile, j->t->profile_len, g->dwin);
         if (dm > 0) {

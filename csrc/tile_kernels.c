@@ -60,21 +60,42 @@
 #define RT_HAVE_NEON_VARIANT 0
 #endif
 
-int rt__tile_windows(const int32_t *iprof, uint32_t len, int32_t *win)
+/* The packed entry e: P[e] << 16 | (uint16_t)(P[e+1] - P[e]) */
+static int32_t tile_pack(const int32_t *iprof, uint32_t mask, uint32_t e)
 {
-    const uint32_t mask = len - 1, rows = len < 8 ? 8 : len;
+    const int32_t p0 = iprof[e & mask], d = iprof[(e + 1) & mask] - p0;
+    return (int32_t)((uint32_t)p0 << 16 | (uint16_t)d);
+}
+
+/* Packed rotated windows of `lanes` (8 or 16) entries a row (rt__tile_windows
+ * and rt__tile_windows16). */
+static int tile_windows_lanes(const int32_t *iprof, uint32_t len, int32_t *win, uint32_t lanes)
+{
+    const uint32_t mask = len - 1, rows = len < lanes ? lanes : len;
     if (rows > RT_WIN_ROWS) return -1;
     for (uint32_t k = 0; k < len; k++) {
         int32_t p0 = iprof[k], d = iprof[(k + 1) & mask] - p0;
         if (p0 < INT16_MIN || p0 > INT16_MAX || d < INT16_MIN || d > INT16_MAX) return -1;
     }
-    for (uint32_t b = 0; b < rows; b++)
-        for (uint32_t j = 0; j < 8; j++) {
-            uint32_t e = b + ((j - b) & 7u);
-            int32_t p0 = iprof[e & mask], d = iprof[(e + 1) & mask] - p0;
-            win[b * 8 + j] = (int32_t)((uint32_t)p0 << 16 | (uint16_t)d);
-        }
+    /* row 0 holds e = j; row b + 1 is row b but for lane b mod lanes,
+     * where entry b gives way to entry b + lanes (a copy a row: these are
+     * built once a grid call, small grids included) */
+    for (uint32_t j = 0; j < lanes; j++) win[j] = tile_pack(iprof, mask, j);
+    for (uint32_t b = 0; b + 1 < rows; b++) {
+        memcpy(win + (b + 1) * lanes, win + b * lanes, lanes * sizeof *win);
+        win[(b + 1) * lanes + (b & (lanes - 1))] = tile_pack(iprof, mask, b + lanes);
+    }
     return (int)(rows - 1);
+}
+
+int rt__tile_windows(const int32_t *iprof, uint32_t len, int32_t *win)
+{
+    return tile_windows_lanes(iprof, len, win, 8);
+}
+
+int rt__tile_windows16(const int32_t *iprof, uint32_t len, int32_t *win16p)
+{
+    return tile_windows_lanes(iprof, len, win16p, 16);
 }
 
 /* The double windows of `lanes` (4 or 8) columns: row b holds p0 of the
@@ -179,12 +200,33 @@ int rt__tile_windows8(const int32_t *iprof, uint32_t len, uint8_t *win8, int32_t
         if (iprof[k] > hi) hi = iprof[k];
     }
     if ((int64_t)hi - lo > 255) return -1;
-    for (uint32_t b = 0; b < rows; b++)
-        for (uint32_t j = 0; j < 16; j++) {
-            uint32_t e = b + ((j - b) & 15u);
-            win8[b * 16 + j] = (uint8_t)(iprof[e & mask] - lo);
-        }
+    /* row by row from the one before, as tile_windows_lanes */
+    for (uint32_t j = 0; j < 16; j++) win8[j] = (uint8_t)(iprof[j & mask] - lo);
+    for (uint32_t b = 0; b + 1 < rows; b++) {
+        memcpy(win8 + (b + 1) * 16, win8 + b * 16, 16);
+        win8[(b + 1) * 16 + (b & 15)] = (uint8_t)(iprof[(b + 16) & mask] - lo);
+    }
     *base = lo;
+    return (int)(rows - 1);
+}
+
+int rt__tile_windows64(const int32_t *iprof, uint32_t len, uint8_t *win64)
+{
+    const uint32_t mask = len - 1, rows = len < 64 ? 64 : len;
+    if (rows > RT_WIN8_ROWS) return -1;
+    int32_t lo = iprof[0], hi = iprof[0];
+    for (uint32_t k = 1; k < len; k++) {
+        if (iprof[k] < lo) lo = iprof[k];
+        if (iprof[k] > hi) hi = iprof[k];
+    }
+    if ((int64_t)hi - lo > 255) return -1;
+    /* row 0 holds e = j; row b + 1 is row b but for byte b & 63, where
+     * entry b gives way to entry b + 64 */
+    for (uint32_t j = 0; j < 64; j++) win64[j] = (uint8_t)(iprof[j & mask] - lo);
+    for (uint32_t b = 0; b + 1 < rows; b++) {
+        memcpy(win64 + (b + 1) * 64, win64 + b * 64, 64);
+        win64[(b + 1) * 64 + (b & 63)] = (uint8_t)(iprof[(b + 64) & mask] - lo);
+    }
     return (int)(rows - 1);
 }
 

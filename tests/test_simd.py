@@ -24,6 +24,11 @@ GRIDS = [
     # the first they leave to the 32-bit windows (s = 13)
     (24000.5, 5500.25, 97, 9, 0.5),  # s = 8: the last with the odd indices pre-shifted
     (24000.5, 5500.25, 97, 9, 1 / 32),
+    # the VBMI kernels' 64-byte windows: s = 10 (the last they take, the odd
+    # indices shifted down) and s = 11 (left to the 16-byte ones), with
+    # tails of 64 columns left to the 16-byte windows and of 8 to neither
+    (24000.5, 5500.25, 200, 9, 1 / 8),
+    (24000.5, 5500.25, 233, 5, 1 / 16),
     (-24000.5, 5500.25, 97, 9, 1 / 64),
     (23396.3, 5318.7, 65, 33, 0.3),
     (2**26 - 300, -(2**26), 300, 8, 1.0),
@@ -91,6 +96,17 @@ CONFIGS = {
                          "a1": [1, 2, 3], "b1": [4, 5, 6], "a2": [-7, 8, 9], "b2": [10, -11, 12],
                          "a3": [13, 14, -15], "b3": [16, 17, 18], f"a{q}": [90, -3, 5]}
        for q in (1, 2, 3)},
+    # pairs moving one index a column at step 1 (|a| = 2^7 = 2^s: 64
+    # columns span exactly the 64 entries of a VBMI window; 2 at step 2) and
+    # one past it (|a| = 129: the gathers)
+    "dv_edge": {"profile": PROFILE128, "ah": [3, -7, 11], "bh": [5, 2, -9], "a1": [128, -128, 3],
+                "b1": [4, 5, 6], "a2": [-128, 8, 128], "b2": [10, -11, 12], "a3": [13, 14, -15],
+                "b3": [16, 17, 18]},
+    "dv_past": {"profile": PROFILE128, "a2": [-129, 8, 5, 7, 9], "b2": [10, -11, 12, 1, 2]},
+    # more directions than the VBMI profile sums keep in registers (6)
+    "eight_directions": {"profile": PROFILE128,
+                         **{k: [((i * 37 + 11 * j) % 121) - 60 for i in range(8)]
+                            for j, k in enumerate(("ah", "bh", "a1", "b1", "a2", "b2", "a3", "b3"))}},
     # SPEC 17: terrain00.js (2026) as shipped, the classic model as it computes it
     # (the JavaScript calcProf differs at negative fractional points), and its
     # rules on the classic model where the classic ground reaches them

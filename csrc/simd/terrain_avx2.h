@@ -250,26 +250,40 @@ static int aw_win8_serves(const rt_tile_args *ta, aw_plan *pl)
     return ta->win8 != NULL && ta->shift <= 12 && ta->nk >= 32 && aw_plan_make(ta, 0, pl);
 }
 
-static AW_ATTR void aw_prof8_run(const aw_plan *pl, const rt_tile_args *ta, int k0, int k1,
-                                 int32_t *out)
+/* The VBMI kernels' 16-bit sums of columns [0, k64) (vb_prof64_sums): the
+ * same sums in aw_prof8_sums' layout, 64 columns a lookup. */
+typedef void (*aw_sums64)(const aw_plan *, const rt_tile_args *, int, __m512i *);
+
+/* The 16-bit sums of columns [0, k1) into acc: [0, k64) by sums64 where
+ * given, the rest by aw_prof8_sums. */
+static AW_ATTR void aw_prof8_sums_from0(const aw_plan *pl, const rt_tile_args *ta, int k1, __m256i *acc,
+                                        int k64, aw_sums64 sums64)
+{
+    if (!sums64) k64 = 0;
+    if (k64) sums64(pl, ta, k64, (__m512i *)(void *)acc);
+    if (k64 < k1) aw_prof8_sums(pl, ta, k64, k1, acc + k64 / 16);
+}
+
+static AW_ATTR void aw_prof8_run(const aw_plan *pl, const rt_tile_args *ta, int k1, int32_t *out,
+                                 int k64, aw_sums64 sums64)
 {
     /* the 16-bit sums of the tile, direction after direction (few
      * registers live, the sums in L1): the even columns of each step of 32,
      * then the odd ones.  They are kept in the second half of the output's
-     * own bytes (no stack array: threads with small stacks), out[k0 + n/2
-     * ..], n = k1 - k0: the conversion below writes the 128 bytes of a step
-     * only over sums of steps already converted, or its own, read first. */
-    __m256i *const acc = (__m256i *)(void *)(out + k0 + (k1 - k0) / 2);
+     * own bytes (no stack array: threads with small stacks), out[k1/2 ..]:
+     * the conversion below writes the 128 bytes of a step only over sums
+     * of steps already converted, or its own, read first. */
+    __m256i *const acc = (__m256i *)(void *)(out + k1 / 2);
     const int na = pl->na;
     if (na == 0) {
-        for (int k = k0; k < k1; k++) out[k] = pl->cst;
+        for (int k = 0; k < k1; k++) out[k] = pl->cst;
         return;
     }
-    aw_prof8_sums(pl, ta, k0, k1, acc);
+    aw_prof8_sums_from0(pl, ta, k1, acc, k64, sums64);
     const __m256i cst = _mm256_set1_epi32(
         (int32_t)((uint32_t)pl->cst + (uint32_t)na * (uint32_t)ta->win8_base));
     const __m256i *a = acc;
-    for (int k = k0; k < k1; k += 32, a += 2) {
+    for (int k = 0; k < k1; k += 32, a += 2) {
         /* columns 0-7 | 16-23, then 8-15 | 24-31 */
         const __m256i o = _mm256_loadu_si256(a + 1);
         const __m256i e = _mm256_sub_epi16(_mm256_loadu_si256(a), _mm256_slli_epi16(o, 8));
@@ -746,7 +760,18 @@ static AW_ATTR void tile_height_avx2w(const rt_tile_args *ta, int32_t *restrict 
     for (int k = k1; k < ta->nk; k++) out[k] = aw_column(ta, k, 1);
 }
 
-/* profile sums, as tile_prof_ */
+/* profile sums, as tile_prof_, for a plan pl of ta (aw_plan_make: every
+ * moving |dv| <= 2^s); columns [0, k64) by sums64 where given */
+static AW_ATTR void aw_prof_from(const aw_plan *pl, const rt_tile_args *ta, int32_t *restrict out,
+                                 int k64, aw_sums64 sums64)
+{
+    const int k32 = ta->win8 && ta->shift <= 12 ? ta->nk & ~31 : 0;
+    if (k32) aw_prof8_run(pl, ta, k32, out, k64 <= k32 ? k64 : 0, sums64);
+    const int k1 = ta->nk & ~7;
+    aw_dispatch(pl, AW_PROF, ta, k32, k1, out, NULL, 0.0);
+    for (int k = k1; k < ta->nk; k++) out[k] = aw_column(ta, k, 0);
+}
+
 static AW_ATTR void tile_prof_avx2w(const rt_tile_args *ta, int32_t *restrict out)
 {
     aw_plan pl;
@@ -754,13 +779,9 @@ static AW_ATTR void tile_prof_avx2w(const rt_tile_args *ta, int32_t *restrict ou
         aw_prof_gather(ta, out);
         return;
     }
-    /* aw_plan_make has checked every moving |dv| <= 2^s */
-    const int k32 = ta->win8 && ta->shift <= 12 ? ta->nk & ~31 : 0;
-    if (k32) aw_prof8_run(&pl, ta, 0, k32, out);
-    const int k1 = ta->nk & ~7;
-    aw_dispatch(&pl, AW_PROF, ta, k32, k1, out, NULL, 0.0);
-    for (int k = k1; k < ta->nk; k++) out[k] = aw_column(ta, k, 0);
+    aw_prof_from(&pl, ta, out, 0, NULL);
 }
+
 
 /* profile sums for classify_bytes in 16-bit form: columns [0, k32), k32 =
  * nk & ~31, as the byte-window sums of aw_prof8_dir (per 32 columns two
@@ -770,22 +791,32 @@ static AW_ATTR void tile_prof_avx2w(const rt_tile_args *ta, int32_t *restrict ou
  * (at most 64 * 255), exactly.  Columns [k32, nk) as int32 at out + k32.
  * Returns k32, or 0 when the windows cannot serve the tile (all of out as
  * int32 then, as tile_prof_avx2w). */
-static AW_ATTR int tile_prof16_avx2w(const rt_tile_args *ta, int32_t *restrict out, int32_t *off)
+/* tile_prof16_avx2w for a plan pl, whether or not the byte windows serve
+ * (ok); columns [0, k64) by sums64 where given (the VBMI kernels' 64-byte
+ * windows: vb_prof64_sums, the same 16-bit sums in the same layout) */
+static AW_ATTR int aw_prof16_from(const aw_plan *pl, const rt_tile_args *ta, int32_t *restrict out,
+                                  int32_t *off, int ok, int k64, aw_sums64 sums64)
 {
-    aw_plan pl;
     const int k32 = ta->nk & ~31;
-    const int ok = aw_win8_serves(ta, &pl) && pl.na > 0;
-    const int64_t o = ok ? (int64_t)pl.cst + (int64_t)pl.na * ta->win8_base : 0;
+    ok = ok && pl->na > 0;
+    const int64_t o = ok ? (int64_t)pl->cst + (int64_t)pl->na * ta->win8_base : 0;
     if (!ok || o < INT32_MIN || o > INT32_MAX - 65536) {
         tile_prof_avx2w(ta, out);
         return 0;
     }
-    aw_prof8_sums(&pl, ta, 0, k32, (__m256i *)(void *)out);
+    aw_prof8_sums_from0(pl, ta, k32, (__m256i *)(void *)out, k64, sums64);
     *off = (int32_t)o;
     const int k1 = ta->nk & ~7;
-    aw_dispatch(&pl, AW_PROF, ta, k32, k1, out, NULL, 0.0);
+    aw_dispatch(pl, AW_PROF, ta, k32, k1, out, NULL, 0.0);
     for (int k = k1; k < ta->nk; k++) out[k] = aw_column(ta, k, 0);
     return k32;
+}
+
+static AW_ATTR int tile_prof16_avx2w(const rt_tile_args *ta, int32_t *restrict out, int32_t *off)
+{
+    aw_plan pl;
+    const int ok = aw_win8_serves(ta, &pl);
+    return aw_prof16_from(&pl, ta, out, off, ok, 0, NULL);
 }
 
 /* heights straight into the output: out[k] = num[k] * scale */

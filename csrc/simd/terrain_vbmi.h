@@ -269,11 +269,71 @@ RT_VBMI_ATTR static void tile_prof_at_vbmi(const rt_tile_args *ta, const uint32_
  * more at the classic model's directions), as numerators (there the
  * strided tables of terrain_avx2.h where they serve) or straight into the
  * output. */
+/* The height numerators of aw_run (AW_INT) with the 16-lane packed
+ * windows (rt__tile_windows16), 16 columns a step, columns [0, k16) (a
+ * multiple of 16): one vpermd by q picks P[q] << 16 | (P[q+1] - P[q]) for
+ * the 16 columns, whose indices lie in the window of the smallest (every
+ * moving |dv| <= 2^s), and one vpmaddwd with (V & (2^s - 1)) | 2^(s+16)
+ * gives the term P[q]*2^s + frac*(P[q+1] - P[q]) as aw_run does; the
+ * directions' terms added in the same order, modulo 2^32. */
+RT_VBMI_ATTR static inline __attribute__((always_inline)) void
+vb_height16(const aw_plan *pl, const int na, const rt_tile_args *ta, int k16, int32_t *out)
+{
+    const uint32_t s = ta->shift, wm = ta->win16p_mask;
+    const int32_t *win = ta->win16p;
+    const __m512i lanes = _mm512_loadu_si512((const void *)VBMI_LANES);
+    const __m512i fm = _mm512_set1_epi32((int)((1u << s) - 1u));
+    const __m512i hi = _mm512_set1_epi32((int)(1u << (s + 16)));
+    const __m512i cst = _mm512_set1_epi32(pl->cst);
+    const __m128i sh = _mm_cvtsi32_si128((int)s);
+    __m512i V[RT_MAX_DIRECTIONS], step[RT_MAX_DIRECTIONS];
+    uint32_t B[RT_MAX_DIRECTIONS], dB[RT_MAX_DIRECTIONS];
+    for (int i = 0; i < na; i++) {
+        const uint32_t dv = pl->dv[i];
+        V[i] = _mm512_add_epi32(_mm512_set1_epi32((int)pl->v[i]),
+                                _mm512_mullo_epi32(lanes, _mm512_set1_epi32((int)dv)));
+        step[i] = _mm512_set1_epi32((int)(16u * dv));
+        B[i] = (int32_t)dv >= 0 ? pl->v[i] : pl->v[i] + 15u * dv;
+        dB[i] = 16u * dv;
+    }
+    for (int k = 0; k < k16; k += 16) {
+        __m512i acc = cst;
+        for (int i = 0; i < na; i++) {
+            const __m512i q = _mm512_srl_epi32(V[i], sh);
+            const __m512i pe = _mm512_permutexvar_epi32(
+                q, _mm512_load_si512((const void *)(win + (((B[i] >> s) & wm) << 4))));
+            /* (V & fm) | hi */
+            acc = _mm512_add_epi32(acc, _mm512_madd_epi16(pe, _mm512_ternarylogic_epi32(V[i], fm, hi, 0xEA)));
+            V[i] = _mm512_add_epi32(V[i], step[i]);
+            B[i] += dB[i];
+        }
+        _mm512_storeu_si512((void *)(out + k), acc);
+    }
+}
+
+/* The height numerators of a tile whose plan pl the windows serve: columns
+ * [0, k16) by vb_height16 where the 16-lane windows are given (the
+ * direction count a constant for the common ones), the rest by aw_run's
+ * eight columns a step, as tile_height_avx2w. */
+RT_VBMI_ATTR static void vb_height_tile(const aw_plan *pl, const rt_tile_args *ta, int32_t *restrict out)
+{
+    const int k16 = ta->win16p ? ta->nk & ~15 : 0;
+    switch (pl->na) {
+    case 3: vb_height16(pl, 3, ta, k16, out); break;
+    case 4: vb_height16(pl, 4, ta, k16, out); break;
+    case 5: vb_height16(pl, 5, ta, k16, out); break;
+    default: vb_height16(pl, pl->na, ta, k16, out);
+    }
+    const int k1 = ta->nk & ~7;
+    aw_dispatch(pl, AW_INT, ta, k16, k1, out, NULL, 0.0);
+    for (int k = k1; k < ta->nk; k++) out[k] = aw_column(ta, k, 1);
+}
+
 RT_VBMI_ATTR static void tile_height_vbmiw(const rt_tile_args *ta, int32_t *restrict out)
 {
     aw_plan pl;
     if (aw_plan_make(ta, 1, &pl))
-        tile_height_avx2w(ta, out);
+        vb_height_tile(&pl, ta, out);
     else if (ta->nk >= VB_STRIDED_NK && aw_strided_serves(ta, 1)) /* wide rows: 0.94-0.95 */
         aw_coarse(ta, 1, out);
     else
@@ -337,11 +397,159 @@ RT_VBMI_ATTR static void vb_prof_coarse(const rt_tile_args *ta, int32_t *restric
         tile_prof_vbmi(ta, out);
 }
 
+/* 0 .. 31: the words of a vector (doubled, the even columns) */
+static const uint8_t VB_WORDS[32] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                     16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+
+/* The byte-window sums of aw_prof8_dir (terrain_avx2.h) with the 64-byte
+ * windows (rt__tile_windows64), 64 columns a step, columns [k0, k1) (k1 -
+ * k0 a multiple of 64) of one direction.  Byte c of a vector is column c:
+ * a vpermb by q & 63 (it reads bits 0..5 of each index byte) picks P[q] -
+ * base from the rotated window of the step's smallest index b, where 64
+ * columns span at most 64 indices (every moving |dv| <= 2^s).  q & 63 of
+ * the even columns comes from W = V << (10 - s) modulo 2^16 (bits 10..15),
+ * that of the odd ones from V << (8 - s) (bits 8..13; low: s <= 8) or from
+ * V << (10 - s) shifted down by 2, in 16-bit lanes as the AVX2 kernel
+ * keeps them, and one vpternlogd joins the two.  The sums: per 64 columns
+ * the words p (even column's byte low, odd one's high) summed modulo 2^16,
+ * and the odd bytes alone, as aw_prof8_dir's but 64 columns a vector. */
+RT_VBMI_ATTR static inline __attribute__((always_inline)) void
+vb_prof64_dir(const rt_tile_args *ta, uint32_t v, uint32_t dv, int k0, int k1, __m512i *acc,
+              const int first, const int low)
+{
+    /* s >= 7 here (the tile shifts are m + 7), s <= 10 (the caller's) */
+    const uint32_t s = ta->shift, up = 10u - s, s6 = s - 6u, wm64 = ta->win64_mask << 6;
+    const uint8_t *win = ta->win64;
+    const __m512i himask = _mm512_set1_epi16((short)0xff00);
+    const __m512i cols = _mm512_slli_epi16(_mm512_cvtepu8_epi16(_mm256_loadu_si256((const void *)VB_WORDS)), 1);
+    const uint16_t dw = (uint16_t)(dv << up);
+    __m512i We = _mm512_add_epi16(_mm512_set1_epi16((short)(uint16_t)(v << up)),
+                                  _mm512_mullo_epi16(cols, _mm512_set1_epi16((short)dw)));
+    const __m512i step = _mm512_set1_epi16((short)(uint16_t)(64u * dw));
+    const uint32_t upo = low ? 8u - s : up;
+    const uint16_t dwo = (uint16_t)(dv << upo);
+    __m512i Wo = _mm512_add_epi16(_mm512_set1_epi16((short)(uint16_t)((v + dv) << upo)),
+                                  _mm512_mullo_epi16(cols, _mm512_set1_epi16((short)dwo)));
+    const __m512i stepo = _mm512_set1_epi16((short)(uint16_t)(64u * dwo));
+    /* V at the step's column with the smallest index */
+    uint32_t B = (int32_t)dv >= 0 ? v : v + 63u * dv;
+    const uint32_t dB = 64u * dv;
+#pragma GCC unroll 2
+    for (int k = k0; k < k1; k += 64, acc += 2) {
+        const __m512i o = low ? Wo : _mm512_srli_epi16(Wo, 2);
+        /* (We >> 10) | (o & 0xff00): q & 63 of column 2j in byte 2j, of
+         * column 2j+1 in byte 2j+1 (bits 6 and 7 unread) */
+        const __m512i q = _mm512_ternarylogic_epi32(_mm512_srli_epi16(We, 10), o, himask, 0xF8);
+        const __m512i w = _mm512_load_si512((const void *)(win + ((B >> s6) & wm64)));
+        const __m512i p = _mm512_permutexvar_epi8(q, w);
+        const __m512i odd = _mm512_srli_epi16(p, 8);
+        if (first) {
+            _mm512_storeu_si512((void *)acc, p);
+            _mm512_storeu_si512((void *)(acc + 1), odd);
+        } else {
+            _mm512_storeu_si512((void *)acc, _mm512_add_epi16(_mm512_loadu_si512((const void *)acc), p));
+            _mm512_storeu_si512((void *)(acc + 1),
+                                _mm512_add_epi16(_mm512_loadu_si512((const void *)(acc + 1)), odd));
+        }
+        We = _mm512_add_epi16(We, step);
+        Wo = _mm512_add_epi16(Wo, stepo);
+        B += dB;
+    }
+}
+
+/* The same for every direction of a plan at once, the sums in registers
+ * (na <= VB_REGS_MAX: AVX-512 has 32 vector registers): columns [0, k64),
+ * each 64 stored once, in the AVX2 kernels' order (the words of columns
+ * 0..31, their odd bytes, the words of 32..63, their odd bytes).  The very
+ * sums of vb_prof64_dir, added in the same order modulo 2^16. */
+#define VB_REGS_MAX 6
+RT_VBMI_ATTR static inline __attribute__((always_inline)) void
+vb_prof64_regs(const aw_plan *pl, const rt_tile_args *ta, int k64, __m512i *acc, const int na,
+               const int low)
+{
+    const uint32_t s = ta->shift, up = 10u - s, s6 = s - 6u, wm64 = ta->win64_mask << 6;
+    const uint32_t upo = low ? 8u - s : up;
+    const uint8_t *win = ta->win64;
+    const __m512i himask = _mm512_set1_epi16((short)0xff00);
+    const __m512i cols = _mm512_slli_epi16(_mm512_cvtepu8_epi16(_mm256_loadu_si256((const void *)VB_WORDS)), 1);
+    __m512i We[VB_REGS_MAX], Wo[VB_REGS_MAX], st[VB_REGS_MAX], sto[VB_REGS_MAX];
+    uint32_t B[VB_REGS_MAX], dB[VB_REGS_MAX];
+    for (int i = 0; i < na; i++) {
+        const uint32_t v = pl->v[i], dv = pl->dv[i];
+        const uint16_t dw = (uint16_t)(dv << up), dwo = (uint16_t)(dv << upo);
+        We[i] = _mm512_add_epi16(_mm512_set1_epi16((short)(uint16_t)(v << up)),
+                                 _mm512_mullo_epi16(cols, _mm512_set1_epi16((short)dw)));
+        Wo[i] = _mm512_add_epi16(_mm512_set1_epi16((short)(uint16_t)((v + dv) << upo)),
+                                 _mm512_mullo_epi16(cols, _mm512_set1_epi16((short)dwo)));
+        st[i] = _mm512_set1_epi16((short)(uint16_t)(64u * dw));
+        sto[i] = _mm512_set1_epi16((short)(uint16_t)(64u * dwo));
+        B[i] = (int32_t)dv >= 0 ? v : v + 63u * dv;
+        dB[i] = 64u * dv;
+    }
+    for (int k = 0; k < k64; k += 64, acc += 2) {
+        __m512i w = _mm512_setzero_si512(), o = w;
+        for (int i = 0; i < na; i++) {
+            const __m512i oi = low ? Wo[i] : _mm512_srli_epi16(Wo[i], 2);
+            const __m512i q = _mm512_ternarylogic_epi32(_mm512_srli_epi16(We[i], 10), oi, himask, 0xF8);
+            const __m512i p = _mm512_permutexvar_epi8(
+                q, _mm512_load_si512((const void *)(win + ((B[i] >> s6) & wm64))));
+            w = _mm512_add_epi16(w, p);
+            o = _mm512_add_epi16(o, _mm512_srli_epi16(p, 8));
+            We[i] = _mm512_add_epi16(We[i], st[i]);
+            Wo[i] = _mm512_add_epi16(Wo[i], sto[i]);
+            B[i] += dB[i];
+        }
+        _mm512_storeu_si512((void *)acc, _mm512_shuffle_i64x2(w, o, 0x44));
+        _mm512_storeu_si512((void *)(acc + 1), _mm512_shuffle_i64x2(w, o, 0xEE));
+    }
+}
+
+/* The 16-bit sums of aw_prof8_sums for columns [0, k64) (k64 a multiple
+ * of 64) into acc, in its layout; pl->na > 0, ta->win64 given and s <= 10.
+ * Up to VB_REGS_MAX directions in registers (vb_prof64_regs), more
+ * direction after direction (vb_prof64_dir: the words of 64 columns, then
+ * their odd bytes), each 128 bytes then put in order. */
+RT_VBMI_ATTR static void vb_prof64_sums(const aw_plan *pl, const rt_tile_args *ta, int k64,
+                                        __m512i *acc)
+{
+    const int low = ta->shift <= 8;
+#define VB_REGS(N)                                                \
+    case N:                                                       \
+        if (low)                                                  \
+            vb_prof64_regs(pl, ta, k64, acc, N, 1);               \
+        else                                                      \
+            vb_prof64_regs(pl, ta, k64, acc, N, 0);               \
+        return;
+    switch (pl->na) {
+        VB_REGS(1) VB_REGS(2) VB_REGS(3) VB_REGS(4) VB_REGS(5) VB_REGS(6)
+    default: break;
+    }
+#undef VB_REGS
+    if (low) {
+        vb_prof64_dir(ta, pl->v[0], pl->dv[0], 0, k64, acc, 1, 1);
+        for (int i = 1; i < pl->na; i++) vb_prof64_dir(ta, pl->v[i], pl->dv[i], 0, k64, acc, 0, 1);
+    } else {
+        vb_prof64_dir(ta, pl->v[0], pl->dv[0], 0, k64, acc, 1, 0);
+        for (int i = 1; i < pl->na; i++) vb_prof64_dir(ta, pl->v[i], pl->dv[i], 0, k64, acc, 0, 0);
+    }
+    for (int k = 0; k < k64; k += 64, acc += 2) {
+        const __m512i w = _mm512_loadu_si512((const void *)acc), o = _mm512_loadu_si512((const void *)(acc + 1));
+        _mm512_storeu_si512((void *)acc, _mm512_shuffle_i64x2(w, o, 0x44));
+        _mm512_storeu_si512((void *)(acc + 1), _mm512_shuffle_i64x2(w, o, 0xEE));
+    }
+}
+
+/* The 64-byte windows' columns of a tile: where given, and s <= 10. */
+static int vb_k64(const rt_tile_args *ta)
+{
+    return ta->win64 && ta->shift <= 10 ? ta->nk & ~63 : 0;
+}
+
 RT_VBMI_ATTR static void tile_prof_vbmiw(const rt_tile_args *ta, int32_t *restrict out)
 {
     aw_plan pl;
     if (aw_win8_serves(ta, &pl))
-        tile_prof_avx2w(ta, out);
+        aw_prof_from(&pl, ta, out, vb_k64(ta), vb_prof64_sums);
     else
         vb_prof_coarse(ta, out);
 }
@@ -349,10 +557,11 @@ RT_VBMI_ATTR static void tile_prof_vbmiw(const rt_tile_args *ta, int32_t *restri
 RT_VBMI_ATTR static int tile_prof16_vbmiw(const rt_tile_args *ta, int32_t *restrict out, int32_t *off)
 {
     aw_plan pl;
-    if (aw_win8_serves(ta, &pl))
-        return tile_prof16_avx2w(ta, out, off);
-    vb_prof_coarse(ta, out);
-    return 0;
+    if (!aw_win8_serves(ta, &pl)) {
+        vb_prof_coarse(ta, out);
+        return 0;
+    }
+    return aw_prof16_from(&pl, ta, out, off, 1, vb_k64(ta), vb_prof64_sums);
 }
 
 /* (Streaming stores for the heights were measured at less than half the
@@ -366,7 +575,7 @@ static const rt_tile_kernels tile_kernels_vbmi = {
     tile_classify_avx512,      tile_store_heights_avx512, tile_finish_avx2w,
     tile_height_store_vbmiw,   tile_classify_bytes_avx2w, height_row_avx512w,
     tile_prof16_vbmiw,         prof_row_avx512w,  1,
-    tile_classify_out_avx512w, height_row2_avx512w};
+    tile_classify_out_avx512w, height_row2_avx512w, 1};
 
 /* The AVX-512 variant without byte profiles (or without VBMI; the point
  * path of any step, which has none, always): the window kernels of
