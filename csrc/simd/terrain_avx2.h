@@ -782,7 +782,6 @@ static AW_ATTR void tile_prof_avx2w(const rt_tile_args *ta, int32_t *restrict ou
     aw_prof_from(&pl, ta, out, 0, NULL);
 }
 
-
 /* profile sums for classify_bytes in 16-bit form: columns [0, k32), k32 =
  * nk & ~31, as the byte-window sums of aw_prof8_dir (per 32 columns two
  * vectors: the 16-bit sums of the words p, and of the odd columns' bytes;
@@ -791,32 +790,22 @@ static AW_ATTR void tile_prof_avx2w(const rt_tile_args *ta, int32_t *restrict ou
  * (at most 64 * 255), exactly.  Columns [k32, nk) as int32 at out + k32.
  * Returns k32, or 0 when the windows cannot serve the tile (all of out as
  * int32 then, as tile_prof_avx2w). */
-/* tile_prof16_avx2w for a plan pl, whether or not the byte windows serve
- * (ok); columns [0, k64) by sums64 where given (the VBMI kernels' 64-byte
- * windows: vb_prof64_sums, the same 16-bit sums in the same layout) */
-static AW_ATTR int aw_prof16_from(const aw_plan *pl, const rt_tile_args *ta, int32_t *restrict out,
-                                  int32_t *off, int ok, int k64, aw_sums64 sums64)
+static AW_ATTR int tile_prof16_avx2w(const rt_tile_args *ta, int32_t *restrict out, int32_t *off)
 {
+    aw_plan pl;
     const int k32 = ta->nk & ~31;
-    ok = ok && pl->na > 0;
-    const int64_t o = ok ? (int64_t)pl->cst + (int64_t)pl->na * ta->win8_base : 0;
+    const int ok = aw_win8_serves(ta, &pl) && pl.na > 0;
+    const int64_t o = ok ? (int64_t)pl.cst + (int64_t)pl.na * ta->win8_base : 0;
     if (!ok || o < INT32_MIN || o > INT32_MAX - 65536) {
         tile_prof_avx2w(ta, out);
         return 0;
     }
-    aw_prof8_sums_from0(pl, ta, k32, (__m256i *)(void *)out, k64, sums64);
+    aw_prof8_sums(&pl, ta, 0, k32, (__m256i *)(void *)out);
     *off = (int32_t)o;
     const int k1 = ta->nk & ~7;
-    aw_dispatch(pl, AW_PROF, ta, k32, k1, out, NULL, 0.0);
+    aw_dispatch(&pl, AW_PROF, ta, k32, k1, out, NULL, 0.0);
     for (int k = k1; k < ta->nk; k++) out[k] = aw_column(ta, k, 0);
     return k32;
-}
-
-static AW_ATTR int tile_prof16_avx2w(const rt_tile_args *ta, int32_t *restrict out, int32_t *off)
-{
-    aw_plan pl;
-    const int ok = aw_win8_serves(ta, &pl);
-    return aw_prof16_from(&pl, ta, out, off, ok, 0, NULL);
 }
 
 /* heights straight into the output: out[k] = num[k] * scale */

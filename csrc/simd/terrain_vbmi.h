@@ -465,7 +465,7 @@ vb_prof64_dir(const rt_tile_args *ta, uint32_t v, uint32_t dv, int k0, int k1, _
 #define VB_REGS_MAX 6
 RT_VBMI_ATTR static inline __attribute__((always_inline)) void
 vb_prof64_regs(const aw_plan *pl, const rt_tile_args *ta, int k64, __m512i *acc, const int na,
-               const int low)
+               const int low, const int order)
 {
     const uint32_t s = ta->shift, up = 10u - s, s6 = s - 6u, wm64 = ta->win64_mask << 6;
     const uint32_t upo = low ? 8u - s : up;
@@ -499,26 +499,39 @@ vb_prof64_regs(const aw_plan *pl, const rt_tile_args *ta, int k64, __m512i *acc,
             Wo[i] = _mm512_add_epi16(Wo[i], sto[i]);
             B[i] += dB[i];
         }
+        _mm512_storeu_si512((void *)acc, order ? _mm512_shuffle_i64x2(w, o, 0x44) : w);
+        _mm512_storeu_si512((void *)(acc + 1), order ? _mm512_shuffle_i64x2(w, o, 0xEE) : o);
+    }
+}
+
+/* The two layouts of 64 columns' 16-bit sums, in place, either way: the
+ * VBMI kernels' (the words of columns 0..63, then their odd bytes) and the
+ * AVX2 kernels' (per 32 columns the words, then their odd bytes); the
+ * 128-bit quarters 0 1 2 3 | 4 5 6 7 become 0 1 4 5 | 2 3 6 7 */
+RT_VBMI_ATTR static void vb_swap_layout(__m512i *acc, int k64)
+{
+    for (int k = 0; k < k64; k += 64, acc += 2) {
+        const __m512i w = _mm512_loadu_si512((const void *)acc), o = _mm512_loadu_si512((const void *)(acc + 1));
         _mm512_storeu_si512((void *)acc, _mm512_shuffle_i64x2(w, o, 0x44));
         _mm512_storeu_si512((void *)(acc + 1), _mm512_shuffle_i64x2(w, o, 0xEE));
     }
 }
 
 /* The 16-bit sums of aw_prof8_sums for columns [0, k64) (k64 a multiple
- * of 64) into acc, in its layout; pl->na > 0, ta->win64 given and s <= 10.
+ * of 64) into acc: in the AVX2 kernels' layout (order) or the VBMI
+ * kernels' own (vb_swap_layout); pl->na > 0, ta->win64 given and s <= 10.
  * Up to VB_REGS_MAX directions in registers (vb_prof64_regs), more
- * direction after direction (vb_prof64_dir: the words of 64 columns, then
- * their odd bytes), each 128 bytes then put in order. */
-RT_VBMI_ATTR static void vb_prof64_sums(const aw_plan *pl, const rt_tile_args *ta, int k64,
-                                        __m512i *acc)
+ * direction after direction (vb_prof64_dir). */
+RT_VBMI_ATTR static inline __attribute__((always_inline)) void
+vb_prof64_sums_(const aw_plan *pl, const rt_tile_args *ta, int k64, __m512i *acc, const int order)
 {
     const int low = ta->shift <= 8;
 #define VB_REGS(N)                                                \
     case N:                                                       \
         if (low)                                                  \
-            vb_prof64_regs(pl, ta, k64, acc, N, 1);               \
+            vb_prof64_regs(pl, ta, k64, acc, N, 1, order);        \
         else                                                      \
-            vb_prof64_regs(pl, ta, k64, acc, N, 0);               \
+            vb_prof64_regs(pl, ta, k64, acc, N, 0, order);        \
         return;
     switch (pl->na) {
         VB_REGS(1) VB_REGS(2) VB_REGS(3) VB_REGS(4) VB_REGS(5) VB_REGS(6)
@@ -532,11 +545,19 @@ RT_VBMI_ATTR static void vb_prof64_sums(const aw_plan *pl, const rt_tile_args *t
         vb_prof64_dir(ta, pl->v[0], pl->dv[0], 0, k64, acc, 1, 0);
         for (int i = 1; i < pl->na; i++) vb_prof64_dir(ta, pl->v[i], pl->dv[i], 0, k64, acc, 0, 0);
     }
-    for (int k = 0; k < k64; k += 64, acc += 2) {
-        const __m512i w = _mm512_loadu_si512((const void *)acc), o = _mm512_loadu_si512((const void *)(acc + 1));
-        _mm512_storeu_si512((void *)acc, _mm512_shuffle_i64x2(w, o, 0x44));
-        _mm512_storeu_si512((void *)(acc + 1), _mm512_shuffle_i64x2(w, o, 0xEE));
-    }
+    if (order) vb_swap_layout(acc, k64);
+}
+
+/* in the AVX2 kernels' layout (aw_sums64: aw_prof8_run converts them) */
+RT_VBMI_ATTR static void vb_prof64_sums(const aw_plan *pl, const rt_tile_args *ta, int k64, __m512i *acc)
+{
+    vb_prof64_sums_(pl, ta, k64, acc, 1);
+}
+
+/* in the VBMI kernels' own (tile_prof16_vbmiw, for tile_classify_bytes_vbmiw) */
+RT_VBMI_ATTR static void vb_prof64_sums_own(const aw_plan *pl, const rt_tile_args *ta, int k64, __m512i *acc)
+{
+    vb_prof64_sums_(pl, ta, k64, acc, 0);
 }
 
 /* The 64-byte windows' columns of a tile: where given, and s <= 10. */
@@ -554,6 +575,13 @@ RT_VBMI_ATTR static void tile_prof_vbmiw(const rt_tile_args *ta, int32_t *restri
         vb_prof_coarse(ta, out);
 }
 
+/* profile sums for tile_classify_bytes_vbmiw: columns [0, k64), k64 = nk &
+ * ~63, in the VBMI kernels' 16-bit form (per 64 columns the words of
+ * aw_prof8_dir's sums, then the sums of their odd bytes: vb_prof64_sums_own,
+ * or the 16-byte windows' sums where the 64-byte ones cannot serve, s = 11
+ * or 12, put in that layout), the sum of a column *off + its 16-bit sum;
+ * columns [k64, nk) as int32 at out + k64.  Returns k64, or 0 when all of
+ * out is int32 (as tile_prof_vbmiw). */
 RT_VBMI_ATTR static int tile_prof16_vbmiw(const rt_tile_args *ta, int32_t *restrict out, int32_t *off)
 {
     aw_plan pl;
@@ -561,7 +589,182 @@ RT_VBMI_ATTR static int tile_prof16_vbmiw(const rt_tile_args *ta, int32_t *restr
         vb_prof_coarse(ta, out);
         return 0;
     }
-    return aw_prof16_from(&pl, ta, out, off, 1, vb_k64(ta), vb_prof64_sums);
+    const int k64 = ta->nk & ~63;
+    const int64_t o = (int64_t)pl.cst + (int64_t)pl.na * ta->win8_base;
+    if (pl.na == 0 || k64 == 0 || o < INT32_MIN || o > INT32_MAX - 65536) {
+        aw_prof_from(&pl, ta, out, vb_k64(ta), vb_prof64_sums);
+        return 0;
+    }
+    if (vb_k64(ta)) {
+        vb_prof64_sums_own(&pl, ta, k64, (__m512i *)(void *)out);
+    } else {
+        aw_prof8_sums(&pl, ta, 0, k64, (__m256i *)(void *)out);
+        vb_swap_layout((__m512i *)(void *)out, k64);
+    }
+    *off = (int32_t)o;
+    const int k1 = ta->nk & ~7;
+    aw_dispatch(&pl, AW_PROF, ta, k64, k1, out, NULL, 0.0);
+    for (int k = k1; k < ta->nk; k++) out[k] = aw_column(ta, k, 0);
+    return k64;
+}
+
+/* Columns [0, K) of tile_classify_bytes_vbmiw (K = ca->k16, a multiple of
+ * 64, the sums in tile_prof16_vbmiw's form): aw_classify_bytes' decisions,
+ * 64 columns a step.  The vegetation and town codes in 16-bit lanes, even
+ * and odd columns apart, as there; lake, mud, town and the feature
+ * candidates as 64-bit column masks; the heights and depths by the same
+ * operations on the same values (a lake column: the lake's height, and
+ * its height less the column's; h < lake_lt exactly when h * 2^-s <
+ * lake_height), stored by the AVX2 kernels' plain or streaming stores
+ * (mode) in the same order. */
+RT_VBMI_ATTR static inline __attribute__((always_inline)) int
+vb_classify64(const rt_classify_args *ca, const int K, const int mode, const int lin)
+{
+    _Static_assert(RT_LAKE == 0, "lake columns' codes are cleared");
+    const int bmode = mode == AW_ST_PLAIN ? AW_B_PLAIN : AW_B_NT;
+    const __m512i t1 = _mm512_set1_epi16(aw_th16(ca->town_lt, ca->off1));
+    const __m512i g2 = _mm512_set1_epi16(aw_th16(ca->grass_lt, ca->off2));
+    const __m512i o3 = _mm512_set1_epi16(aw_th16(ca->open_lt, ca->off3));
+    const __m512i h3 = _mm512_set1_epi16(aw_th16(ca->thicket_lt, ca->off3));
+    const __m512i w_grass = _mm512_set1_epi16(RT_GRASS), w_moor = _mm512_set1_epi16(RT_MOOR);
+    const __m512i w_wood = _mm512_set1_epi16(RT_WOOD), w_thicket = _mm512_set1_epi16(RT_THICKET);
+    const __m512i w_town = _mm512_set1_epi16(RT_TOWN), b_town = _mm512_set1_epi8(RT_TOWN);
+    const __m512i b_mud = _mm512_set1_epi8(RT_MUD), none = _mm512_set1_epi8(RT_NONE);
+    const __m512i cand_b = _mm512_set1_epi8((char)0xff);
+    const __m512i lake_lt = _mm512_set1_epi32(ca->lake_lt), mud_lt = _mm512_set1_epi32(ca->mud_lt);
+    const __m512i c64 = _mm512_set1_epi32(64), fmask = _mm512_set1_epi32((int)ca->fmask);
+    const __m512i fp = _mm512_set1_epi32(ca->fp_i), fx = _mm512_set1_epi32(ca->fx_i);
+    const __m512i fc = _mm512_set1_epi32(ca->fc_i);
+    const __m512i vyr = _mm512_set1_epi32((int)(uint32_t)(int32_t)(int64_t)ca->yr);
+    const __m512d lh = _mm512_set1_pd(ca->lake_height), vs = _mm512_set1_pd(ca->scale);
+    /* lin: xr * yr along the tile, 16 columns a step */
+    __m512i vxy = _mm512_add_epi32(_mm512_set1_epi32((int)ca->xy0),
+                                   _mm512_mullo_epi32(_mm512_loadu_si512((const void *)VBMI_LANES),
+                                                      _mm512_set1_epi32((int)ca->dxy)));
+    const __m512i dxy16 = _mm512_set1_epi32((int)(16u * ca->dxy));
+    double *const height = ca->height, *const depth = ca->depth;
+    uint8_t *const terrain = ca->terrain, *const feature = ca->feature, *const cmask = ca->cmask;
+    const int32_t *const hnum = ca->hnum, *const ifa = ca->fa, *const ixr = ca->xr;
+    const __m512i *s1 = (const __m512i *)(const void *)ca->a1;
+    const __m512i *s2 = (const __m512i *)(const void *)ca->a2;
+    const __m512i *s3 = (const __m512i *)(const void *)ca->a3;
+    __m256d ch = _mm256_setzero_pd(), cd = ch, ct = ch, cf = ch; /* the streaming stores' carries */
+    int any = 0;
+    for (int k = 0; k < K; k += 64, s1 += 2, s2 += 2, s3 += 2) {
+        const __m512i o1 = _mm512_loadu_si512((const void *)(s1 + 1));
+        const __m512i o2 = _mm512_loadu_si512((const void *)(s2 + 1));
+        const __m512i o3v = _mm512_loadu_si512((const void *)(s3 + 1));
+        const __m512i e1 = _mm512_sub_epi16(_mm512_loadu_si512((const void *)s1), _mm512_slli_epi16(o1, 8));
+        const __m512i e2 = _mm512_sub_epi16(_mm512_loadu_si512((const void *)s2), _mm512_slli_epi16(o2, 8));
+        const __m512i e3 = _mm512_sub_epi16(_mm512_loadu_si512((const void *)s3), _mm512_slli_epi16(o3v, 8));
+        /* the vegetation and town codes, even columns then odd ones */
+        __m512i te = _mm512_mask_blend_epi16(
+            _mm512_cmplt_epi16_mask(e2, g2),
+            _mm512_mask_blend_epi16(_mm512_cmplt_epi16_mask(e3, h3), w_wood, w_thicket),
+            _mm512_mask_blend_epi16(_mm512_cmplt_epi16_mask(e3, o3), w_moor, w_grass));
+        __m512i to = _mm512_mask_blend_epi16(
+            _mm512_cmplt_epi16_mask(o2, g2),
+            _mm512_mask_blend_epi16(_mm512_cmplt_epi16_mask(o3v, h3), w_wood, w_thicket),
+            _mm512_mask_blend_epi16(_mm512_cmplt_epi16_mask(o3v, o3), w_moor, w_grass));
+        te = _mm512_mask_mov_epi16(te, _mm512_cmplt_epi16_mask(e1, t1), w_town);
+        to = _mm512_mask_mov_epi16(to, _mm512_cmplt_epi16_mask(o1, t1), w_town);
+        /* bytes in column order: even columns low, odd ones high */
+        __m512i ter = _mm512_or_si512(te, _mm512_slli_epi16(to, 8));
+        const __mmask64 town = _mm512_cmpeq_epi8_mask(ter, b_town);
+        /* lake and mud from the int32 numerators, bit c for column k + c */
+        __m512i H[4];
+        __mmask16 lk[4], md[4];
+        for (int g = 0; g < 4; g++) {
+            H[g] = _mm512_loadu_si512((const void *)(hnum + k + 16 * g));
+            lk[g] = _mm512_cmplt_epi32_mask(H[g], lake_lt);
+            md[g] = _mm512_cmplt_epi32_mask(H[g], mud_lt);
+        }
+        const __mmask64 lake = _mm512_kunpackd(_mm512_kunpackw(lk[3], lk[2]), _mm512_kunpackw(lk[1], lk[0]));
+        const __mmask64 mud = _mm512_kunpackd(_mm512_kunpackw(md[3], md[2]), _mm512_kunpackw(md[1], md[0]));
+        ter = _mm512_mask_mov_epi8(ter, mud, b_mud);
+        ter = _mm512_maskz_mov_epi8(_knot_mask64(lake), ter);
+        const uint64_t excl = _cvtmask64_u64(town) | _cvtmask64_u64(lake) | _cvtmask64_u64(mud);
+        /* feature candidates, 16 columns a group */
+        uint64_t cm = 0;
+        for (int g = 0; g < 4; g++) {
+            const int kg = k + 16 * g;
+            __m512i xy;
+            if (lin) {
+                xy = vxy;
+                vxy = _mm512_add_epi32(vxy, dxy16);
+            } else {
+                xy = _mm512_mullo_epi32(_mm512_loadu_si512((const void *)(ixr + kg)), vyr);
+            }
+            const __m512i N = _mm512_mullo_epi32(_mm512_loadu_si512((const void *)(ifa + kg)), xy);
+            const __m512i f = _mm512_and_si512(_mm512_srli_epi32(_mm512_add_epi32(N, c64), 7), fmask);
+            const __mmask16 c = (__mmask16)(_mm512_cmpeq_epi32_mask(f, fp) | _mm512_cmpeq_epi32_mask(f, fx) |
+                                            _mm512_cmpeq_epi32_mask(f, fc));
+            cm |= (uint64_t)_cvtmask16_u32(c) << (16 * g);
+        }
+        cm &= ~excl;
+        memcpy(cmask + (k >> 3), &cm, 8); /* bit k & 7 of byte k >> 3 (little-endian) */
+        any |= cm != 0;
+        const __m512i fv = cm ? _mm512_mask_mov_epi8(none, _cvtu64_mask64(cm), cand_b) : none;
+        aw_store_32bytes_c(terrain + k, _mm512_castsi512_si256(ter), bmode, &ct, terrain);
+        aw_store_32bytes_c(terrain + k + 32, _mm512_extracti64x4_epi64(ter, 1), bmode, &ct, terrain);
+        aw_store_32bytes_c(feature + k, _mm512_castsi512_si256(fv), bmode, &cf, feature);
+        aw_store_32bytes_c(feature + k + 32, _mm512_extracti64x4_epi64(fv, 1), bmode, &cf, feature);
+        /* height and depth in doubles, eight columns a step */
+        const uint64_t lakes = _cvtmask64_u64(lake);
+        for (int g = 0; g < 8; g++) {
+            const __m256i h8 = g & 1 ? _mm512_extracti64x4_epi64(H[g >> 1], 1) : _mm512_castsi512_si256(H[g >> 1]);
+            const __mmask8 lg = (__mmask8)(lakes >> (8 * g));
+            const __m512d hd = _mm512_mul_pd(_mm512_cvtepi32_pd(h8), vs);
+            const __m512d ho = _mm512_mask_mov_pd(hd, lg, lh);
+            const __m512d dd = _mm512_maskz_sub_pd(lg, lh, hd);
+            double *const hp = height + k + 8 * g, *const dp = depth + k + 8 * g;
+            aw_store_pd_c(hp, _mm512_castpd512_pd256(ho), mode, &ch, height);
+            aw_store_pd_c(hp + 4, _mm512_extractf64x4_pd(ho, 1), mode, &ch, height);
+            aw_store_pd_c(dp, _mm512_castpd512_pd256(dd), mode, &cd, depth);
+            aw_store_pd_c(dp + 4, _mm512_extractf64x4_pd(dd, 1), mode, &cd, depth);
+        }
+    }
+    aw_store_32bytes_end(terrain + K, ct, bmode);
+    aw_store_32bytes_end(feature + K, cf, bmode);
+    aw_store_pd_end(height + K, ch, mode);
+    aw_store_pd_end(depth + K, cd, mode);
+    return any;
+}
+
+/* classify_bytes of the VBMI kernels: columns [0, k16) from their 16-bit
+ * sums (vb_classify64), the rest (int32 sums) by the AVX2 kernel's. */
+RT_VBMI_ATTR static int tile_classify_bytes_vbmiw(const rt_classify_args *ca)
+{
+    const int K = ca->k16;
+    if (K <= 0) return tile_classify_bytes_avx2w(ca);
+    const uintptr_t b = (uintptr_t)ca->terrain | (uintptr_t)ca->feature;
+    const int mode = b % 8 == 0 ? aw_store_mode(ca->stream, ca->height, ca->depth) : AW_ST_PLAIN;
+    const int lin = ca->xr == NULL;
+    int any;
+#define VB_CLASSIFY(M) (lin ? vb_classify64(ca, K, M, 1) : vb_classify64(ca, K, M, 0))
+    if (mode == AW_ST_NT32)
+        any = VB_CLASSIFY(AW_ST_NT32);
+    else if (mode == AW_ST_NTS)
+        any = VB_CLASSIFY(AW_ST_NTS);
+    else if (mode == AW_ST_NT16)
+        any = VB_CLASSIFY(AW_ST_NT16);
+    else
+        any = VB_CLASSIFY(AW_ST_PLAIN);
+#undef VB_CLASSIFY
+    if (K < ca->nk) {
+        /* the rest as a tile of its own from column K (K a multiple of 64:
+         * the outputs' alignments as they were) */
+        rt_classify_args rest = *ca;
+        rest.nk = ca->nk - K;
+        rest.k16 = 0;
+        rest.a1 += K, rest.a2 += K, rest.a3 += K, rest.fa += K, rest.hnum += K;
+        if (rest.xr) rest.xr += K;
+        rest.xy0 = ca->xy0 + (uint32_t)K * ca->dxy;
+        rest.height += K, rest.depth += K, rest.terrain += K, rest.feature += K;
+        rest.cmask += K / 8;
+        any |= tile_classify_bytes_avx2w(&rest);
+    }
+    return any != 0;
 }
 
 /* (Streaming stores for the heights were measured at less than half the
@@ -573,7 +776,7 @@ RT_VBMI_ATTR static int tile_prof16_vbmiw(const rt_tile_args *ta, int32_t *restr
 static const rt_tile_kernels tile_kernels_vbmi = {
     tile_height_vbmiw,         tile_prof_vbmiw,   tile_prof_at_vbmi,
     tile_classify_avx512,      tile_store_heights_avx512, tile_finish_avx2w,
-    tile_height_store_vbmiw,   tile_classify_bytes_avx2w, height_row_avx512w,
+    tile_height_store_vbmiw,   tile_classify_bytes_vbmiw, height_row_avx512w,
     tile_prof16_vbmiw,         prof_row_avx512w,  1,
     tile_classify_out_avx512w, height_row2_avx512w, 1};
 
