@@ -731,37 +731,120 @@ vb_classify64(const rt_classify_args *ca, const int K, const int mode, const int
     return any;
 }
 
+/* Columns [k0, k1) (k1 - k0 a multiple of 16) of tile_classify_bytes_vbmiw
+ * from int32 sums: aw_classify_bytes' int32 loop (the same decisions, the
+ * same doubles), 16 columns a step with mask registers; the bytes by plain
+ * stores as there (16 of each a step: streamed, partial lines between the
+ * slower steps of coarse tiles cost more than they saved). */
+RT_VBMI_ATTR static inline __attribute__((always_inline)) int
+vb_classify16(const rt_classify_args *ca, const int k0, const int k1, const int mode, const int lin)
+{
+    const __m512i town_lt = _mm512_set1_epi32(ca->town_lt), grass_lt = _mm512_set1_epi32(ca->grass_lt);
+    const __m512i open_lt = _mm512_set1_epi32(ca->open_lt), thicket_lt = _mm512_set1_epi32(ca->thicket_lt);
+    const __m512i grass = _mm512_set1_epi32(RT_GRASS), moor = _mm512_set1_epi32(RT_MOOR);
+    const __m512i thicket = _mm512_set1_epi32(RT_THICKET), wood = _mm512_set1_epi32(RT_WOOD);
+    const __m512i town = _mm512_set1_epi32(RT_TOWN), mud = _mm512_set1_epi32(RT_MUD);
+    const __m512i lake_lt = _mm512_set1_epi32(ca->lake_lt), mud_lt = _mm512_set1_epi32(ca->mud_lt);
+    const __m512i c64 = _mm512_set1_epi32(64), fmask = _mm512_set1_epi32((int)ca->fmask);
+    const __m512i fp = _mm512_set1_epi32(ca->fp_i), fx = _mm512_set1_epi32(ca->fx_i);
+    const __m512i fc = _mm512_set1_epi32(ca->fc_i);
+    const __m512i vyr = _mm512_set1_epi32((int)(uint32_t)(int32_t)(int64_t)ca->yr);
+    const __m128i none = _mm_set1_epi8((char)RT_NONE), cand_b = _mm_set1_epi8((char)0xff);
+    const __m512d lh = _mm512_set1_pd(ca->lake_height), vs = _mm512_set1_pd(ca->scale);
+    __m512i vxy = _mm512_add_epi32(_mm512_set1_epi32((int)(ca->xy0 + (uint32_t)k0 * ca->dxy)),
+                                   _mm512_mullo_epi32(_mm512_loadu_si512((const void *)VBMI_LANES),
+                                                      _mm512_set1_epi32((int)ca->dxy)));
+    const __m512i dxy16 = _mm512_set1_epi32((int)(16u * ca->dxy));
+    double *const height = ca->height, *const depth = ca->depth;
+    uint8_t *const terrain = ca->terrain, *const feature = ca->feature, *const cmask = ca->cmask;
+    __m256d ch = _mm256_setzero_pd(), cd = ch;
+    int any = 0;
+    for (int k = k0; k < k1; k += 16) {
+        const __m512i h = _mm512_loadu_si512((const void *)(ca->hnum + k));
+        const __m512i a2 = _mm512_loadu_si512((const void *)(ca->a2 + k));
+        const __m512i a3 = _mm512_loadu_si512((const void *)(ca->a3 + k));
+        const __mmask16 klake = _mm512_cmplt_epi32_mask(h, lake_lt), kmud = _mm512_cmplt_epi32_mask(h, mud_lt);
+        const __mmask16 ktown = _mm512_cmplt_epi32_mask(_mm512_loadu_si512((const void *)(ca->a1 + k)), town_lt);
+        const __m512i open = _mm512_mask_blend_epi32(_mm512_cmplt_epi32_mask(a3, open_lt), moor, grass);
+        const __m512i closed = _mm512_mask_blend_epi32(_mm512_cmplt_epi32_mask(a3, thicket_lt), wood, thicket);
+        __m512i ter = _mm512_mask_blend_epi32(_mm512_cmplt_epi32_mask(a2, grass_lt), closed, open);
+        ter = _mm512_mask_mov_epi32(ter, ktown, town);
+        ter = _mm512_mask_mov_epi32(ter, kmud, mud);
+        ter = _mm512_maskz_mov_epi32((__mmask16)~klake, ter); /* RT_LAKE is 0 */
+        __m512i xy;
+        if (lin) {
+            xy = vxy;
+            vxy = _mm512_add_epi32(vxy, dxy16);
+        } else {
+            xy = _mm512_mullo_epi32(_mm512_loadu_si512((const void *)(ca->xr + k)), vyr);
+        }
+        const __m512i N = _mm512_mullo_epi32(_mm512_loadu_si512((const void *)(ca->fa + k)), xy);
+        const __m512i f = _mm512_and_si512(_mm512_srli_epi32(_mm512_add_epi32(N, c64), 7), fmask);
+        const __mmask16 kc = (__mmask16)(_mm512_cmpeq_epi32_mask(f, fp) | _mm512_cmpeq_epi32_mask(f, fx) |
+                                         _mm512_cmpeq_epi32_mask(f, fc));
+        const uint32_t cm = _cvtmask16_u32(kc) & ~_cvtmask16_u32((__mmask16)(klake | kmud | ktown));
+        cmask[k >> 3] = (uint8_t)cm;
+        cmask[(k >> 3) + 1] = (uint8_t)(cm >> 8);
+        any |= cm != 0;
+        _mm_storeu_si128((__m128i *)(void *)(terrain + k), _mm512_cvtepi32_epi8(ter));
+        _mm_storeu_si128((__m128i *)(void *)(feature + k),
+                         cm ? _mm_mask_mov_epi8(none, (__mmask16)cm, cand_b) : none);
+        for (int g = 0; g < 2; g++) {
+            const __m256i h8 = g ? _mm512_extracti64x4_epi64(h, 1) : _mm512_castsi512_si256(h);
+            const __mmask8 lg = (__mmask8)(_cvtmask16_u32(klake) >> (8 * g));
+            const __m512d hd = _mm512_mul_pd(_mm512_cvtepi32_pd(h8), vs);
+            const __m512d ho = _mm512_mask_mov_pd(hd, lg, lh);
+            const __m512d dd = _mm512_maskz_sub_pd(lg, lh, hd);
+            double *const hp = height + k + 8 * g, *const dp = depth + k + 8 * g;
+            aw_store_pd_c(hp, _mm512_castpd512_pd256(ho), mode, &ch, height + k0);
+            aw_store_pd_c(hp + 4, _mm512_extractf64x4_pd(ho, 1), mode, &ch, height + k0);
+            aw_store_pd_c(dp, _mm512_castpd512_pd256(dd), mode, &cd, depth + k0);
+            aw_store_pd_c(dp + 4, _mm512_extractf64x4_pd(dd, 1), mode, &cd, depth + k0);
+        }
+    }
+    if (k1 > k0) {
+        aw_store_pd_end(height + k1, ch, mode);
+        aw_store_pd_end(depth + k1, cd, mode);
+    }
+    return any;
+}
+
 /* classify_bytes of the VBMI kernels: columns [0, k16) from their 16-bit
- * sums (vb_classify64), the rest (int32 sums) by the AVX2 kernel's. */
+ * sums (vb_classify64), the next multiple of 16 from int32 ones
+ * (vb_classify16), the last few by the AVX2 kernel's tails. */
 RT_VBMI_ATTR static int tile_classify_bytes_vbmiw(const rt_classify_args *ca)
 {
-    const int K = ca->k16;
-    if (K <= 0) return tile_classify_bytes_avx2w(ca);
+    const int K = ca->k16 > 0 ? ca->k16 : 0, KE = K + ((ca->nk - K) & ~15);
     const uintptr_t b = (uintptr_t)ca->terrain | (uintptr_t)ca->feature;
     const int mode = b % 8 == 0 ? aw_store_mode(ca->stream, ca->height, ca->depth) : AW_ST_PLAIN;
     const int lin = ca->xr == NULL;
-    int any;
-#define VB_CLASSIFY(M) (lin ? vb_classify64(ca, K, M, 1) : vb_classify64(ca, K, M, 0))
+    int any = 0;
+#define VB_CLASSIFY(M)                                                              \
+    do {                                                                            \
+        if (K) any |= lin ? vb_classify64(ca, K, M, 1) : vb_classify64(ca, K, M, 0); \
+        if (KE > K)                                                                 \
+            any |= lin ? vb_classify16(ca, K, KE, M, 1) : vb_classify16(ca, K, KE, M, 0); \
+    } while (0)
     if (mode == AW_ST_NT32)
-        any = VB_CLASSIFY(AW_ST_NT32);
+        VB_CLASSIFY(AW_ST_NT32);
     else if (mode == AW_ST_NTS)
-        any = VB_CLASSIFY(AW_ST_NTS);
+        VB_CLASSIFY(AW_ST_NTS);
     else if (mode == AW_ST_NT16)
-        any = VB_CLASSIFY(AW_ST_NT16);
+        VB_CLASSIFY(AW_ST_NT16);
     else
-        any = VB_CLASSIFY(AW_ST_PLAIN);
+        VB_CLASSIFY(AW_ST_PLAIN);
 #undef VB_CLASSIFY
-    if (K < ca->nk) {
-        /* the rest as a tile of its own from column K (K a multiple of 64:
-         * the outputs' alignments as they were) */
+    if (KE < ca->nk) {
+        /* the rest as a tile of its own from column KE (a multiple of 16:
+         * the doubles' alignments as they were; its bytes by plain stores) */
         rt_classify_args rest = *ca;
-        rest.nk = ca->nk - K;
+        rest.nk = ca->nk - KE;
         rest.k16 = 0;
-        rest.a1 += K, rest.a2 += K, rest.a3 += K, rest.fa += K, rest.hnum += K;
-        if (rest.xr) rest.xr += K;
-        rest.xy0 = ca->xy0 + (uint32_t)K * ca->dxy;
-        rest.height += K, rest.depth += K, rest.terrain += K, rest.feature += K;
-        rest.cmask += K / 8;
+        rest.a1 += KE, rest.a2 += KE, rest.a3 += KE, rest.fa += KE, rest.hnum += KE;
+        if (rest.xr) rest.xr += KE;
+        rest.xy0 = ca->xy0 + (uint32_t)KE * ca->dxy;
+        rest.height += KE, rest.depth += KE, rest.terrain += KE, rest.feature += KE;
+        rest.cmask += KE / 8;
         any |= tile_classify_bytes_avx2w(&rest);
     }
     return any != 0;
