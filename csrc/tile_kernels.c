@@ -190,9 +190,14 @@ int rt__point_win8(const int32_t *iprof, uint32_t len, int32_t *win8)
     return point_win_lanes(iprof, len, win8, 8, RT_WIN16_ROWS);
 }
 
-int rt__tile_windows8(const int32_t *iprof, uint32_t len, uint8_t *win8, int32_t *base)
+/* Rotated byte windows of `lanes` (16 or 64) entries a row, less the
+ * profile's minimum (*base): row 0 holds e = j; row b + 1 is row b but for
+ * byte b mod lanes, where entry b gives way to entry b + lanes (a copy a
+ * row, as tile_windows_lanes) */
+static int byte_windows(const int32_t *iprof, uint32_t len, uint8_t *win, uint32_t lanes,
+                        int32_t *base)
 {
-    const uint32_t mask = len - 1, rows = len < 16 ? 16 : len;
+    const uint32_t mask = len - 1, rows = len < lanes ? lanes : len;
     if (rows > RT_WIN8_ROWS) return -1;
     int32_t lo = iprof[0], hi = iprof[0];
     for (uint32_t k = 1; k < len; k++) {
@@ -200,34 +205,24 @@ int rt__tile_windows8(const int32_t *iprof, uint32_t len, uint8_t *win8, int32_t
         if (iprof[k] > hi) hi = iprof[k];
     }
     if ((int64_t)hi - lo > 255) return -1;
-    /* row by row from the one before, as tile_windows_lanes */
-    for (uint32_t j = 0; j < 16; j++) win8[j] = (uint8_t)(iprof[j & mask] - lo);
+    for (uint32_t j = 0; j < lanes; j++) win[j] = (uint8_t)(iprof[j & mask] - lo);
     for (uint32_t b = 0; b + 1 < rows; b++) {
-        memcpy(win8 + (b + 1) * 16, win8 + b * 16, 16);
-        win8[(b + 1) * 16 + (b & 15)] = (uint8_t)(iprof[(b + 16) & mask] - lo);
+        memcpy(win + (b + 1) * lanes, win + b * lanes, lanes);
+        win[(b + 1) * lanes + (b & (lanes - 1))] = (uint8_t)(iprof[(b + lanes) & mask] - lo);
     }
     *base = lo;
     return (int)(rows - 1);
 }
 
+int rt__tile_windows8(const int32_t *iprof, uint32_t len, uint8_t *win8, int32_t *base)
+{
+    return byte_windows(iprof, len, win8, 16, base);
+}
+
 int rt__tile_windows64(const int32_t *iprof, uint32_t len, uint8_t *win64)
 {
-    const uint32_t mask = len - 1, rows = len < 64 ? 64 : len;
-    if (rows > RT_WIN8_ROWS) return -1;
-    int32_t lo = iprof[0], hi = iprof[0];
-    for (uint32_t k = 1; k < len; k++) {
-        if (iprof[k] < lo) lo = iprof[k];
-        if (iprof[k] > hi) hi = iprof[k];
-    }
-    if ((int64_t)hi - lo > 255) return -1;
-    /* row 0 holds e = j; row b + 1 is row b but for byte b & 63, where
-     * entry b gives way to entry b + 64 */
-    for (uint32_t j = 0; j < 64; j++) win64[j] = (uint8_t)(iprof[j & mask] - lo);
-    for (uint32_t b = 0; b + 1 < rows; b++) {
-        memcpy(win64 + (b + 1) * 64, win64 + b * 64, 64);
-        win64[(b + 1) * 64 + (b & 63)] = (uint8_t)(iprof[(b + 64) & mask] - lo);
-    }
-    return (int)(rows - 1);
+    int32_t base;
+    return byte_windows(iprof, len, win64, 64, &base);
 }
 
 const rt_tile_kernels *rt__tile_kernels(int variant, int bytes)

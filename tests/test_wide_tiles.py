@@ -6,8 +6,8 @@ columns, at shifts s <= 10, every moving |dv| <= 2^s: 64 columns span at
 most the 64 entries of a window), the heights 16-lane packed windows, and
 classify takes 64 columns a step from the sums' own 16-bit layout; the
 columns past the last 64 go to the AVX2 kernels. The models here draw
-direction counts from 1 to 8 (the register kernels' 1 to 6 and the
-direction-after-direction one past them), coefficients up to |a| = 2^7 (the
+direction counts from 1 to 8 (the kernels take six at a time in
+registers: one group, or two), coefficients up to |a| = 2^7 (the
 windows' edge at step 1) and lakes, at steps whose shifts are 7 to 11
 (1 to 1/16 m), on rows of 64 to 300 columns (tails of every size).
 """

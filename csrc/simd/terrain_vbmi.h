@@ -402,71 +402,28 @@ static const uint8_t VB_WORDS[32] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
                                      16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
 
 /* The byte-window sums of aw_prof8_dir (terrain_avx2.h) with the 64-byte
- * windows (rt__tile_windows64), 64 columns a step, columns [k0, k1) (k1 -
- * k0 a multiple of 64) of one direction.  Byte c of a vector is column c:
- * a vpermb by q & 63 (it reads bits 0..5 of each index byte) picks P[q] -
- * base from the rotated window of the step's smallest index b, where 64
- * columns span at most 64 indices (every moving |dv| <= 2^s).  q & 63 of
- * the even columns comes from W = V << (10 - s) modulo 2^16 (bits 10..15),
- * that of the odd ones from V << (8 - s) (bits 8..13; low: s <= 8) or from
- * V << (10 - s) shifted down by 2, in 16-bit lanes as the AVX2 kernel
- * keeps them, and one vpternlogd joins the two.  The sums: per 64 columns
- * the words p (even column's byte low, odd one's high) summed modulo 2^16,
- * and the odd bytes alone, as aw_prof8_dir's but 64 columns a vector. */
-RT_VBMI_ATTR static inline __attribute__((always_inline)) void
-vb_prof64_dir(const rt_tile_args *ta, uint32_t v, uint32_t dv, int k0, int k1, __m512i *acc,
-              const int first, const int low)
-{
-    /* s >= 7 here (the tile shifts are m + 7), s <= 10 (the caller's) */
-    const uint32_t s = ta->shift, up = 10u - s, s6 = s - 6u, wm64 = ta->win64_mask << 6;
-    const uint8_t *win = ta->win64;
-    const __m512i himask = _mm512_set1_epi16((short)0xff00);
-    const __m512i cols = _mm512_slli_epi16(_mm512_cvtepu8_epi16(_mm256_loadu_si256((const void *)VB_WORDS)), 1);
-    const uint16_t dw = (uint16_t)(dv << up);
-    __m512i We = _mm512_add_epi16(_mm512_set1_epi16((short)(uint16_t)(v << up)),
-                                  _mm512_mullo_epi16(cols, _mm512_set1_epi16((short)dw)));
-    const __m512i step = _mm512_set1_epi16((short)(uint16_t)(64u * dw));
-    const uint32_t upo = low ? 8u - s : up;
-    const uint16_t dwo = (uint16_t)(dv << upo);
-    __m512i Wo = _mm512_add_epi16(_mm512_set1_epi16((short)(uint16_t)((v + dv) << upo)),
-                                  _mm512_mullo_epi16(cols, _mm512_set1_epi16((short)dwo)));
-    const __m512i stepo = _mm512_set1_epi16((short)(uint16_t)(64u * dwo));
-    /* V at the step's column with the smallest index */
-    uint32_t B = (int32_t)dv >= 0 ? v : v + 63u * dv;
-    const uint32_t dB = 64u * dv;
-#pragma GCC unroll 2
-    for (int k = k0; k < k1; k += 64, acc += 2) {
-        const __m512i o = low ? Wo : _mm512_srli_epi16(Wo, 2);
-        /* (We >> 10) | (o & 0xff00): q & 63 of column 2j in byte 2j, of
-         * column 2j+1 in byte 2j+1 (bits 6 and 7 unread) */
-        const __m512i q = _mm512_ternarylogic_epi32(_mm512_srli_epi16(We, 10), o, himask, 0xF8);
-        const __m512i w = _mm512_load_si512((const void *)(win + ((B >> s6) & wm64)));
-        const __m512i p = _mm512_permutexvar_epi8(q, w);
-        const __m512i odd = _mm512_srli_epi16(p, 8);
-        if (first) {
-            _mm512_storeu_si512((void *)acc, p);
-            _mm512_storeu_si512((void *)(acc + 1), odd);
-        } else {
-            _mm512_storeu_si512((void *)acc, _mm512_add_epi16(_mm512_loadu_si512((const void *)acc), p));
-            _mm512_storeu_si512((void *)(acc + 1),
-                                _mm512_add_epi16(_mm512_loadu_si512((const void *)(acc + 1)), odd));
-        }
-        We = _mm512_add_epi16(We, step);
-        Wo = _mm512_add_epi16(Wo, stepo);
-        B += dB;
-    }
-}
-
-/* The same for every direction of a plan at once, the sums in registers
- * (na <= VB_REGS_MAX: AVX-512 has 32 vector registers): columns [0, k64),
- * each 64 stored once, in the AVX2 kernels' order (the words of columns
- * 0..31, their odd bytes, the words of 32..63, their odd bytes).  The very
- * sums of vb_prof64_dir, added in the same order modulo 2^16. */
+ * windows (rt__tile_windows64), 64 columns a step, columns [0, k64) (a
+ * multiple of 64), for the na (a constant, at most VB_REGS_MAX: AVX-512
+ * has 32 vector registers) directions i0 .. i0+na-1 of pl at once, their
+ * indices and sums in registers.  Byte c of a vector is column c: a vpermb
+ * by q & 63 (it reads bits 0..5 of each index byte) picks P[q] - base from
+ * the rotated window of the step's smallest index, where 64 columns span
+ * at most 64 indices (every moving |dv| <= 2^s).  q & 63 of the even
+ * columns comes from W = V << (10 - s) modulo 2^16 (bits 10..15), that of
+ * the odd ones from V << (8 - s) (bits 8..13; low: s <= 8) or from V <<
+ * (10 - s) shifted down by 2, in 16-bit lanes as the AVX2 kernel keeps
+ * them, and one vpternlogd joins the two.  The sums: per 64 columns the
+ * words p (even column's byte low, odd one's high) summed modulo 2^16, and
+ * the odd bytes alone, as aw_prof8_dir's; added to acc's unless first, and
+ * stored in the VBMI kernels' layout (the words of 64 columns, then their
+ * odd bytes) or, order, the AVX2 kernels' (per 32 columns the words, then
+ * their odd bytes). */
 #define VB_REGS_MAX 6
 RT_VBMI_ATTR static inline __attribute__((always_inline)) void
-vb_prof64_regs(const aw_plan *pl, const rt_tile_args *ta, int k64, __m512i *acc, const int na,
-               const int low, const int order)
+vb_prof64_regs(const aw_plan *pl, const rt_tile_args *ta, int k64, __m512i *acc, int i0, const int na,
+               const int low, const int first, const int order)
 {
+    /* s >= 7 here (the tile shifts are m + 7), s <= 10 (the caller's) */
     const uint32_t s = ta->shift, up = 10u - s, s6 = s - 6u, wm64 = ta->win64_mask << 6;
     const uint32_t upo = low ? 8u - s : up;
     const uint8_t *win = ta->win64;
@@ -475,7 +432,7 @@ vb_prof64_regs(const aw_plan *pl, const rt_tile_args *ta, int k64, __m512i *acc,
     __m512i We[VB_REGS_MAX], Wo[VB_REGS_MAX], st[VB_REGS_MAX], sto[VB_REGS_MAX];
     uint32_t B[VB_REGS_MAX], dB[VB_REGS_MAX];
     for (int i = 0; i < na; i++) {
-        const uint32_t v = pl->v[i], dv = pl->dv[i];
+        const uint32_t v = pl->v[i0 + i], dv = pl->dv[i0 + i];
         const uint16_t dw = (uint16_t)(dv << up), dwo = (uint16_t)(dv << upo);
         We[i] = _mm512_add_epi16(_mm512_set1_epi16((short)(uint16_t)(v << up)),
                                  _mm512_mullo_epi16(cols, _mm512_set1_epi16((short)dw)));
@@ -483,13 +440,17 @@ vb_prof64_regs(const aw_plan *pl, const rt_tile_args *ta, int k64, __m512i *acc,
                                  _mm512_mullo_epi16(cols, _mm512_set1_epi16((short)dwo)));
         st[i] = _mm512_set1_epi16((short)(uint16_t)(64u * dw));
         sto[i] = _mm512_set1_epi16((short)(uint16_t)(64u * dwo));
+        /* V at the step's column with the smallest index */
         B[i] = (int32_t)dv >= 0 ? v : v + 63u * dv;
         dB[i] = 64u * dv;
     }
     for (int k = 0; k < k64; k += 64, acc += 2) {
-        __m512i w = _mm512_setzero_si512(), o = w;
+        __m512i w = first ? _mm512_setzero_si512() : _mm512_loadu_si512((const void *)acc);
+        __m512i o = first ? _mm512_setzero_si512() : _mm512_loadu_si512((const void *)(acc + 1));
         for (int i = 0; i < na; i++) {
             const __m512i oi = low ? Wo[i] : _mm512_srli_epi16(Wo[i], 2);
+            /* (We >> 10) | (oi & 0xff00): q & 63 of column 2j in byte 2j,
+             * of column 2j+1 in byte 2j+1 (bits 6 and 7 unread) */
             const __m512i q = _mm512_ternarylogic_epi32(_mm512_srli_epi16(We[i], 10), oi, himask, 0xF8);
             const __m512i p = _mm512_permutexvar_epi8(
                 q, _mm512_load_si512((const void *)(win + ((B[i] >> s6) & wm64))));
@@ -517,35 +478,49 @@ RT_VBMI_ATTR static void vb_swap_layout(__m512i *acc, int k64)
     }
 }
 
-/* The 16-bit sums of aw_prof8_sums for columns [0, k64) (k64 a multiple
- * of 64) into acc: in the AVX2 kernels' layout (order) or the VBMI
- * kernels' own (vb_swap_layout); pl->na > 0, ta->win64 given and s <= 10.
- * Up to VB_REGS_MAX directions in registers (vb_prof64_regs), more
- * direction after direction (vb_prof64_dir). */
+/* vb_prof64_regs for n directions from i0 (1 to VB_REGS_MAX), the count a
+ * constant in each instance */
 RT_VBMI_ATTR static inline __attribute__((always_inline)) void
-vb_prof64_sums_(const aw_plan *pl, const rt_tile_args *ta, int k64, __m512i *acc, const int order)
+vb_prof64_group(const aw_plan *pl, const rt_tile_args *ta, int k64, __m512i *acc, int i0, int n,
+                const int first, const int order)
 {
     const int low = ta->shift <= 8;
-#define VB_REGS(N)                                                \
-    case N:                                                       \
-        if (low)                                                  \
-            vb_prof64_regs(pl, ta, k64, acc, N, 1, order);        \
-        else                                                      \
-            vb_prof64_regs(pl, ta, k64, acc, N, 0, order);        \
-        return;
-    switch (pl->na) {
+#define VB_REGS(N)                                                               \
+    case N:                                                                      \
+        if (low)                                                                 \
+            vb_prof64_regs(pl, ta, k64, acc, i0, N, 1, first, order);            \
+        else                                                                     \
+            vb_prof64_regs(pl, ta, k64, acc, i0, N, 0, first, order);            \
+        break;
+    switch (n) {
         VB_REGS(1) VB_REGS(2) VB_REGS(3) VB_REGS(4) VB_REGS(5) VB_REGS(6)
     default: break;
     }
 #undef VB_REGS
-    if (low) {
-        vb_prof64_dir(ta, pl->v[0], pl->dv[0], 0, k64, acc, 1, 1);
-        for (int i = 1; i < pl->na; i++) vb_prof64_dir(ta, pl->v[i], pl->dv[i], 0, k64, acc, 0, 1);
-    } else {
-        vb_prof64_dir(ta, pl->v[0], pl->dv[0], 0, k64, acc, 1, 0);
-        for (int i = 1; i < pl->na; i++) vb_prof64_dir(ta, pl->v[i], pl->dv[i], 0, k64, acc, 0, 0);
-    }
-    if (order) vb_swap_layout(acc, k64);
+}
+
+/* more than VB_REGS_MAX directions: VB_REGS_MAX at a time, the sums in
+ * the VBMI layout between, in the same order (first and order not
+ * constants here: one set of instances for this rare case) */
+RT_VBMI_ATTR static void vb_prof64_many(const aw_plan *pl, const rt_tile_args *ta, int k64, __m512i *acc,
+                                        int order)
+{
+    int i0 = 0;
+    for (; pl->na - i0 > VB_REGS_MAX; i0 += VB_REGS_MAX)
+        vb_prof64_group(pl, ta, k64, acc, i0, VB_REGS_MAX, i0 == 0, 0);
+    vb_prof64_group(pl, ta, k64, acc, i0, pl->na - i0, 0, order);
+}
+
+/* The 16-bit sums of aw_prof8_sums for columns [0, k64) (k64 a multiple
+ * of 64) into acc: in the AVX2 kernels' layout (order) or the VBMI
+ * kernels' own; pl->na > 0, ta->win64 given and s <= 10. */
+RT_VBMI_ATTR static inline __attribute__((always_inline)) void
+vb_prof64_sums_(const aw_plan *pl, const rt_tile_args *ta, int k64, __m512i *acc, const int order)
+{
+    if (pl->na <= VB_REGS_MAX)
+        vb_prof64_group(pl, ta, k64, acc, 0, pl->na, 1, order);
+    else
+        vb_prof64_many(pl, ta, k64, acc, order);
 }
 
 /* in the AVX2 kernels' layout (aw_sums64: aw_prof8_run converts them) */
@@ -608,6 +583,17 @@ RT_VBMI_ATTR static int tile_prof16_vbmiw(const rt_tile_args *ta, int32_t *restr
     return k64;
 }
 
+/* The feature candidates of 16 columns (as aw_classify_bytes): f = ((fa *
+ * xy + 64) mod 2^32 >> 7) & fmask equal to one of the codes fp, fx, fc */
+RT_VBMI_ATTR static inline __attribute__((always_inline)) __mmask16
+vb_candidates16(const int32_t *fa, __m512i xy, __m512i fmask, __m512i fp, __m512i fx, __m512i fc)
+{
+    const __m512i N = _mm512_mullo_epi32(_mm512_loadu_si512((const void *)fa), xy);
+    const __m512i f = _mm512_and_si512(_mm512_srli_epi32(_mm512_add_epi32(N, _mm512_set1_epi32(64)), 7), fmask);
+    return (__mmask16)(_mm512_cmpeq_epi32_mask(f, fp) | _mm512_cmpeq_epi32_mask(f, fx) |
+                       _mm512_cmpeq_epi32_mask(f, fc));
+}
+
 /* Columns [0, K) of tile_classify_bytes_vbmiw (K = ca->k16, a multiple of
  * 64, the sums in tile_prof16_vbmiw's form): aw_classify_bytes' decisions,
  * 64 columns a step.  The vegetation and town codes in 16-bit lanes, even
@@ -632,7 +618,7 @@ vb_classify64(const rt_classify_args *ca, const int K, const int mode, const int
     const __m512i b_mud = _mm512_set1_epi8(RT_MUD), none = _mm512_set1_epi8(RT_NONE);
     const __m512i cand_b = _mm512_set1_epi8((char)0xff);
     const __m512i lake_lt = _mm512_set1_epi32(ca->lake_lt), mud_lt = _mm512_set1_epi32(ca->mud_lt);
-    const __m512i c64 = _mm512_set1_epi32(64), fmask = _mm512_set1_epi32((int)ca->fmask);
+    const __m512i fmask = _mm512_set1_epi32((int)ca->fmask);
     const __m512i fp = _mm512_set1_epi32(ca->fp_i), fx = _mm512_set1_epi32(ca->fx_i);
     const __m512i fc = _mm512_set1_epi32(ca->fc_i);
     const __m512i vyr = _mm512_set1_epi32((int)(uint32_t)(int32_t)(int64_t)ca->yr);
@@ -695,10 +681,7 @@ vb_classify64(const rt_classify_args *ca, const int K, const int mode, const int
             } else {
                 xy = _mm512_mullo_epi32(_mm512_loadu_si512((const void *)(ixr + kg)), vyr);
             }
-            const __m512i N = _mm512_mullo_epi32(_mm512_loadu_si512((const void *)(ifa + kg)), xy);
-            const __m512i f = _mm512_and_si512(_mm512_srli_epi32(_mm512_add_epi32(N, c64), 7), fmask);
-            const __mmask16 c = (__mmask16)(_mm512_cmpeq_epi32_mask(f, fp) | _mm512_cmpeq_epi32_mask(f, fx) |
-                                            _mm512_cmpeq_epi32_mask(f, fc));
+            const __mmask16 c = vb_candidates16(ifa + kg, xy, fmask, fp, fx, fc);
             cm |= (uint64_t)_cvtmask16_u32(c) << (16 * g);
         }
         cm &= ~excl;
@@ -745,7 +728,7 @@ vb_classify16(const rt_classify_args *ca, const int k0, const int k1, const int 
     const __m512i thicket = _mm512_set1_epi32(RT_THICKET), wood = _mm512_set1_epi32(RT_WOOD);
     const __m512i town = _mm512_set1_epi32(RT_TOWN), mud = _mm512_set1_epi32(RT_MUD);
     const __m512i lake_lt = _mm512_set1_epi32(ca->lake_lt), mud_lt = _mm512_set1_epi32(ca->mud_lt);
-    const __m512i c64 = _mm512_set1_epi32(64), fmask = _mm512_set1_epi32((int)ca->fmask);
+    const __m512i fmask = _mm512_set1_epi32((int)ca->fmask);
     const __m512i fp = _mm512_set1_epi32(ca->fp_i), fx = _mm512_set1_epi32(ca->fx_i);
     const __m512i fc = _mm512_set1_epi32(ca->fc_i);
     const __m512i vyr = _mm512_set1_epi32((int)(uint32_t)(int32_t)(int64_t)ca->yr);
@@ -778,10 +761,7 @@ vb_classify16(const rt_classify_args *ca, const int k0, const int k1, const int 
         } else {
             xy = _mm512_mullo_epi32(_mm512_loadu_si512((const void *)(ca->xr + k)), vyr);
         }
-        const __m512i N = _mm512_mullo_epi32(_mm512_loadu_si512((const void *)(ca->fa + k)), xy);
-        const __m512i f = _mm512_and_si512(_mm512_srli_epi32(_mm512_add_epi32(N, c64), 7), fmask);
-        const __mmask16 kc = (__mmask16)(_mm512_cmpeq_epi32_mask(f, fp) | _mm512_cmpeq_epi32_mask(f, fx) |
-                                         _mm512_cmpeq_epi32_mask(f, fc));
+        const __mmask16 kc = vb_candidates16(ca->fa + k, xy, fmask, fp, fx, fc);
         const uint32_t cm = _cvtmask16_u32(kc) & ~_cvtmask16_u32((__mmask16)(klake | kmud | ktown));
         cmask[k >> 3] = (uint8_t)cm;
         cmask[(k >> 3) + 1] = (uint8_t)(cm >> 8);
