@@ -276,6 +276,7 @@ RT_VBMI_ATTR static void tile_prof_at_vbmi(const rt_tile_args *ta, const uint32_
  * moving |dv| <= 2^s), and one vpmaddwd with (V & (2^s - 1)) | 2^(s+16)
  * gives the term P[q]*2^s + frac*(P[q+1] - P[q]) as aw_run does; the
  * directions' terms added in the same order, modulo 2^32. */
+#define VB_H_MAX 8 /* directions vb_height16 takes */
 RT_VBMI_ATTR static inline __attribute__((always_inline)) void
 vb_height16(const aw_plan *pl, const int na, const rt_tile_args *ta, int k16, int32_t *out)
 {
@@ -286,8 +287,8 @@ vb_height16(const aw_plan *pl, const int na, const rt_tile_args *ta, int k16, in
     const __m512i hi = _mm512_set1_epi32((int)(1u << (s + 16)));
     const __m512i cst = _mm512_set1_epi32(pl->cst);
     const __m128i sh = _mm_cvtsi32_si128((int)s);
-    __m512i V[RT_MAX_DIRECTIONS], step[RT_MAX_DIRECTIONS];
-    uint32_t B[RT_MAX_DIRECTIONS], dB[RT_MAX_DIRECTIONS];
+    __m512i V[VB_H_MAX], step[VB_H_MAX];
+    uint32_t B[VB_H_MAX], dB[VB_H_MAX];
     for (int i = 0; i < na; i++) {
         const uint32_t dv = pl->dv[i];
         V[i] = _mm512_add_epi32(_mm512_set1_epi32((int)pl->v[i]),
@@ -311,33 +312,39 @@ vb_height16(const aw_plan *pl, const int na, const rt_tile_args *ta, int k16, in
     }
 }
 
-/* The height numerators of a tile whose plan pl the windows serve: columns
- * [0, k16) by vb_height16 where the 16-lane windows are given (the
- * direction count a constant for the common ones), the rest by aw_run's
- * eight columns a step, as tile_height_avx2w. */
-RT_VBMI_ATTR static void vb_height_tile(const aw_plan *pl, const rt_tile_args *ta, int32_t *restrict out)
+/* The height numerators of a tile whose plan pl the windows serve, at most
+ * VB_H_MAX moving directions, the 16-lane windows given: columns [0, k16)
+ * by vb_height16 (the direction count a constant for the common ones),
+ * the last few by the portable sums (aw_column).  Not inlined into
+ * tile_height_vbmiw, whose other branch calls aw_run: under ASan that
+ * one's frames (175 KiB) and this one's together passed the small-stack
+ * test's thread stack. */
+RT_VBMI_ATTR __attribute__((noinline)) static void vb_height_tile(const aw_plan *pl, const rt_tile_args *ta,
+                                                                 int32_t *restrict out)
 {
-    const int k16 = ta->win16p ? ta->nk & ~15 : 0;
+    const int k16 = ta->nk & ~15;
     switch (pl->na) {
     case 3: vb_height16(pl, 3, ta, k16, out); break;
     case 4: vb_height16(pl, 4, ta, k16, out); break;
     case 5: vb_height16(pl, 5, ta, k16, out); break;
     default: vb_height16(pl, pl->na, ta, k16, out);
     }
-    const int k1 = ta->nk & ~7;
-    aw_dispatch(pl, AW_INT, ta, k16, k1, out, NULL, 0.0);
-    for (int k = k1; k < ta->nk; k++) out[k] = aw_column(ta, k, 1);
+    for (int k = k16; k < ta->nk; k++) out[k] = aw_column(ta, k, 1);
 }
 
 RT_VBMI_ATTR static void tile_height_vbmiw(const rt_tile_args *ta, int32_t *restrict out)
 {
     aw_plan pl;
-    if (aw_plan_make(ta, 1, &pl))
-        vb_height_tile(&pl, ta, out);
-    else if (ta->nk >= VB_STRIDED_NK && aw_strided_serves(ta, 1)) /* wide rows: 0.94-0.95 */
+    if (aw_plan_make(ta, 1, &pl)) {
+        if (ta->win16p && pl.na <= VB_H_MAX)
+            vb_height_tile(&pl, ta, out);
+        else
+            tile_height_avx2w(ta, out);
+    } else if (ta->nk >= VB_STRIDED_NK && aw_strided_serves(ta, 1)) { /* wide rows: 0.94-0.95 */
         aw_coarse(ta, 1, out);
-    else
+    } else {
         tile_height_vbmi(ta, out);
+    }
 }
 
 RT_VBMI_ATTR static void tile_height_store_vbmiw(const rt_tile_args *ta, double scale,
