@@ -38,7 +38,7 @@ typedef struct rt_tile_args {
     uint32_t win8_mask;      /* rows - 1 */
     int32_t win8_base;       /* the smallest profile value */
     /* rotated 64-byte windows (rt__tile_windows64: the VBMI kernels' profile
-     * sums, `win64` in their table), or NULL: row b holds the entries
+     * sums, `wide_tiles` in their table), or NULL: row b holds the entries
      * b .. b+63 less win8_base, entry e in byte e & 63 */
     const uint8_t *win64;
     uint32_t win64_mask;     /* rows - 1 */
