@@ -450,6 +450,17 @@ typedef struct tile_buf {
     /* and xr's common difference where xr is an arithmetic sequence the
      * linear profile sums take (xr_linear), else -1 */
     int64_t xr_d;
+    /* the point tiles' feature sums, kept from row to row: they depend on
+     * the tile's xr and the row's rounded y alone (calcProf(B2, xr, A3,
+     * yr)), so the rows after one with the same rounded y (2 or 3 in a row
+     * at steps such as 0.37 or 1/3) take them as they are.  The tile at
+     * column c keeps them at fa_keep + c (columns below fa_cap), those of
+     * rounded y fa_yr[c/TILE] once fa_ready[c/TILE] is set; or fa_keep
+     * NULL */
+    int32_t *fa_keep;
+    int64_t fa_cap;
+    int64_t *fa_yr;
+    int *fa_ready;
     /* the tile kernels' tables kept from tile to tile (rt_tile_args.cache),
      * or NULL */
     void *cache;
@@ -1197,7 +1208,12 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
         tb->xr_nk = nk;
         for (int q = nk; q < ((nk + 7) & ~7); q++) tb->xr[q] = tb->xr[nk - 1]; /* read, unused */
         ta.nk = nk;
-        if (tb->xr_d >= 0) {
+        /* the feature sums: kept where the scratch has room for the tile's */
+        const int fa_keep = tb->fa_keep && c + nk <= tb->fa_cap;
+        int32_t *fa = fa_keep ? tb->fa_keep + c : tb->fa;
+        if (fa_keep && tb->fa_ready[c / TILE] && tb->fa_yr[c / TILE] == yri) {
+            /* fa holds them: an earlier row's, of the same rounded y */
+        } else if (tb->xr_d >= 0) {
             /* the sums at xr[0] + q*d by the linear kernel: v0 + B2*xr[q]
              * = (v0 + B2*xr[0]) + q*(B2*d) modulo 2^32, the same indices */
             rt_tile_args tl = ta;
@@ -1205,9 +1221,13 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
                 tl.v0[i] = ta.v0[i] + ta.dv[i] * (uint32_t)tb->xr[0];
                 tl.dv[i] = ta.dv[i] * (uint32_t)tb->xr_d;
             }
-            j->kern->prof(&tl, tb->fa);
+            j->kern->prof(&tl, fa);
         } else {
-            j->kern->prof_at(&ta, (const uint32_t *)tb->xr, tb->fa);
+            j->kern->prof_at(&ta, (const uint32_t *)tb->xr, fa);
+        }
+        if (fa_keep) {
+            tb->fa_ready[c / TILE] = 1;
+            tb->fa_yr[c / TILE] = yri;
         }
         /* as terra_rows_n's classify pass of the block path */
         uint8_t *ot = out->terrain ? out->terrain + k : tb->ot;
@@ -1226,7 +1246,7 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
         ca.a1 = tb->a1;
         ca.a2 = tb->a2;
         ca.a3 = tb->a3;
-        ca.fa = tb->fa;
+        ca.fa = fa;
         ca.xr = tb->xr;
         ca.height = out->height ? out->height + k : tb->oh;
         ca.depth = out->depth ? out->depth + k : tb->od;
@@ -1250,14 +1270,14 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
             ca.stream = j->stream && out->height && out->depth && out->terrain && out->feature;
             if (j->kern->classify_out(&ca)) /* rare: feature candidates, exactly */
                 for (int q = cmask_next(tb->cmask, nk, 0); q < nk; q = cmask_next(tb->cmask, nk, q + 1))
-                    of[q] = feature_of(t, (double)tb->fa[q], (double)tb->xr[q] * yr);
+                    of[q] = feature_of(t, (double)fa[q], (double)tb->xr[q] * yr);
             continue;
         }
         j->kern->classify(&ca);
         const int any = split_codes(tb->code, nk, ot, of);
         for (int q = 0; any && q < nk; q++) /* rare: feature candidates, exactly */
             if (tb->code[q] >> 8)
-                of[q] = feature_of(t, (double)tb->fa[q], (double)tb->xr[q] * yr);
+                of[q] = feature_of(t, (double)fa[q], (double)tb->xr[q] * yr);
     }
 }
 
@@ -1667,6 +1687,10 @@ static grid_scratch *grid_scratch_new(int nbufs, int64_t nx, void **raw, tile_bu
         tb->xr_c0 = 0;
         tb->xr_nk = 0;
         tb->xr_d = -1;
+        tb->fa_keep = NULL; /* rt_terra_grid's too */
+        tb->fa_cap = 0;
+        tb->fa_yr = NULL;
+        tb->fa_ready = NULL;
         tb->cache = NULL; /* rt_terra_grid's too */
         atomic_init(&(*busy)[k], 0);
     }
@@ -1818,7 +1842,15 @@ static rt_status terra_grid(const rt_terrain *t, const rt_block *b, const rt_ter
             ((b->nx < RT_POINT_FIX_COLS ? b->nx : RT_POINT_FIX_COLS) + 7) & ~(int64_t)7;
         const size_t fcap = RT_POINT_FIX_WORDS(t->directions, fcols);
         const size_t fat = (cap * sizeof(double) + (size_t)ntiles * sizeof(int) + 63) & ~(size_t)63;
-        const size_t per = (fat + fcap * sizeof(uint32_t) + sizeof(int) + 63) & ~(size_t)63;
+        /* and the feature sums of every tile (tile_buf.fa_keep), at most
+         * 64 KiB a thread, with room for the kernels' writes past a tile's
+         * last column (rt_tile.h: up to a multiple of 8, or 16 here); a
+         * rounded y and a flag a tile */
+        const int64_t facap = b->nx < ((int64_t)16 << 10) ? b->nx : (int64_t)16 << 10;
+        const size_t fkat = (fat + fcap * sizeof(uint32_t) + sizeof(int) + 63) & ~(size_t)63;
+        const size_t fasz = (((size_t)facap + 16) * sizeof(int32_t) + 63) & ~(size_t)63;
+        const size_t per = (fkat + fasz + (size_t)ntiles * (sizeof(int64_t) + sizeof(int)) + 63) &
+                           ~(size_t)63;
         /* each buffer 64-byte aligned (per is a multiple of 64): the
          * AVX-512 rows read the products eight doubles a load */
         axraw = calloc((size_t)j.nbufs * per + 64, 1);
@@ -1831,6 +1863,10 @@ static rt_status terra_grid(const rt_terrain *t, const rt_block *b, const rt_ter
             j.bufs[k].fix = fcap ? (uint32_t *)(void *)(q + fat) : NULL;
             j.bufs[k].fix_cap = fcap;
             j.bufs[k].fix_ready = (int *)(void *)(q + fat + fcap * sizeof(uint32_t));
+            j.bufs[k].fa_keep = (int32_t *)(void *)(q + fkat);
+            j.bufs[k].fa_cap = facap;
+            j.bufs[k].fa_yr = (int64_t *)(void *)(q + fkat + fasz);
+            j.bufs[k].fa_ready = (int *)(void *)(q + fkat + fasz + (size_t)ntiles * sizeof(int64_t));
         }
     }
     /* the tile kernels' tables, one cache a buffer */

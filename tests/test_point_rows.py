@@ -194,6 +194,28 @@ def test_rounded_x_kept_per_tile():
     _check(make_terrain(rt, params), params, 23396.1, 5318.3, 4104, 2, 0.37)
 
 
+@pytest.mark.parametrize("y0, s", [(5318.05, 0.37), (5318.2, 1 / 3), (5318.9, 0.37),
+                                   (-5318.95, 0.37)])
+def test_feature_sums_kept_for_rows_of_one_rounded_y(y0, s):
+    """The feature sums at the rounded points depend on round_js(x) and
+    round_js(y) alone: a tile keeps them for the next rows of the same
+    rounded y (tile_buf.fa_yr; 2 or 3 rows in a row at 0.37 and 1/3), never
+    across rows of another rounded y or another tile's columns: rows of one
+    tile (2000 columns), and of three (4104 columns: tiles of 2048, 2048 and
+    8), on 1 to 3 threads.  A feature mask
+    of 7 makes most points feature candidates, so the features show every
+    sum; A3 of 150 to 255 (the classic's are at most 64) moves every
+    direction's index by more than one from one rounded y to the next, so
+    sums kept past a change of rounded y would show."""
+    params = dataclasses.replace(R.CLASSIC, feature_mask=7, a3=(201, -173, 150, 199, -255))
+    t = make_terrain(rt, params)
+    ny = 7
+    ys = [R.round_js(y0 + r * s) for r in range(ny)]
+    assert 1 < len(set(ys)) < ny  # rows of one rounded y follow each other, and of others
+    for nx in (2000, 4104):
+        _check_grid_out(t, params, 23396.1, y0, nx, ny, s)
+
+
 @settings(max_examples=15, deadline=None)
 @given(models(), origin, origin, step, st.integers(250, 300))
 def test_fixed_point_models(params, x0, y0, s, nx):
