@@ -428,6 +428,7 @@ static int int_profile(const rt_terrain *t, int m, int32_t *out)
 typedef struct tile_buf {
     int32_t *h, *a1, *a2, *a3, *fa, *xr, *code;
     double *ht, *oh, *od;
+    double *ht2; /* the point path's second row of heights (terra_point_row) */
     uint8_t *ot, *of;
     uint8_t *cmask; /* classify_bytes: the feature candidates */
     /* the point tiles (terra_point_row): the block's products fl(A*2^-7 * x)
@@ -1132,15 +1133,13 @@ static int64_t xr_linear(const rt_terrain *t, const int32_t *xr, int nk)
     return d;
 }
 
-/* A terra row of any step (the point path) by tiles: the profile sums and
- * rounded x by prof_row, the heights by height_row, the feature sums by
- * prof_at, decided by the classify pass: the seed's double arithmetic
- * operation for operation (SPEC 5), as terra_at's MODE_POINT, in SIMD.
- * For the common case (`simple`, without SPEC 17's late rules or calc_prof
- * "js") only; tiles near a placed entry take the point path. */
-static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_terra_out *out,
-                            double y, int64_t k, uint32_t n, tile_buf *tb,
-                            const int32_t veg_lt[4], double fmod_m)
+/* One row's tile of the point path (terra_point_row) from its heights ht
+ * (height_row's, mountains not applied): the profile sums and rounded x by
+ * prof_row, the feature sums by prof_at, decided by the classify pass;
+ * the tile at column c of the row, nk columns, its outputs from k. */
+static void point_tile(const block_job *j, const rt_terrain *t, const rt_terra_out *out, double y,
+                       int64_t k, int64_t c, int nk, uint32_t n, tile_buf *tb, double *ht,
+                       const int32_t veg_lt[4], double fmod_m)
 {
     const rt_block *b = j->b;
     const double yr = rt__round_js(y);
@@ -1167,21 +1166,128 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
         ta.dv[i] = (uint32_t)rt__u64((int64_t)t->vec[RT_B2][i]);
         ta.v0[i] = (uint32_t)rt__u64((int64_t)t->vec[RT_A3][i] * yri);
     }
-    for (int64_t c = 0; c < b->nx; c += TILE, k += TILE) {
+    if (t->mountains)
+        for (int q = 0; q < nk; q++) ht[q] = mountain(t, ht[q]);
+    if (out->ground) memcpy(out->ground + k, ht, (size_t)nk * sizeof(double));
+    /* the sums after the heights: the kernel may leave out those of
+     * lake and mud columns */
+    rt_point_prof pp = {t, j->piprof, j->win, j->win_mask, b->x0, b->step, y, b->c0 + c, nk, n,
+                        {tb->a1, tb->a2, tb->a3}, tb->xr, j->win16, j->win16_mask,
+                        ht, t->lake_height, t->lake_base,
+                        tb->fix, tb->fix_cap, tb->fix_ready, j->winp, j->winp_mask,
+                        tb->xr_nk == nk && tb->xr_c0 == b->c0 + c};
+    j->kern->prof_row(&pp);
+    if (!pp.xr_ready) tb->xr_d = xr_linear(t, tb->xr, nk);
+    tb->xr_c0 = b->c0 + c;
+    tb->xr_nk = nk;
+    for (int q = nk; q < ((nk + 7) & ~7); q++) tb->xr[q] = tb->xr[nk - 1]; /* read, unused */
+    ta.nk = nk;
+    /* the feature sums: kept where the scratch has room for the tile's */
+    const int fa_keep = tb->fa_keep && c + nk <= tb->fa_cap;
+    int32_t *fa = fa_keep ? tb->fa_keep + c : tb->fa;
+    if (fa_keep && tb->fa_ready[c / TILE] && tb->fa_yr[c / TILE] == yri) {
+        /* fa holds them: an earlier row's, of the same rounded y */
+    } else if (tb->xr_d >= 0) {
+        /* the sums at xr[0] + q*d by the linear kernel: v0 + B2*xr[q]
+         * = (v0 + B2*xr[0]) + q*(B2*d) modulo 2^32, the same indices */
+        rt_tile_args tl = ta;
+        for (uint32_t i = 0; i < n; i++) {
+            tl.v0[i] = ta.v0[i] + ta.dv[i] * (uint32_t)tb->xr[0];
+            tl.dv[i] = ta.dv[i] * (uint32_t)tb->xr_d;
+        }
+        j->kern->prof(&tl, fa);
+    } else {
+        j->kern->prof_at(&ta, (const uint32_t *)tb->xr, fa);
+    }
+    if (fa_keep) {
+        tb->fa_ready[c / TILE] = 1;
+        tb->fa_yr[c / TILE] = yri;
+    }
+    /* as terra_rows_n's classify pass of the block path */
+    uint8_t *ot = out->terrain ? out->terrain + k : tb->ot;
+    uint8_t *of = out->feature ? out->feature + k : tb->of;
+    rt_classify_args ca = {0};
+    ca.nk = nk;
+    ca.lake_height = t->lake_height;
+    ca.lake_base = t->lake_base;
+    ca.yr = yr;
+    ca.fmod_m = fmod_m;
+    ca.fmod_inv = 1.0 / fmod_m;
+    ca.f_point = (double)t->feature_point;
+    ca.f_x = (double)t->feature_x;
+    ca.f_cone = (double)t->feature_cone;
+    ca.ht = ht;
+    ca.a1 = tb->a1;
+    ca.a2 = tb->a2;
+    ca.a3 = tb->a3;
+    ca.fa = fa;
+    ca.xr = tb->xr;
+    ca.height = out->height ? out->height + k : tb->oh;
+    ca.depth = out->depth ? out->depth + k : tb->od;
+    ca.code = tb->code;
+    ca.town_lt = veg_lt[0];
+    ca.grass_lt = veg_lt[1];
+    ca.open_lt = veg_lt[2];
+    ca.thicket_lt = veg_lt[3];
+    ca.town_abs = t->town_abs != 0;
+    /* the feature values in integers where every product is exact
+     * (classify_out's hint; xr is monotone: its ends bound it) */
+    ca.int_feature = int_feature && feature_exact(j, tb->xr[0], tb->xr[nk - 1], yri);
+    ca.fmask = t->feature_mask;
+    ca.fp_i = (int32_t)t->feature_point;
+    ca.fx_i = (int32_t)t->feature_x;
+    ca.fc_i = (int32_t)t->feature_cone;
+    if (j->kern->classify_out) { /* straight into the bytes */
+        ca.terrain = ot;
+        ca.feature = of;
+        ca.cmask = tb->cmask;
+        ca.stream = j->stream && out->height && out->depth && out->terrain && out->feature;
+        if (j->kern->classify_out(&ca)) /* rare: feature candidates, exactly */
+            for (int q = cmask_next(tb->cmask, nk, 0); q < nk; q = cmask_next(tb->cmask, nk, q + 1))
+                of[q] = feature_of(t, (double)fa[q], (double)tb->xr[q] * yr);
+        return;
+    }
+    j->kern->classify(&ca);
+    const int any = split_codes(tb->code, nk, ot, of);
+    for (int q = 0; any && q < nk; q++) /* rare: feature candidates, exactly */
+        if (tb->code[q] >> 8)
+            of[q] = feature_of(t, (double)fa[q], (double)tb->xr[q] * yr);
+}
+
+/* The tiles near a placed entry: terra_at point by point (MODE_POINT) */
+static void point_tile_placed(const block_job *j, const rt_terrain *t, const rt_terra_out *out,
+                              double y, int64_t k, int64_t c, int nk, uint32_t n)
+{
+    const rt_block *b = j->b;
+    point p = {0.0, y, NULL, 0, 0, 0, 0, 0, 0, 0};
+    terra_res res;
+    for (int q = 0; q < nk; q++) {
+        p.x = b->x0 + (double)(b->c0 + c + q) * b->step;
+        terra_at(t, &p, MODE_POINT, &res, n);
+        store(out, k + q, &res);
+    }
+}
+
+/* A terra row of any step (the point path) by tiles, or two rows (out2
+ * not NULL: the row after the first, at y2): the heights by height_row,
+ * or by height_row2 for both rows at once where the variant has it (the
+ * same doubles), the rest by point_tile: the seed's double arithmetic
+ * operation for operation (SPEC 5), as terra_at's MODE_POINT, in SIMD.
+ * For the common case (`simple`, without SPEC 17's late rules or calc_prof
+ * "js") only; tiles near a placed entry take the point path. */
+static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_terra_out *out,
+                            const rt_terra_out *out2, double y, double y2, uint32_t n,
+                            tile_buf *tb, const int32_t veg_lt[4], double fmod_m)
+{
+    const rt_block *b = j->b;
+    const int64_t yri = (int64_t)rt__round_js(y), yri2 = (int64_t)rt__round_js(y2);
+    for (int64_t c = 0; c < b->nx; c += TILE) {
         const int nk = b->nx - c < TILE ? (int)(b->nx - c) : TILE;
         /* round_js(x) at the tile's ends (prof_row's xr[0] and xr[nk - 1]) */
         const double xa = rt__round_js(b->x0 + (double)(b->c0 + c) * b->step);
         const double xb = rt__round_js(b->x0 + (double)(b->c0 + c + nk - 1) * b->step);
-        if (rt__placed_near(t->placed, (int64_t)xa, (int64_t)xb, yri)) {
-            point p = {0.0, y, NULL, 0, 0, 0, 0, 0, 0, 0};
-            terra_res res;
-            for (int q = 0; q < nk; q++) {
-                p.x = b->x0 + (double)(b->c0 + c + q) * b->step;
-                terra_at(t, &p, MODE_POINT, &res, n);
-                store(out, k + q, &res);
-            }
-            continue;
-        }
+        const int near = rt__placed_near(t->placed, (int64_t)xa, (int64_t)xb, yri);
+        const int near2 = out2 && rt__placed_near(t->placed, (int64_t)xa, (int64_t)xb, yri2);
         /* the tile's products in the thread's scratch, where they fit (the
          * tile's columns, c0 and nk, are those of every row) */
         const size_t at = (size_t)c * n, an = (size_t)nk * n;
@@ -1191,93 +1297,24 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
                            j->dwin8, j->dwin8_mask, keep ? tb->ax + at : NULL, an,
                            keep ? tb->ax_ready + c / TILE : NULL, j->dwin2, j->dwin2_mask,
                            0, j->fma_min};
-        j->kern->height_row(&pr);
-        if (t->mountains)
-            for (int q = 0; q < nk; q++) tb->ht[q] = mountain(t, tb->ht[q]);
-        if (out->ground) memcpy(out->ground + k, tb->ht, (size_t)nk * sizeof(double));
-        /* the sums after the heights: the kernel may leave out those of
-         * lake and mud columns */
-        rt_point_prof pp = {t, j->piprof, j->win, j->win_mask, b->x0, b->step, y, b->c0 + c, nk, n,
-                            {tb->a1, tb->a2, tb->a3}, tb->xr, j->win16, j->win16_mask,
-                            tb->ht, t->lake_height, t->lake_base,
-                            tb->fix, tb->fix_cap, tb->fix_ready, j->winp, j->winp_mask,
-                            tb->xr_nk == nk && tb->xr_c0 == b->c0 + c};
-        j->kern->prof_row(&pp);
-        if (!pp.xr_ready) tb->xr_d = xr_linear(t, tb->xr, nk);
-        tb->xr_c0 = b->c0 + c;
-        tb->xr_nk = nk;
-        for (int q = nk; q < ((nk + 7) & ~7); q++) tb->xr[q] = tb->xr[nk - 1]; /* read, unused */
-        ta.nk = nk;
-        /* the feature sums: kept where the scratch has room for the tile's */
-        const int fa_keep = tb->fa_keep && c + nk <= tb->fa_cap;
-        int32_t *fa = fa_keep ? tb->fa_keep + c : tb->fa;
-        if (fa_keep && tb->fa_ready[c / TILE] && tb->fa_yr[c / TILE] == yri) {
-            /* fa holds them: an earlier row's, of the same rounded y */
-        } else if (tb->xr_d >= 0) {
-            /* the sums at xr[0] + q*d by the linear kernel: v0 + B2*xr[q]
-             * = (v0 + B2*xr[0]) + q*(B2*d) modulo 2^32, the same indices */
-            rt_tile_args tl = ta;
-            for (uint32_t i = 0; i < n; i++) {
-                tl.v0[i] = ta.v0[i] + ta.dv[i] * (uint32_t)tb->xr[0];
-                tl.dv[i] = ta.dv[i] * (uint32_t)tb->xr_d;
-            }
-            j->kern->prof(&tl, fa);
+        rt_point_row pr2 = pr;
+        pr2.y = y2;
+        pr2.out = tb->ht2;
+        if (out2 && !near && !near2) {
+            j->kern->height_row2(&pr, &pr2);
         } else {
-            j->kern->prof_at(&ta, (const uint32_t *)tb->xr, fa);
+            if (!near) j->kern->height_row(&pr);
+            if (out2 && !near2) j->kern->height_row(&pr2);
         }
-        if (fa_keep) {
-            tb->fa_ready[c / TILE] = 1;
-            tb->fa_yr[c / TILE] = yri;
-        }
-        /* as terra_rows_n's classify pass of the block path */
-        uint8_t *ot = out->terrain ? out->terrain + k : tb->ot;
-        uint8_t *of = out->feature ? out->feature + k : tb->of;
-        rt_classify_args ca = {0};
-        ca.nk = nk;
-        ca.lake_height = t->lake_height;
-        ca.lake_base = t->lake_base;
-        ca.yr = yr;
-        ca.fmod_m = fmod_m;
-        ca.fmod_inv = 1.0 / fmod_m;
-        ca.f_point = (double)t->feature_point;
-        ca.f_x = (double)t->feature_x;
-        ca.f_cone = (double)t->feature_cone;
-        ca.ht = tb->ht;
-        ca.a1 = tb->a1;
-        ca.a2 = tb->a2;
-        ca.a3 = tb->a3;
-        ca.fa = fa;
-        ca.xr = tb->xr;
-        ca.height = out->height ? out->height + k : tb->oh;
-        ca.depth = out->depth ? out->depth + k : tb->od;
-        ca.code = tb->code;
-        ca.town_lt = veg_lt[0];
-        ca.grass_lt = veg_lt[1];
-        ca.open_lt = veg_lt[2];
-        ca.thicket_lt = veg_lt[3];
-        ca.town_abs = t->town_abs != 0;
-        /* the feature values in integers where every product is exact
-         * (classify_out's hint; xr is monotone: its ends bound it) */
-        ca.int_feature = int_feature && feature_exact(j, tb->xr[0], tb->xr[nk - 1], yri);
-        ca.fmask = t->feature_mask;
-        ca.fp_i = (int32_t)t->feature_point;
-        ca.fx_i = (int32_t)t->feature_x;
-        ca.fc_i = (int32_t)t->feature_cone;
-        if (j->kern->classify_out) { /* straight into the bytes */
-            ca.terrain = ot;
-            ca.feature = of;
-            ca.cmask = tb->cmask;
-            ca.stream = j->stream && out->height && out->depth && out->terrain && out->feature;
-            if (j->kern->classify_out(&ca)) /* rare: feature candidates, exactly */
-                for (int q = cmask_next(tb->cmask, nk, 0); q < nk; q = cmask_next(tb->cmask, nk, q + 1))
-                    of[q] = feature_of(t, (double)fa[q], (double)tb->xr[q] * yr);
-            continue;
-        }
-        j->kern->classify(&ca);
-        const int any = split_codes(tb->code, nk, ot, of);
-        for (int q = 0; any && q < nk; q++) /* rare: feature candidates, exactly */
-            if (tb->code[q] >> 8)
-                of[q] = feature_of(t, (double)fa[q], (double)tb->xr[q] * yr);
+        if (near)
+            point_tile_placed(j, t, out, y, c, c, nk, n);
+        else
+            point_tile(j, t, out, y, c, c, nk, n, tb, tb->ht, veg_lt, fmod_m);
+        if (!out2) continue;
+        if (near2)
+            point_tile_placed(j, t, out2, y2, c, c, nk, n);
+        else
+            point_tile(j, t, out2, y2, c, c, nk, n, tb, tb->ht2, veg_lt, fmod_m);
     }
 }
 
@@ -1535,7 +1572,16 @@ RT_INLINE void terra_rows_n(const block_job *j, int64_t begin, int64_t end, uint
                 store(&out, k, &res);
             }
         } else if (tb && simple && !late && !t->calc_prof_js && point_prof_ok(t, b, p.y)) {
-            terra_point_row(j, t, &out, p.y, k, n, tb, veg_lt, fmod_m);
+            /* two rows at once where the variant's heights take two (not a
+             * float32 grid's rows: one row buffer) */
+            const double y2 = b->y0 + (double)(r + 1) * b->step;
+            if (!rb && j->kern->height_row2 && i + 1 < end && point_prof_ok(t, b, y2)) {
+                const rt_terra_out out2 = terra_row_out(j, i + 1, rb);
+                terra_point_row(j, t, &out, &out2, p.y, y2, n, tb, veg_lt, fmod_m);
+                i++;
+            } else {
+                terra_point_row(j, t, &out, NULL, p.y, 0.0, n, tb, veg_lt, fmod_m);
+            }
         } else {
             for (int64_t c = 0; c < b->nx; c++, k++) {
                 p.x = b->x0 + (double)(b->c0 + c) * b->step;
@@ -1655,7 +1701,7 @@ static grid_scratch *grid_scratch_new(int nbufs, int64_t nx, void **raw, tile_bu
     const size_t w = (size_t)(nx < TILE ? (nx + 31) & ~(int64_t)31 : TILE);
     const size_t a4 = (w * 4 + 63) & ~(size_t)63, a8 = (w * 8 + 63) & ~(size_t)63;
     const size_t a1 = (w + 63) & ~(size_t)63, am = (w / 8 + 1 + 63) & ~(size_t)63;
-    const size_t per = 7 * a4 + 3 * a8 + 2 * a1 + am;
+    const size_t per = 7 * a4 + 4 * a8 + 2 * a1 + am;
     const size_t head = (sizeof(grid_scratch) + 63) & ~(size_t)63;
     const size_t heads = ((size_t)nbufs * (sizeof(tile_buf) + sizeof(atomic_int)) + 63) & ~(size_t)63;
     unsigned char *p = malloc(head + heads + (size_t)nbufs * per + 64);
@@ -1669,9 +1715,9 @@ static grid_scratch *grid_scratch_new(int nbufs, int64_t nx, void **raw, tile_bu
     for (int k = 0; k < nbufs; k++) {
         tile_buf *tb = &(*bufs)[k];
         int32_t **i32[7] = {&tb->h, &tb->a1, &tb->a2, &tb->a3, &tb->fa, &tb->xr, &tb->code};
-        double **f64[3] = {&tb->ht, &tb->oh, &tb->od};
+        double **f64[4] = {&tb->ht, &tb->oh, &tb->od, &tb->ht2};
         for (int m = 0; m < 7; m++, q += a4) *i32[m] = (int32_t *)(void *)q;
-        for (int m = 0; m < 3; m++, q += a8) *f64[m] = (double *)(void *)q;
+        for (int m = 0; m < 4; m++, q += a8) *f64[m] = (double *)(void *)q;
         tb->ot = q;
         q += a1;
         tb->of = q;

@@ -549,6 +549,24 @@ def test_terra_rows_block_products_placed():
     _check_grid_out(t, R.CLASSIC, 23396.5, 5318.0, 2100, 4, 1 / 3, placed, (1, 2))
 
 
+def test_terra_rows_two_at_once_placed():
+    """AVX-512's point path takes a thread's rows two at once (height_row2:
+    both rows' heights, then the rest of each): a placed entry near the
+    second row of a pair and not the first (rows 2 and 3 here), near the
+    first and not the second (rows 4 and 5), an odd row left alone (row 6),
+    on 1 to 3 threads (pairs from each thread's first row), against the
+    reference and the scalar variant."""
+    t = rt.Terrain()
+    t.place(23500, 5320, rt.Feature.BOULDER)
+    t.place(23480, 5320, rt.TerrainType.TOWN)
+    placed = {(23500, 5320): ("F", int(rt.Feature.BOULDER)),
+              (23480, 5320): ("T", int(rt.TerrainType.TOWN))}
+    ys = [R.round_js(5318.7 + r * 0.37) for r in range(7)]
+    assert ys == [5319, 5319, 5319, 5320, 5320, 5321, 5321]
+    _check_grid_out(t, R.CLASSIC, 23396.3, 5318.7, 300, 7, 0.37, placed, (1, 2, 3))
+    _check_grid_out(t, R.CLASSIC, 23396.3, 5318.7, 2100, 7, 0.37, placed, (1, 2))
+
+
 def test_terra_rows_past_the_block_scratch():
     """Terra rows at and past the width whose products the per-thread scratch
     holds (5 directions x 13107 columns): the tiles past it compute them."""
