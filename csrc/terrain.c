@@ -1890,8 +1890,8 @@ static rt_status terra_grid(const rt_terrain *t, const rt_block *b, const rt_ter
         const size_t fat = (cap * sizeof(double) + (size_t)ntiles * sizeof(int) + 63) & ~(size_t)63;
         /* and the feature sums of every tile (tile_buf.fa_keep), at most
          * 64 KiB a thread, with room for the kernels' writes past a tile's
-         * last column (rt_tile.h: up to a multiple of 8, or 16 here); a
-         * rounded y and a flag a tile */
+         * last column (rt_tile.h: up to a multiple of 8; AVX-512's spread
+         * sums write whole groups of 16); a rounded y and a flag a tile */
         const int64_t facap = b->nx < ((int64_t)16 << 10) ? b->nx : (int64_t)16 << 10;
         const size_t fkat = (fat + fcap * sizeof(uint32_t) + sizeof(int) + 63) & ~(size_t)63;
         const size_t fasz = (((size_t)facap + 16) * sizeof(int32_t) + 63) & ~(size_t)63;
