@@ -230,7 +230,7 @@ const rt_tile_kernels *rt__tile_kernels(int variant, int bytes)
     (void)bytes; /* only the x86-64 and NEON variants use it */
     switch (rt_simd_resolve(variant)) {
 #if RT_HAVE_NEON_VARIANT
-    case RT_SIMD_NEON: return bytes ? &tile_kernels_neon : &tile_kernels_scalar;
+    case RT_SIMD_NEON: return bytes ? &tile_kernels_neon : &tile_kernels_neon_rows;
 #endif
 #if RT_HAVE_X86_VARIANTS
     case RT_SIMD_AVX512VBMI: return bytes ? &tile_kernels_vbmi : &tile_kernels_avx512w;

@@ -1,7 +1,9 @@
 /*
  * terrain_neon.h - tile passes with NEON (AArch64, where NEON is baseline),
  * for byte profiles: every value an integer in 0..255, the length dividing
- * 256.  Included by tile_kernels.c on aarch64.
+ * 256; and the point path's rows (any step and origin: height_row_neon,
+ * prof_row_neon), in both of its tables.  Included by tile_kernels.c on
+ * aarch64.
  *
  * A profile lookup for 16 columns is one tbl and three tbx over the 256-byte
  * table held in 16 registers (vqtbl4q_u8 covers 64 bytes; an index outside
@@ -265,6 +267,17 @@ static void prof_row_neon(const rt_point_prof *r)
 
 static const rt_tile_kernels tile_kernels_neon = {
     tile_height_neon,       tile_prof_neon,           tile_prof_at_neon,
+    tile_classify_scalar,   tile_store_heights_scalar, NULL,
+    NULL,                   NULL,                     height_row_neon,
+    NULL,                   prof_row_neon};
+
+/* Without a byte profile (every grid of the point path, any step; the block
+ * path's other integer profiles): the portable tile passes, and the point
+ * path's rows above, which read the profile as it is.  (Before 2026-11-29
+ * such calls took the portable table, whose point path is terra_at point
+ * by point: these rows were never reached.) */
+static const rt_tile_kernels tile_kernels_neon_rows = {
+    tile_height_scalar,     tile_prof_scalar,         tile_prof_at_scalar,
     tile_classify_scalar,   tile_store_heights_scalar, NULL,
     NULL,                   NULL,                     height_row_neon,
     NULL,                   prof_row_neon};
