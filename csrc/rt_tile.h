@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "relfterrain.h"
+#include "rt_veg_bounds.h"
 
 /* Columns a tile: larger tiles spread the set-up of the passes thinner
  * (2048 gave 6-10 % faster grids than 512 on the development VM; 4096 was
@@ -232,6 +233,10 @@ typedef struct rt_point_prof {
     /* nonzero: xr already holds round_js(x) of these columns (the previous
      * row's, which x does not depend on); a kernel may leave it */
     int xr_ready;
+    /* the vegetation sums' bounds (rt_veg_bounds.h), or NULL: where set, a
+     * kernel may write to the lanes of a group any value the classify pass
+     * takes as it takes their sums (the sums are read by nothing else) */
+    const rt_veg_bounds *vb;
 } rt_point_prof;
 
 /* rt_point_prof.fix: the AVX2 rows take a row in chunks of RT_POINT_FIX_COLS

@@ -504,6 +504,42 @@ PR_INLINE void pq_rows(const uint32_t *base, const uint32_t *first, const uint32
     }
 }
 
+/* pq_rows, and the bounds' table entries of every direction (rt_veg_bounds.h:
+ * the window from the first lane's index less vb->off, in the table at
+ * vb->toff) into lob */
+PR_INLINE void pq_rows_vb(const uint32_t *base, const uint32_t *first, const uint32_t *offs,
+                          uint32_t sd, __m256i vshift, __m256i vmask, int lg, uint32_t *rowb,
+                          const rt_veg_bounds *vb, uint32_t *lob)
+{
+    const __m256i bm = _mm256_set1_epi32((int)vb->mask);
+    for (uint32_t d = 0; d < sd; d += 8) {
+        const __m256i u0 = _mm256_add_epi32(_mm256_load_si256((const __m256i *)(const void *)(base + d)),
+                                            _mm256_loadu_si256((const __m256i *)(const void *)(first + d)));
+        const __m256i q = _mm256_srlv_epi32(u0, vshift);
+        const __m256i q0 = _mm256_sub_epi32(q, _mm256_load_si256((const __m256i *)(const void *)(offs + d)));
+        _mm256_store_si256((__m256i *)(void *)(rowb + d), _mm256_slli_epi32(_mm256_and_si256(q0, vmask), lg));
+        const __m256i e = _mm256_and_si256(
+            _mm256_sub_epi32(q, _mm256_load_si256((const __m256i *)(const void *)(vb->off + d))), bm);
+        _mm256_store_si256((__m256i *)(void *)(lob + d),
+                           _mm256_add_epi32(e, _mm256_load_si256((const __m256i *)(const void *)(vb->toff + d))));
+    }
+}
+
+/* The pairs a group needs (rt__vb_need), from the table entries lob of its
+ * directions (d = p*n + i) */
+static inline __attribute__((always_inline)) unsigned
+pq_need(const rt_veg_bounds *vb, const uint32_t *lob, uint32_t n, int32_t rep[3])
+{
+    const uint64_t *tab = vb->tab;
+    uint64_t S[3];
+    for (uint32_t p = 0; p < 3; p++) {
+        uint64_t s = 0;
+        for (uint32_t i = 0; i < n; i++) s += tab[lob[p * n + i]];
+        S[p] = s;
+    }
+    return rt__vb_need(vb, S, rep);
+}
+
 /* The columns of r from its column c on (the sums, rounded x and heights
  * there) */
 static inline rt_point_prof pp_from(const rt_point_prof *r, int c)
@@ -553,6 +589,11 @@ PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
     uint32_t base[PQ_ROUND(3 * RT_MAX_DIRECTIONS)] __attribute__((aligned(32))) = {0};
     uint32_t offs[PQ_ROUND(3 * RT_MAX_DIRECTIONS)] __attribute__((aligned(32))) = {0};
     uint32_t rowb[PQ_ROUND(3 * RT_MAX_DIRECTIONS)] __attribute__((aligned(32)));
+    uint32_t lob[PQ_ROUND(3 * RT_MAX_DIRECTIONS)] __attribute__((aligned(32)));
+    const rt_veg_bounds *vb = r->vb;
+    const __m256i vbm = _mm256_set1_epi32(vb ? (int)vb->mask : 0);
+    unsigned need16 = 7;
+    int32_t rep16[3] = {0, 0, 0};
     const uint32_t *first = r->fix + (size_t)nd * cols; /* the groups' first lanes */
     for (uint32_t d = 0; d < nd; d++) offs[d] = dd[d / n][d % n].off;
     const __m256i vpm = _mm256_set1_epi32((int)pm);
@@ -586,17 +627,33 @@ PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
             const __m256i q0 = _mm256_sub_epi32(_mm256_srlv_epi32(u0, vshift),
                                                 _mm256_load_si256((const __m256i *)(const void *)(offs + d)));
             _mm256_store_si256((__m256i *)(void *)(rowb + d), _mm256_slli_epi32(_mm256_and_si256(q0, vpm), 5));
+            if (vb && !(c & 15)) { /* the bounds' table entries (pq_rows_vb) */
+                const __m256i e = _mm256_and_si256(
+                    _mm256_sub_epi32(_mm256_srlv_epi32(u0, vshift),
+                                     _mm256_load_si256((const __m256i *)(const void *)(vb->off + d))),
+                    vbm);
+                _mm256_store_si256((__m256i *)(void *)(lob + d),
+                                   _mm256_add_epi32(e, _mm256_load_si256((const __m256i *)(const void *)(vb->toff + d))));
+            }
         }
         /* read back from memory, a load each (GCC otherwise keeps them in
          * vector registers and extracts each by vpextrd) */
-        __asm__ volatile("" : : "r"(rowb) : "memory");
+        __asm__ volatile("" : : "r"(rowb), "r"(lob) : "memory");
         const int wet = pp_wet8(r, c, lake_h, lake_b);
+        /* the pairs this group needs (rt_veg_bounds.h); the others' lanes
+         * take a value classified as their sums */
+        if (vb && !(c & 15)) /* for sixteen columns (the tables' groups), this and the next eight */
+            need16 = pq_need(vb, lob, n, rep16);
+        const unsigned need = vb ? need16 : 7u;
+        for (int p = 0; vb && !wet && p < 3; p++)
+            if (!(need >> p & 1)) _mm256_storeu_si256((__m256i *)(void *)(r->a[p] + c), _mm256_set1_epi32(rep16[p]));
         int each = !wet && !batched;
         if (!wet && batched) {
             /* the lookups of every direction, and the least U mod 2^(F+7)
              * of all their lanes, checked once */
             __m256i least = frac;
             for (int p = 0; p < 3; p++) {
+                if (!(need >> p & 1)) continue;
                 __m256i acc = _mm256_setzero_si256();
                 for (uint32_t i = 0; i < n; i++) {
                     const uint32_t d = (uint32_t)p * n + i;
@@ -610,7 +667,7 @@ PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
             groups++;
             if (__builtin_expect(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(lim, least))) != 0, 0)) {
                 each = 1; /* some lane near a boundary: again, direction by direction */
-                if (++redone * 4 > groups + 32) {
+                if (++redone * 4 > groups + (vb ? 256 : 32)) { /* as px_pq_row_n's */
                     batched = 0; /* the lattice hits boundaries often (step 1/3) */
                     *r->fix_ready |= 2;
                 }
@@ -621,6 +678,7 @@ PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
         __m256d x0 = _mm256_setzero_pd(), x1 = x0;
         if (each || !xr_ready) pq_x8(r, c, vx0, vstep, &x0, &x1);
         for (int p = 0; each && p < 3; p++) {
+            if (!(need >> p & 1)) continue;
             __m256i acc = _mm256_setzero_si256();
             for (uint32_t i = 0; i < n; i++) {
                 const uint32_t d = (uint32_t)p * n + i;

@@ -894,6 +894,8 @@ PX_INLINE void px_pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIR
     uint32_t base[PQ_ROUND(3 * RT_MAX_DIRECTIONS)] __attribute__((aligned(64))) = {0};
     uint32_t offs[PQ_ROUND(3 * RT_MAX_DIRECTIONS)] __attribute__((aligned(64))) = {0};
     uint32_t rowb[PQ_ROUND(3 * RT_MAX_DIRECTIONS)] __attribute__((aligned(64)));
+    uint32_t lob[PQ_ROUND(3 * RT_MAX_DIRECTIONS)] __attribute__((aligned(64)));
+    const rt_veg_bounds *vb = r->vb;
     const uint32_t *first = r->fix + (size_t)nd * cols; /* the groups' first lanes */
     for (uint32_t d = 0; d < nd; d++) offs[d] = dd[d / n][d % n].off;
     const __m256i vwm = _mm256_set1_epi32((int)wm);
@@ -903,14 +905,18 @@ PX_INLINE void px_pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIR
     /* the check once for all directions while few groups need it, as
      * pq_row_n (its rule and its note in *fix_ready) */
     int groups = 0, redone = 0;
+    const int slack = vb ? 256 : 32;
     for (int c = 0; c < n16; c += 16) {
         if (c == cs + (int)cols || c == 0) {
             cs = c;
             pq_bases(r, base, n, cs, fx);
         }
-        /* the window rows, 64 bytes each */
-        pq_rows(base, first + (size_t)(c - cs) / 8 * sd, offs, sd, vsh, vwm, 6, rowb);
-        __asm__ volatile("" : : "r"(rowb) : "memory"); /* as pq_row_n */
+        /* the window rows, 64 bytes each (and the bounds' tables' entries) */
+        if (vb)
+            pq_rows_vb(base, first + (size_t)(c - cs) / 8 * sd, offs, sd, vsh, vwm, 6, rowb, vb, lob);
+        else
+            pq_rows(base, first + (size_t)(c - cs) / 8 * sd, offs, sd, vsh, vwm, 6, rowb);
+        __asm__ volatile("" : : "r"(rowb), "r"(lob) : "memory"); /* as pq_row_n */
         /* sixteen columns all lake or mud: their sums are not read */
         if (r->ht) {
             const __m512d h0 = _mm512_loadu_pd(r->ht + c), h1 = _mm512_loadu_pd(r->ht + c + 8);
@@ -926,10 +932,19 @@ PX_INLINE void px_pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIR
                 continue;
             }
         }
+        /* the pairs this group needs (rt_veg_bounds.h); the others' lanes
+         * take a value classified as their sums */
+        unsigned need = 7;
+        int32_t rep[3] = {0, 0, 0};
+        if (vb) need = pq_need(vb, lob, n, rep);
         int each = 0;
         {
             __m512i least = frac;
             for (int p = 0; p < 3; p++) {
+                if (!(need >> p & 1)) {
+                    _mm512_storeu_si512((void *)(r->a[p] + c), _mm512_set1_epi32(rep[p]));
+                    continue;
+                }
                 __m512i acc = _mm512_setzero_si512();
                 for (uint32_t i = 0; i < n; i++) {
                     const uint32_t d = (uint32_t)p * n + i;
@@ -943,12 +958,18 @@ PX_INLINE void px_pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIR
             groups++;
             if (__builtin_expect(_mm512_cmplt_epu32_mask(least, lim) != 0, 0)) {
                 each = 1; /* some lane near a boundary: those directions again */
-                if (++redone * 4 > groups + 32) {
+                if (++redone * 4 > groups + slack) {
                     /* the lattice hits boundaries often (step 1/3): the
                      * doubles for this row's other columns and the
                      * thread's other rows of the call (px_prof_n; the
                      * direction-by-direction check took 1.03-1.07 of
-                     * their time there, with its mispredicted branches) */
+                     * their time there, with its mispredicted branches).
+                     * With the bounds, only where most of a row's groups
+                     * are redone: the groups that need their sums are
+                     * few and come in clusters (at 1/3 from whole metres
+                     * about 1 in 6 of them, of which 4 in 5 redone; a
+                     * slack of 32 groups switched 8 of 2048 rows' calls
+                     * to the doubles, which have no bounds) */
                     *r->fix_ready |= 2;
                     const rt_point_prof rest = pp_from(r, c);
                     px_prof_n(&rest, dd, n, n16 - c);
@@ -961,6 +982,7 @@ PX_INLINE void px_pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIR
         /* the near directions' sixteen by the doubles, in place of their
          * lookups (the sums modulo 2^32: the same int32) */
         for (int p = 0; each && p < 3; p++) {
+            if (!(need >> p & 1)) continue; /* not looked up */
             __m512i acc = _mm512_loadu_si512((const void *)(r->a[p] + c));
             int changed = 0;
             for (uint32_t i = 0; i < n; i++) {
