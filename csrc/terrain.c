@@ -1879,8 +1879,8 @@ static rt_status terra_grid(const rt_terrain *t, const rt_block *b, const rt_ter
     j.point_tiles = !j.fast && j.piprof && j.kern->prof_row && j.kern->height_row &&
                     j.kern->prof_at && j.kern->classify;
     /* the bounds of the vegetation sums for the fixed-point rows, a group
-     * of 16 columns (the wide variants' vectors; two of AVX2's, which
-     * decided each group of 8 in 1.00-1.05 of the time of one of 16) */
+     * of 16 columns (the wide variants' vectors; two of AVX2's: deciding
+     * each group of 8 measured alike within the noise, 0.95-1.04) */
     if (j.point_tiles && (j.win16 || j.winp)) {
         const int32_t veg_lt[4] = {int_threshold(t->town_below), int_threshold(t->grass_below),
                                    int_threshold(t->open_below), int_threshold(t->thicket_below)};

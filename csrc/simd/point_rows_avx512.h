@@ -967,9 +967,10 @@ PX_INLINE void px_pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIR
                      * With the bounds, only where most of a row's groups
                      * are redone: the groups that need their sums are
                      * few and come in clusters (at 1/3 from whole metres
-                     * about 1 in 6 of them, of which 4 in 5 redone; a
-                     * slack of 32 groups switched 8 of 2048 rows' calls
-                     * to the doubles, which have no bounds) */
+                     * about 1 in 6 of them, of which 4 in 5 redone; with
+                     * a slack of 32 groups each 2048^2 call switched to
+                     * the doubles, which have no bounds, within its first
+                     * 120 rows) */
                     *r->fix_ready |= 2;
                     const rt_point_prof rest = pp_from(r, c);
                     px_prof_n(&rest, dd, n, n16 - c);
