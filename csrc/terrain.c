@@ -1141,9 +1141,9 @@ static int64_t xr_linear(const rt_terrain *t, const int32_t *xr, int nk)
 /* One row's tile of the point path (terra_point_row) from its heights ht
  * (height_row's, mountains not applied): the profile sums and rounded x by
  * prof_row, the feature sums by prof_at, decided by the classify pass;
- * the tile at column c of the row, nk columns, its outputs from k. */
+ * the tile at column c of the row (out: the row's outputs), nk columns. */
 static void point_tile(const block_job *j, const rt_terrain *t, const rt_terra_out *out, double y,
-                       int64_t k, int64_t c, int nk, uint32_t n, tile_buf *tb, double *ht,
+                       int64_t c, int nk, uint32_t n, tile_buf *tb, double *ht,
                        const int32_t veg_lt[4], double fmod_m)
 {
     const rt_block *b = j->b;
@@ -1173,7 +1173,7 @@ static void point_tile(const block_job *j, const rt_terrain *t, const rt_terra_o
     }
     if (t->mountains)
         for (int q = 0; q < nk; q++) ht[q] = mountain(t, ht[q]);
-    if (out->ground) memcpy(out->ground + k, ht, (size_t)nk * sizeof(double));
+    if (out->ground) memcpy(out->ground + c, ht, (size_t)nk * sizeof(double));
     /* the sums after the heights: the kernel may leave out those of
      * lake and mud columns */
     rt_point_prof pp = {t, j->piprof, j->win, j->win_mask, b->x0, b->step, y, b->c0 + c, nk, n,
@@ -1209,8 +1209,8 @@ static void point_tile(const block_job *j, const rt_terrain *t, const rt_terra_o
         tb->fa_yr[c / TILE] = yri;
     }
     /* as terra_rows_n's classify pass of the block path */
-    uint8_t *ot = out->terrain ? out->terrain + k : tb->ot;
-    uint8_t *of = out->feature ? out->feature + k : tb->of;
+    uint8_t *ot = out->terrain ? out->terrain + c : tb->ot;
+    uint8_t *of = out->feature ? out->feature + c : tb->of;
     rt_classify_args ca = {0};
     ca.nk = nk;
     ca.lake_height = t->lake_height;
@@ -1227,8 +1227,8 @@ static void point_tile(const block_job *j, const rt_terrain *t, const rt_terra_o
     ca.a3 = tb->a3;
     ca.fa = fa;
     ca.xr = tb->xr;
-    ca.height = out->height ? out->height + k : tb->oh;
-    ca.depth = out->depth ? out->depth + k : tb->od;
+    ca.height = out->height ? out->height + c : tb->oh;
+    ca.depth = out->depth ? out->depth + c : tb->od;
     ca.code = tb->code;
     ca.town_lt = veg_lt[0];
     ca.grass_lt = veg_lt[1];
@@ -1261,7 +1261,7 @@ static void point_tile(const block_job *j, const rt_terrain *t, const rt_terra_o
 
 /* The tiles near a placed entry: terra_at point by point (MODE_POINT) */
 static void point_tile_placed(const block_job *j, const rt_terrain *t, const rt_terra_out *out,
-                              double y, int64_t k, int64_t c, int nk, uint32_t n)
+                              double y, int64_t c, int nk, uint32_t n)
 {
     const rt_block *b = j->b;
     point p = {0.0, y, NULL, 0, 0, 0, 0, 0, 0, 0};
@@ -1269,7 +1269,7 @@ static void point_tile_placed(const block_job *j, const rt_terrain *t, const rt_
     for (int q = 0; q < nk; q++) {
         p.x = b->x0 + (double)(b->c0 + c + q) * b->step;
         terra_at(t, &p, MODE_POINT, &res, n);
-        store(out, k + q, &res);
+        store(out, c + q, &res);
     }
 }
 
@@ -1312,14 +1312,14 @@ static void terra_point_row(const block_job *j, const rt_terrain *t, const rt_te
             if (out2 && !near2) j->kern->height_row(&pr2);
         }
         if (near)
-            point_tile_placed(j, t, out, y, c, c, nk, n);
+            point_tile_placed(j, t, out, y, c, nk, n);
         else
-            point_tile(j, t, out, y, c, c, nk, n, tb, tb->ht, veg_lt, fmod_m);
+            point_tile(j, t, out, y, c, nk, n, tb, tb->ht, veg_lt, fmod_m);
         if (!out2) continue;
         if (near2)
-            point_tile_placed(j, t, out2, y2, c, c, nk, n);
+            point_tile_placed(j, t, out2, y2, c, nk, n);
         else
-            point_tile(j, t, out2, y2, c, c, nk, n, tb, tb->ht2, veg_lt, fmod_m);
+            point_tile(j, t, out2, y2, c, nk, n, tb, tb->ht2, veg_lt, fmod_m);
     }
 }
 
