@@ -1167,6 +1167,8 @@ static void point_tile(const block_job *j, const rt_terrain *t, const rt_terra_o
     ta.win8 = j->win8; /* the linear sums' (xr_linear) */
     ta.win8_mask = j->win8_mask;
     ta.win8_base = j->win8_base;
+    ta.win64 = j->win64; /* and the VBMI CPUs' (tile_prof_lin64) */
+    ta.win64_mask = j->win64_mask;
     for (uint32_t i = 0; i < n; i++) { /* calcProf(B2, xr, A3, yr): B2*xr + A3*yr */
         ta.dv[i] = (uint32_t)rt__u64((int64_t)t->vec[RT_B2][i]);
         ta.v0[i] = (uint32_t)rt__u64((int64_t)t->vec[RT_A3][i] * yri);

@@ -233,7 +233,7 @@ const rt_tile_kernels *rt__tile_kernels(int variant, int bytes)
     case RT_SIMD_NEON: return bytes ? &tile_kernels_neon : &tile_kernels_neon_rows;
 #endif
 #if RT_HAVE_X86_VARIANTS
-    case RT_SIMD_AVX512VBMI: return bytes ? &tile_kernels_vbmi : &tile_kernels_avx512w;
+    case RT_SIMD_AVX512VBMI: return bytes ? &tile_kernels_vbmi : &tile_kernels_avx512w_vbmi;
     case RT_SIMD_AVX512: return &tile_kernels_avx512w;
     case RT_SIMD_AVX2: return &tile_kernels_avx2w;
 #endif

@@ -601,3 +601,23 @@ def test_terra_rows_integer_feature_values():
         _check_grid_out(t, params, 23396.3, 5318.7, 300, 3, 0.37, None, (1,))
         _check_grid_out(t, params, -4000.1, 712.9, 131, 3, 1 / 3, None, (1,))
         _check_grid_out(t, params, 6.0e7 + 0.3, -6.6e7, 67, 2, 0.37, None, (1,))
+
+
+@pytest.mark.parametrize("length", [16, 256, 512])
+@pytest.mark.parametrize("x0, y0, s", [(23396.1, 5318.3, 1.0), (-2000.6, 777.2, 2.0),
+                                       (23396.0, 5318.0, 1.0), (23396.0, 5318.0, 0.5)])
+def test_linear_sums_by_64_byte_windows_without_a_byte_profile(length, x0, y0, s):
+    """On a VBMI CPU the AVX-512 table (every grid without a byte profile:
+    the point path always, the block path where some entry is negative or
+    above 255) takes its linear profile sums 64 columns a lookup from the
+    64-byte windows (tile_prof_lin64): the point path's feature sums at
+    whole steps from any origin, and the block path's sums at dyadic ones.
+    Profiles with negative entries (no byte profile) of 16 to 512 entries
+    (the windows' most), rows of 64 columns and more plus a tail; a feature
+    mask of 7 makes an eighth of the points candidates (f == 4), so the
+    features show the feature sums."""
+    rng = np.random.default_rng(length)
+    params = dataclasses.replace(
+        R.CLASSIC, profile=tuple(float(v) for v in rng.integers(-40, 200, length)),
+        feature_mask=7)
+    _check_grid_out(make_terrain(rt, params), params, x0, y0, 203, 3, s, None, (1, 2))

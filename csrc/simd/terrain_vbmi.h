@@ -850,6 +850,20 @@ static const rt_tile_kernels tile_kernels_vbmi = {
     tile_prof16_vbmiw,         prof_row_avx512w,  1,
     tile_classify_out_avx512w, height_row2_avx512w, 1};
 
+/* The linear profile sums of the AVX-512 table on a VBMI CPU (the point
+ * path's feature sums at whole steps, xr[0] + q*d): 64 columns a lookup
+ * where the 64-byte windows serve, as tile_prof_vbmiw (the same sums), else
+ * the AVX2 kernel (tile_prof_vbmiw's coarse path reads the byte profile,
+ * which this table's callers do not have). */
+RT_VBMI_ATTR static void tile_prof_lin64(const rt_tile_args *ta, int32_t *restrict out)
+{
+    aw_plan pl;
+    if (aw_win8_serves(ta, &pl) && vb_k64(ta) > 0)
+        aw_prof_from(&pl, ta, out, vb_k64(ta), vb_prof64_sums);
+    else
+        tile_prof_avx2w(ta, out);
+}
+
 /* The AVX-512 variant without byte profiles (or without VBMI; the point
  * path of any step, which has none, always): the window kernels of
  * terrain_avx2.h (their gather fallbacks are AVX2's), with AVX-512's
@@ -860,3 +874,12 @@ static const rt_tile_kernels tile_kernels_avx512w = {
     tile_height_store_avx2w,   tile_classify_bytes_avx2w, height_row_avx512w,
     tile_prof16_avx2w,         prof_row_avx512w,  1,
     tile_classify_out_avx512w, height_row2_avx512w};
+
+/* The same on a VBMI CPU: its linear sums 64 columns a lookup
+ * (tile_prof_lin64, the 64-byte windows built for it: wide_tiles) */
+static const rt_tile_kernels tile_kernels_avx512w_vbmi = {
+    tile_height_avx2w,         tile_prof_lin64,   tile_prof_at_avx512w,
+    tile_classify_avx512,      tile_store_heights_avx512, tile_finish_avx2w,
+    tile_height_store_avx2w,   tile_classify_bytes_avx2w, height_row_avx512w,
+    tile_prof16_avx2w,         prof_row_avx512w,  1,
+    tile_classify_out_avx512w, height_row2_avx512w, 1};
