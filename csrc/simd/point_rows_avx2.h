@@ -504,9 +504,18 @@ PR_INLINE void pq_rows(const uint32_t *base, const uint32_t *first, const uint32
     }
 }
 
-/* pq_rows, and the bounds' table entries of every direction (rt_veg_bounds.h:
- * the window from the first lane's index less vb->off, in the table at
- * vb->toff) into lob */
+/* The bounds' table entries of direction slots [d, d+8) from their first
+ * lanes' indices q (rt_veg_bounds.h: the window from q less vb->off, in the
+ * table at vb->toff; bm: the profile's mask) into lob */
+PR_INLINE void pq_lob8(const rt_veg_bounds *vb, __m256i q, __m256i bm, uint32_t d, uint32_t *lob)
+{
+    const __m256i e = _mm256_and_si256(
+        _mm256_sub_epi32(q, _mm256_load_si256((const __m256i *)(const void *)(vb->off + d))), bm);
+    _mm256_store_si256((__m256i *)(void *)(lob + d),
+                       _mm256_add_epi32(e, _mm256_load_si256((const __m256i *)(const void *)(vb->toff + d))));
+}
+
+/* pq_rows, and the bounds' table entries of every direction (pq_lob8) */
 PR_INLINE void pq_rows_vb(const uint32_t *base, const uint32_t *first, const uint32_t *offs,
                           uint32_t sd, __m256i vshift, __m256i vmask, int lg, uint32_t *rowb,
                           const rt_veg_bounds *vb, uint32_t *lob)
@@ -518,10 +527,7 @@ PR_INLINE void pq_rows_vb(const uint32_t *base, const uint32_t *first, const uin
         const __m256i q = _mm256_srlv_epi32(u0, vshift);
         const __m256i q0 = _mm256_sub_epi32(q, _mm256_load_si256((const __m256i *)(const void *)(offs + d)));
         _mm256_store_si256((__m256i *)(void *)(rowb + d), _mm256_slli_epi32(_mm256_and_si256(q0, vmask), lg));
-        const __m256i e = _mm256_and_si256(
-            _mm256_sub_epi32(q, _mm256_load_si256((const __m256i *)(const void *)(vb->off + d))), bm);
-        _mm256_store_si256((__m256i *)(void *)(lob + d),
-                           _mm256_add_epi32(e, _mm256_load_si256((const __m256i *)(const void *)(vb->toff + d))));
+        pq_lob8(vb, q, bm, d, lob);
     }
 }
 
@@ -624,17 +630,10 @@ PR_INLINE void pq_row_n(const rt_point_prof *r, const pp_dir (*dd)[RT_MAX_DIRECT
             const __m256i u0 = _mm256_add_epi32(
                 _mm256_load_si256((const __m256i *)(const void *)(base + d)),
                 _mm256_loadu_si256((const __m256i *)(const void *)(first + (size_t)(c - cs) / 8 * sd + d)));
-            const __m256i q0 = _mm256_sub_epi32(_mm256_srlv_epi32(u0, vshift),
-                                                _mm256_load_si256((const __m256i *)(const void *)(offs + d)));
+            const __m256i q = _mm256_srlv_epi32(u0, vshift);
+            const __m256i q0 = _mm256_sub_epi32(q, _mm256_load_si256((const __m256i *)(const void *)(offs + d)));
             _mm256_store_si256((__m256i *)(void *)(rowb + d), _mm256_slli_epi32(_mm256_and_si256(q0, vpm), 5));
-            if (vb && !(c & 15)) { /* the bounds' table entries (pq_rows_vb) */
-                const __m256i e = _mm256_and_si256(
-                    _mm256_sub_epi32(_mm256_srlv_epi32(u0, vshift),
-                                     _mm256_load_si256((const __m256i *)(const void *)(vb->off + d))),
-                    vbm);
-                _mm256_store_si256((__m256i *)(void *)(lob + d),
-                                   _mm256_add_epi32(e, _mm256_load_si256((const __m256i *)(const void *)(vb->toff + d))));
-            }
+            if (vb && !(c & 15)) pq_lob8(vb, q, vbm, d, lob); /* the bounds' table entries */
         }
         /* read back from memory, a load each (GCC otherwise keeps them in
          * vector registers and extracts each by vpextrd) */
