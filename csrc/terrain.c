@@ -551,6 +551,10 @@ typedef struct block_job {
     uint32_t winp_mask;
     /* the point tiles' bounds of the vegetation sums, or NULL */
     const rt_veg_bounds *vb;
+    /* the point tiles at a dyadic step from any origin (point_sums_linear):
+     * step = lin_S * 2^-lin_m, or lin_m -1 where the step is not such */
+    int lin_m;
+    int64_t lin_S;
 } block_job;
 
 /* The first feature candidate at or after column q of a tile of nk
@@ -896,7 +900,9 @@ static unsigned char *align64(void *p)
  * 0.62, AVX2), or NULL. */
 static void *tile_cache_new(const block_job *j)
 {
-    if (!(j->fast && j->iprof && j->b->nx >= 64 && j->b->nx * j->b->ny >= 16384)) return NULL;
+    if (!((j->fast && j->iprof) || (j->point_tiles && j->lin_m >= 0)) || j->b->nx < 64 ||
+        j->b->nx * j->b->ny < 16384)
+        return NULL;
     void *c = malloc(RT_TILE_CACHE_BYTES);
     if (c) *(int *)c = 0;
     return c;
@@ -1122,20 +1128,133 @@ static int split_codes(const int32_t *restrict code, int nk, uint8_t *restrict o
 /* The common difference d of a tile's round_js(x), xr[q] = xr[0] + q*d,
  * where xr is such a sequence and every direction's step B2*d of the
  * feature sums is at most 2^7 (the linear kernels' windows: aw_plan_make's
- * rule), else -1.  Integer steps from any origin give one (step 1 from
+ * rule) or the tile has a cache for the strided tables of larger ones
+ * (coarse), else -1.  Integer steps from any origin give one (step 1 from
  * (0.1, 0.3): d = 1) unless x crosses a rounding boundary's neighbourhood
  * within the tile; steps below 1 do not. */
-static int64_t xr_linear(const rt_terrain *t, const int32_t *xr, int nk)
+static int64_t xr_linear(const rt_terrain *t, const int32_t *xr, int nk, int coarse)
 {
     if (nk < 2) return -1;
     const int64_t d = (int64_t)xr[1] - xr[0];
     for (int q = 2; q < nk; q++)
         if ((int64_t)xr[q] - xr[q - 1] != d) return -1;
-    for (uint32_t i = 0; i < t->directions; i++) {
+    for (uint32_t i = 0; !coarse && i < t->directions; i++) {
         const int64_t a = (int64_t)t->vec[RT_B2][i] * d;
         if (a > 128 || a < -128) return -1;
     }
     return d;
+}
+
+/* The vegetation sums of a point tile at a dyadic step, step = S 2^-m,
+ * from any origin, by the block path's linear kernel (kern->prof): the same
+ * sums as prof_row.  Direction (a, b) at column k of the tile (x_k = fl(x0 +
+ * fl((c0 + k)*step)), fl((c0 + k)*step) exact) has the seed's v_k = fl(fl(a
+ * x_k) + fl(b y)) and index floor(v_k / 128).  Against the real V_k = a (x0
+ * + (c0 + k) step) + fl(b y), |v_k - V_k| <= e = (6 |a| Mx + 2 |fl(b y)| +
+ * 2) 2^-53 (point_rows_avx2.h's pq fixed point has the derivation), and
+ * 2^m V_k = 2^m V_0 + a S k, a whole step a column.  So with f the fraction
+ * of 2^m v_0 (v_0 within e of V_0):
+ *  - where tol <= f <= 1 - tol, tol = 4 e 2^m, no 2^m V_k is within 2^m e
+ *    of an integer: floor(2^m v_k) = floor(2^m v_0) + a S k = N_k, and the
+ *    index is N_k >> (m + 7) (modulo the profile: 2^32 / 2^(m+7) is a
+ *    multiple of its length), the linear kernel's with v0 = N_0, dv = a S;
+ *  - else every 2^m v_k lies within 1 of N_k = round(2^m v_0) + a S k, so
+ *    that floor(v_k / 128) = N_k >> (m + 7) unless N_k is a multiple of
+ *    2^(m+7), where the seed's rounding decides: those columns (one in
+ *    128 / gcd at most) are taken by the doubles and the kernel's entry
+ *    replaced.
+ * At step 1 from (0.1, 0.3) two of the classic model's fifteen directions
+ * are of the second kind ((-56, 22) and (4, 32): a/10 + 3b/10 whole).
+ * Returns 0 (nothing written) where it does not serve: not a dyadic step,
+ * or coordinates so far out that tol is not small. */
+static int point_sums_linear(const block_job *j, const rt_terrain *t, double y, int64_t c,
+                             int nk, uint32_t n, tile_buf *tb)
+{
+    static const int pa[3] = {RT_A1, RT_A2, RT_A3}, pb[3] = {RT_B1, RT_B2, RT_B3};
+    const rt_block *b = j->b;
+    if (j->lin_m < 0 || n > RT_MAX_DIRECTIONS) return 0;
+    const int m = j->lin_m;
+    const uint32_t mask = t->profile_len - 1, sh = (uint32_t)m + 7u;
+    const uint32_t M = 1u << sh; /* the index's unit, in 2^-m */
+    const double sc = ldexp(1.0, m);
+    const int64_t k0 = b->c0 + c;
+    const double xc = b->x0 + (double)k0 * b->step; /* column 0, as the rows compute it */
+    const double ka = fabs((double)k0), kb = fabs((double)(k0 + nk));
+    const double mx = fabs(b->x0) + (ka > kb ? ka : kb) * b->step * (1.0 + 0x1p-40) + 1.0;
+    rt_tile_args ta[3];
+    struct {
+        int p;
+        uint32_t i;
+    } near[3 * RT_MAX_DIRECTIONS];
+    int nn = 0;
+    for (int p = 0; p < 3; p++) {
+        rt_tile_args *a = &ta[p];
+        memset(a, 0, sizeof *a);
+        a->profile = j->piprof;
+        a->mask = mask;
+        a->shift = sh;
+        a->n = n;
+        a->nk = nk;
+        a->win = j->win;
+        a->win_mask = j->win_mask;
+        a->win8 = j->win8;
+        a->win8_mask = j->win8_mask;
+        a->win8_base = j->win8_base;
+        a->win64 = j->win64;
+        a->win64_mask = j->win64_mask;
+        a->cache = tb->cache; /* the strided tables of coarse steps */
+        for (uint32_t i = 0; i < n; i++) {
+            const int64_t A = t->vec[pa[p]][i];
+            const double by = (double)t->vec[pb[p]][i] * y;
+            const double v = (double)A * xc + by; /* the seed's v_0 */
+            const double e = (6.0 * fabs((double)A) * mx + 2.0 * fabs(by) + 2.0) * 0x1p-53;
+            const double tol = 4.0 * e * sc;
+            if (!(tol < 0x1p-4)) return 0;
+            const double F = v * sc, fl = floor(F), f = F - fl; /* exact */
+            double N = fl;
+            if (!(f >= tol && f <= 1.0 - tol)) {
+                N = f < 0.5 ? fl : fl + 1.0;
+                near[nn].p = p;
+                near[nn].i = i;
+                nn++;
+            }
+            a->v0[i] = (uint32_t)rt__u64((int64_t)N);
+            a->dv[i] = (uint32_t)rt__u64(A * j->lin_S);
+        }
+    }
+    int32_t *sums[3] = {tb->a1, tb->a2, tb->a3};
+    for (int p = 0; p < 3; p++) j->kern->prof(&ta[p], sums[p]);
+    /* the near directions' columns whose N_k is a multiple of M:
+     * N_0 + dv k = 0 (mod M), dv = 2^z D with D odd */
+    for (int q = 0; q < nn; q++) {
+        const int p = near[q].p;
+        const uint32_t i = near[q].i;
+        const uint32_t v0 = ta[p].v0[i], dv = ta[p].dv[i];
+        int64_t first, period;
+        if ((dv & (M - 1u)) == 0) {
+            if ((v0 & (M - 1u)) != 0) continue;
+            first = 0;
+            period = 1;
+        } else {
+            const int z = __builtin_ctz(dv);
+            if ((v0 & ((1u << z) - 1u)) != 0) continue;
+            const uint32_t Mz = M >> z, D = dv >> z;
+            uint32_t inv = D; /* D^-1 modulo 2^32 by Newton's steps (3, 6, 12, 24, 48 bits) */
+            for (int it = 0; it < 4; it++) inv *= 2u - D * inv;
+            first = (int64_t)((0u - (v0 >> z)) * inv & (Mz - 1u));
+            period = (int64_t)Mz;
+        }
+        const int64_t A = t->vec[pa[p]][i];
+        const double by = (double)t->vec[pb[p]][i] * y;
+        for (int64_t k = first; k < nk; k += period) {
+            const double x = b->x0 + (double)(k0 + k) * b->step;
+            const double v = (double)A * x + by;
+            const uint32_t qs = rt__low32(rt__floor(rt__floor(v) * RT_RECIP128)) & mask;
+            const uint32_t qk = ((v0 + (uint32_t)k * dv) >> sh) & mask;
+            if (qs != qk) sums[p][k] += j->piprof[qs] - j->piprof[qk];
+        }
+    }
+    return 1;
 }
 
 /* One row's tile of the point path (terra_point_row) from its heights ht
@@ -1183,8 +1302,14 @@ static void point_tile(const block_job *j, const rt_terrain *t, const rt_terra_o
                         ht, t->lake_height, t->lake_base,
                         tb->fix, tb->fix_cap, tb->fix_ready, j->winp, j->winp_mask,
                         tb->xr_nk == nk && tb->xr_c0 == b->c0 + c, j->vb};
-    j->kern->prof_row(&pp);
-    if (!pp.xr_ready) tb->xr_d = xr_linear(t, tb->xr, nk);
+    if (point_sums_linear(j, t, y, c, nk, n, tb)) {
+        /* round_js(x), where xr does not hold this tile's */
+        for (int q = 0; !pp.xr_ready && q < nk; q++)
+            tb->xr[q] = (int32_t)rt__round_js(b->x0 + (double)(b->c0 + c + q) * b->step);
+    } else {
+        j->kern->prof_row(&pp);
+    }
+    if (!pp.xr_ready) tb->xr_d = xr_linear(t, tb->xr, nk, tb->cache != NULL);
     tb->xr_c0 = b->c0 + c;
     tb->xr_nk = nk;
     for (int q = nk; q < ((nk + 7) & ~7); q++) tb->xr[q] = tb->xr[nk - 1]; /* read, unused */
@@ -1198,6 +1323,7 @@ static void point_tile(const block_job *j, const rt_terrain *t, const rt_terra_o
         /* the sums at xr[0] + q*d by the linear kernel: v0 + B2*xr[q]
          * = (v0 + B2*xr[0]) + q*(B2*d) modulo 2^32, the same indices */
         rt_tile_args tl = ta;
+        tl.cache = tb->cache;
         for (uint32_t i = 0; i < n; i++) {
             tl.v0[i] = ta.v0[i] + ta.dv[i] * (uint32_t)tb->xr[0];
             tl.dv[i] = ta.dv[i] * (uint32_t)tb->xr_d;
@@ -1880,6 +2006,20 @@ static rt_status terra_grid(const rt_terrain *t, const rt_block *b, const rt_ter
     grid_plan(&j, g);
     j.point_tiles = !j.fast && j.piprof && j.kern->prof_row && j.kern->height_row &&
                     j.kern->prof_at && j.kern->classify;
+    /* a dyadic step from another origin: the point tiles' vegetation sums
+     * by the linear kernel (point_sums_linear), where 2^32 / 2^(m+7) is a
+     * multiple of the profile's length */
+    j.lin_m = -1;
+    for (int m = 0; j.point_tiles && m <= RT_MAX_DYADIC; m++) {
+        const double S = ldexp(b->step, m);
+        if (S == floor(S)) {
+            if (S <= 1048576.0 && ((uint64_t)t->profile_len << (m + 7)) <= ((uint64_t)1 << 32)) {
+                j.lin_m = m;
+                j.lin_S = (int64_t)S;
+            }
+            break;
+        }
+    }
     /* the bounds of the vegetation sums for the fixed-point rows, a group
      * of 16 columns (the wide variants' vectors; two of AVX2's: deciding
      * each group of 8 measured alike within the noise, 0.95-1.04) */
