@@ -5,13 +5,15 @@
  * large arrays, 16 bytes past a line: the default), on huge pages where
  * `HUGE` is set (NumPy asks for them for its large arrays), with the
  * variant `SIMDV` (relfterrain.h's rt_simd numbers; the best the CPU has
- * by default).  Origin (23396, 5318), one thread.
+ * by default).  Origin (23396, 5318) plus (OX, OY) from the environment (0
+ * by default), one thread.
  *
  *     cc -std=c11 -O3 -ffp-contract=off -fno-fast-math -fno-trapping-math -Icsrc \
  *         benchmarks/height_grid_core.c $(ls csrc/ | grep '\.c$' | sed 's|^|csrc/|') \
  *         -lm -lpthread -o /tmp/hgc
  *     HUGE=1 /tmp/hgc 2048 2048 0.37 2      # nx ny step seconds
  *     OFF=0 /tmp/hgc 2048 64 0.37 1         # the rows' loop in the L2 cache
+ *     OX=0.1 OY=0.3 /tmp/hgc 2048 2048 8 1  # step 8 from a non-dyadic origin
  *
  * Two builds (two source trees) run one after the other a few times give a
  * change's effect with less of the Python harness's noise
@@ -44,7 +46,9 @@ int main(int argc, char **argv)
     rt_terrain t;
     rt_terrain_defaults(&t);
     if (getenv("SIMDV")) t.simd = atoi(getenv("SIMDV"));
-    const rt_block b = {23396.0, 5318.0, step, 0, 0, nx, ny};
+    const double ox = getenv("OX") ? atof(getenv("OX")) : 0.0;
+    const double oy = getenv("OY") ? atof(getenv("OY")) : 0.0;
+    const rt_block b = {23396.0 + ox, 5318.0 + oy, step, 0, 0, nx, ny};
     const size_t huge = (size_t)2 << 20;
     const size_t bytes = ((size_t)(nx * ny + off) * sizeof(double) + huge - 1) & ~(huge - 1);
     double *raw = aligned_alloc(huge, bytes);

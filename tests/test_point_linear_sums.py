@@ -139,3 +139,36 @@ def test_linear_sums_random_tenths(seed):
     y0 = float(rng.integers(-30000, 30000)) + int(rng.integers(0, 10)) / 10
     step = (1.0, 2.0, 0.5, 0.25)[seed % 4]
     _check(_params(*ab), x0, y0, 2100, 3, step)
+
+
+@pytest.mark.parametrize("step", [2.0, 3.0, 5.0, 8.0, 16.0])
+@pytest.mark.parametrize("seed", range(3))
+def test_heights_of_coarse_steps_from_any_origin(step, seed):
+    """The heights at coarse steps from an origin that is not dyadic: on
+    AVX-512 the rows whose |A|*step is at most 240 take windows of sixteen
+    entries (point_rows_avx512.h, px_dir_term2), eight columns spanning up
+    to fourteen indices; directions falling and rising, with A = 0, and
+    steps past the rule (the AVX2 rows then); height_grid and grid."""
+    rng = np.random.default_rng(100 + seed)
+    ah = [int(v) for v in rng.integers(-30, 31, 5)]
+    ah[seed] = 0 if seed < 2 else ah[seed]
+    ah[4] = (-30, 30, -29)[seed]
+    bh = [int(v) for v in rng.integers(-64, 65, 5)]
+    prof = tuple(float(v) for v in rng.integers(-300, 300, 256))
+    p = R.Params(profile=prof, ah=tuple(ah), bh=tuple(bh))
+    x0 = float(rng.integers(-30000, 30000)) + 0.1 * int(rng.integers(1, 10))
+    y0 = float(rng.integers(-30000, 30000)) + 0.1 * int(rng.integers(1, 10))
+    nx, ny = 203, 5
+    want = R.height_grid(p, x0, y0, nx, ny, step)
+    _, _, *ref = R.grid(p, x0, y0, nx, ny, step)
+    t = make_terrain(rt, p)
+    for v in VARIANTS:
+        t.simd = v
+        for threads in (1, 2):
+            got = t.height_grid(x0, y0, nx, ny, step, threads=threads)
+            bad = np.argwhere(bits(got) != bits(want))
+            assert bad.size == 0, (v, threads, bad[:5].tolist())
+            g = t.grid(x0, y0, nx, ny, step, threads=threads)
+            for a, b in zip((g.height, g.depth, g.terrain, g.feature), ref):
+                assert np.array_equal(bits(a) if a.dtype == np.float64 else a,
+                                      bits(b) if b.dtype == np.float64 else b), (v, threads)

@@ -125,6 +125,50 @@ PR_FMA_INLINE __m256d pr_dir_term2(const pr_dir *dd, __m256d ax, const double *d
     return pr_interp(p0, jfrac, d, fma);
 }
 
+/* The term of one direction for four columns whose products are ax from a
+ * window of eight entries: rows b and b + 4 of the four-entry windows
+ * (rt__point_dwin; b lane 0's index, 7 below it when A < 0: dd->off in the
+ * wide rows), entry q in row b + 4 where bit 2 of q - b is set, in slot
+ * q & 3 of either (a permute of each row and a blend).  For rows whose
+ * |A|*step <= PR_WIDE_MAX (coarse steps: 8 m at the classic directions):
+ * four columns' j then span at most 3*240/128 = 5.6 plus rounding far below
+ * 0.4, so their floors differ by at most 6; the very doubles of
+ * pr_dir_term. */
+#define PR_WIDE_MAX 240.0
+PR_FMA_INLINE __m256d pr_dir_termw(const pr_dir *dd, __m256d ax, const double *dwin, uint32_t wm,
+                                   const int fma)
+{
+    const __m256d magic = _mm256_set1_pd(PR_MAGIC2);
+    const __m256i lo1 = _mm256_setr_epi32(0, 1, 0, 1, 0, 1, 0, 1);
+    const __m256d j = _mm256_add_pd(ax, _mm256_set1_pd(dd->by7));
+    const __m256d jint = _mm256_floor_pd(j);
+    const __m256d jfrac = _mm256_sub_pd(j, jint);
+    /* the low 32 bits of each lane: 2*q_k modulo 2^32 */
+    const __m256i qb = _mm256_castpd_si256(_mm256_add_pd(jint, magic));
+    const uint32_t b2 = (uint32_t)_mm256_cvtsi256_si32(qb) - 2u * dd->off; /* 2b */
+    const float *r0 = (const float *)(const void *)(dwin + ((size_t)(b2 & (wm << 1)) << 2));
+    const float *r1 = (const float *)(const void *)(dwin + ((size_t)((b2 + 8u) & (wm << 1)) << 2));
+    const __m256i idx = _mm256_or_si256(_mm256_shuffle_epi32(qb, 0xA0), lo1);
+    /* bit 3 of 2q - 2b (bit 2 of q - b) to each lane's sign: row b + 4 */
+    const __m256d hi = _mm256_castsi256_pd(
+        _mm256_slli_epi64(_mm256_sub_epi64(qb, _mm256_set1_epi64x((int64_t)b2)), 60));
+    const __m256d p0 = _mm256_blendv_pd(_mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_loadu_ps(r0), idx)),
+                                        _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_loadu_ps(r1), idx)), hi);
+    const __m256d d = _mm256_blendv_pd(_mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_loadu_ps(r0 + 8), idx)),
+                                       _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_loadu_ps(r1 + 8), idx)), hi);
+    return pr_interp(p0, jfrac, d, fma);
+}
+
+/* one direction's term by the windows of mode `two`: 0 four entries
+ * (pr_dir_term), 1 two (pr_dir_term2), 2 eight (pr_dir_termw) */
+PR_FMA_INLINE __m256d pr_dir_term_m(const pr_dir *dd, __m256d ax, const double *dwin, uint32_t wm,
+                                    const int two, const int fma)
+{
+    return two == 1 ? pr_dir_term2(dd, ax, dwin, wm, fma)
+           : two == 2 ? pr_dir_termw(dd, ax, dwin, wm, fma)
+                      : pr_dir_term(dd, ax, dwin, wm, fma);
+}
+
 /* fl(A*2^-7 * x) of the directions with A != 0 at columns [0, n8) of a row
  * into ax (direction i at ax + i*n8), as pr_row_n computes them */
 PR_FMA_INLINE void pr_fill_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n8,
@@ -149,8 +193,8 @@ PR_FMA_INLINE void pr_fill_ax(const rt_point_row *r, const pr_dir *dd, uint32_t 
 PR_FMA_INLINE void pr_row_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n8,
                              const double *ax, int nocon, double hc, int two, const int fma)
 {
-    const double *dwin = two ? r->dwin2 : r->dwin;
-    const uint32_t wm = two ? r->dwin2_mask : r->dwin_mask;
+    const double *dwin = two == 1 ? r->dwin2 : r->dwin;
+    const uint32_t wm = two == 1 ? r->dwin2_mask : r->dwin_mask;
     const __m256d vhc = _mm256_set1_pd(hc);
     for (int64_t c = 0; c < n8; c += 4) {
         __m256d h = vhc;
@@ -160,8 +204,7 @@ PR_FMA_INLINE void pr_row_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n
                 continue;
             }
             const __m256d axi = _mm256_loadu_pd(ax + i * n8 + c);
-            h = _mm256_add_pd(h, two ? pr_dir_term2(&dd[i], axi, dwin, wm, fma)
-                                     : pr_dir_term(&dd[i], axi, dwin, wm, fma));
+            h = _mm256_add_pd(h, pr_dir_term_m(&dd[i], axi, dwin, wm, two, fma));
         }
         _mm256_storeu_pd(r->out + c, h);
     }
@@ -169,7 +212,7 @@ PR_FMA_INLINE void pr_row_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n
 
 /* columns [0, n8) of a height row, eight a step, the products computed */
 PR_FMA_INLINE void pr_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n8,
-                            const int fma)
+                            const int wide, const int fma)
 {
     const double *dwin = r->dwin;
     const uint32_t wm = r->dwin_mask;
@@ -191,8 +234,8 @@ PR_FMA_INLINE void pr_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n,
                 continue;
             }
             const __m256d a = _mm256_set1_pd(dd[i].a7);
-            h0 = _mm256_add_pd(h0, pr_dir_term(&dd[i], _mm256_mul_pd(a, x0), dwin, wm, fma));
-            h1 = _mm256_add_pd(h1, pr_dir_term(&dd[i], _mm256_mul_pd(a, x1), dwin, wm, fma));
+            h0 = _mm256_add_pd(h0, pr_dir_term_m(&dd[i], _mm256_mul_pd(a, x0), dwin, wm, wide ? 2 : 0, fma));
+            h1 = _mm256_add_pd(h1, pr_dir_term_m(&dd[i], _mm256_mul_pd(a, x1), dwin, wm, wide ? 2 : 0, fma));
         }
         _mm256_storeu_pd(r->out + c, h0);
         _mm256_storeu_pd(r->out + c + 4, h1);
@@ -216,7 +259,11 @@ PR_FMA_INLINE void pr_height_cols(const rt_point_row *r, const pr_dir *dd, uint3
         for (; i0 < n && dd[i0].con; i0++) hc += dd[i0].cterm;
         for (uint32_t i = i0; i < n; i++) mixed |= (uint32_t)dd[i].con;
         const double *ax = r->ax + i0 * n8;
-        if (two && !mixed && n - i0 == 4) /* the classic model, unrolled */
+        if (two == 2 && !mixed) /* coarse steps */
+            pr_row_ax(r, dd + i0, n - i0, n8, ax, 1, hc, 2, fma);
+        else if (two == 2)
+            pr_row_ax(r, dd + i0, n - i0, n8, ax, 0, hc, 2, fma);
+        else if (two && !mixed && n - i0 == 4) /* the classic model, unrolled */
             pr_row_ax(r, dd + i0, 4, n8, ax, 1, hc, 1, fma);
         else if (!mixed && n - i0 == 4)
             pr_row_ax(r, dd + i0, 4, n8, ax, 1, hc, 0, fma);
@@ -226,10 +273,12 @@ PR_FMA_INLINE void pr_height_cols(const rt_point_row *r, const pr_dir *dd, uint3
             pr_row_ax(r, dd + i0, n - i0, n8, ax, 1, hc, 0, fma);
         else
             pr_row_ax(r, dd + i0, n - i0, n8, ax, 0, hc, two, fma);
+    } else if (two == 2) {
+        pr_row_n(r, dd, n, n8, 1, fma);
     } else if (n == 5) {
-        pr_row_n(r, dd, 5, n8, fma);
+        pr_row_n(r, dd, 5, n8, 0, fma);
     } else {
-        pr_row_n(r, dd, n, n8, fma);
+        pr_row_n(r, dd, n, n8, 0, fma);
     }
 }
 
@@ -264,11 +313,13 @@ static PR_FMA_ATTR int pr_height_row_avx2(const rt_point_row *r)
         return 0;
     pr_dir dd[RT_MAX_DIRECTIONS];
     const double xc = r->x0 + (double)r->c0 * r->step; /* any column of the row */
-    int two = r->dwin2 != NULL;
+    int two = r->dwin2 != NULL, wide = 0;
     for (uint32_t i = 0; i < r->n; i++) {
         const int32_t a = t->vec[RT_AH][i];
-        /* 4 columns span |A|*3*step/128 (+ rounding) <= 2.35 + 1 indices */
-        if (!(fabs((double)a) * r->step <= 100.0)) return 0;
+        /* 4 columns span |A|*3*step/128 (+ rounding) <= 2.35 + 1 indices;
+         * up to PR_WIDE_MAX, eight-entry windows (pr_dir_termw) */
+        if (!(fabs((double)a) * r->step <= PR_WIDE_MAX)) return 0;
+        if (!(fabs((double)a) * r->step <= 100.0)) wide = 1;
         /* the two-entry windows: 4 columns span |A|*3*step/128 <= 0.94 of an
          * index, and the rounding of x, A*x and the sum adds far less than
          * 2^-10 (|A*x| < 2^37, the caller's |j| < 2^30): lane 0's floor and
@@ -280,6 +331,10 @@ static PR_FMA_ATTR int pr_height_row_avx2(const rt_point_row *r)
         dd[i].off2 = a < 0 ? 1u : 0u;
         dd[i].con = a == 0;
         dd[i].cterm = a == 0 ? pr_term(t, i, xc, r->y) : 0.0;
+    }
+    if (wide) { /* every direction by the eight-entry windows */
+        two = 2;
+        for (uint32_t i = 0; i < r->n; i++) dd[i].off = t->vec[RT_AH][i] < 0 ? 7u : 0u;
     }
     const uint32_t n = r->n;
     const int64_t nx = r->nx, n8 = nx & ~(int64_t)7;

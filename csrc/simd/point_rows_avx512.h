@@ -398,7 +398,8 @@ PX_FMA_INLINE void px_height_cols(const rt_point_row *r, const pr_dir *dd, int64
  * eight-lane windows serve: 0 when they serve none (no windows, something
  * could be subnormal, some |A|*step > 100; as pr_height_row_avx2, see
  * point_rows_avx2.h). */
-static PX_ATTR int64_t px_row_dirs(const rt_point_row *r, pr_dir *dd)
+static PX_ATTR int64_t px_row_dirs_lim(const rt_point_row *r, pr_dir *dd, double lim,
+                                       uint32_t offneg)
 {
     const rt_terrain *t = r->t;
     const double tiny = 0x1p-900;
@@ -408,14 +409,65 @@ static PX_ATTR int64_t px_row_dirs(const rt_point_row *r, pr_dir *dd)
     const double xc = r->x0 + (double)r->c0 * r->step; /* any column of the row */
     for (uint32_t i = 0; i < r->n; i++) {
         const int32_t a = t->vec[RT_AH][i];
-        if (!(fabs((double)a) * r->step <= 100.0)) return 0; /* the window rule above */
+        if (!(fabs((double)a) * r->step <= lim)) return 0; /* the window rule above */
         dd[i].a7 = (double)a * RT_RECIP128;
         dd[i].by7 = (double)t->vec[RT_BH][i] * r->y * RT_RECIP128;
-        dd[i].off = a < 0 ? 7u : 0u;
+        dd[i].off = a < 0 ? offneg : 0u;
         dd[i].con = a == 0;
         dd[i].cterm = a == 0 ? pr_term(t, i, xc, r->y) : 0.0;
     }
     return r->nx & ~(int64_t)15;
+}
+
+static PX_ATTR int64_t px_row_dirs(const rt_point_row *r, pr_dir *dd)
+{
+    return px_row_dirs_lim(r, dd, 100.0, 7u);
+}
+
+/* The term of one direction at eight columns whose products are ax from a
+ * window of sixteen entries: rows b and b + 8 of the eight-lane windows (b
+ * lane 0's index, 15 below it when A < 0: dd->off), entry q in row b + 8
+ * where bit 3 of q - b is set, in slot q & 7 of either (one permute of two
+ * rows).  For rows whose |A|*step <= RT_PX_W2_MAX (coarse steps: 8 m at
+ * the classic directions): eight columns' j then span at most 7*240/128 =
+ * 13.1 plus rounding far below 0.9, so their floors differ by at most 14. */
+#define RT_PX_W2_MAX 240.0
+PX_FMA_INLINE __m512d px_dir_term2(const pr_dir *dd, __m512d ax, const double *dwin8, uint32_t wm,
+                                   const int fma)
+{
+    const px_split s = px_dir_split(ax, _mm512_set1_pd(dd->by7), 0);
+    const uint32_t b = px_lane0(s.qb) - dd->off;
+    const double *r0 = dwin8 + ((size_t)(b & wm) << 4), *r1 = dwin8 + ((size_t)((b + 8u) & wm) << 4);
+    /* the low four bits of q - b, of the magic's low 32 bits less b */
+    const __m512i idx = _mm512_ternarylogic_epi64(
+        s.qb, _mm512_sub_epi64(s.qb, _mm512_set1_epi64((int64_t)b)), _mm512_set1_epi64(8),
+        0xD8); /* bit from the second where the third is set, else the first */
+    const __m512d p0 = _mm512_permutex2var_pd(_mm512_loadu_pd(r0), idx, _mm512_loadu_pd(r1));
+    const __m512d d = _mm512_permutex2var_pd(_mm512_loadu_pd(r0 + 8), idx, _mm512_loadu_pd(r1 + 8));
+    return fma ? _mm512_fmadd_pd(s.jfrac, d, p0) : _mm512_add_pd(p0, _mm512_mul_pd(s.jfrac, d));
+}
+
+/* columns [0, n8) of a height row by px_dir_term2, eight a step, the
+ * products computed (directions with A = 0 add their constant term) */
+PX_FMA_INLINE void px_row_w2(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n8,
+                             const int fma)
+{
+    const double *dwin8 = r->dwin8;
+    const uint32_t wm = r->dwin8_mask;
+    double *const out = r->out; /* a local: as px_row_ax */
+    const __m512d vx0 = _mm512_set1_pd(r->x0), vstep = _mm512_set1_pd(r->step);
+    __m512d ci = _mm512_add_pd(_mm512_set1_pd((double)r->c0),
+                               _mm512_setr_pd(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0));
+    for (int64_t c = 0; c < n8; c += 8) {
+        const __m512d x = _mm512_add_pd(vx0, _mm512_mul_pd(ci, vstep));
+        __m512d h = _mm512_setzero_pd();
+        for (uint32_t i = 0; i < n; i++)
+            h = _mm512_add_pd(h, dd[i].con ? _mm512_set1_pd(dd[i].cterm)
+                                           : px_dir_term2(&dd[i], _mm512_mul_pd(_mm512_set1_pd(dd[i].a7), x),
+                                                          dwin8, wm, fma));
+        _mm512_storeu_pd(out + c, h);
+        ci = _mm512_add_pd(ci, _mm512_set1_pd(8.0));
+    }
 }
 
 /* The block's products fl(A*2^-7 * x) for a row's kernel: nonzero when the
@@ -458,6 +510,16 @@ static PX_FMA_ATTR void height_row_avx512w(const rt_point_row *r)
     const rt_terrain *t = r->t;
     pr_dir dd[RT_MAX_DIRECTIONS];
     const int64_t n16 = px_row_dirs(r, dd);
+    if (n16 == 0 && r->nx >= 8 && px_row_dirs_lim(r, dd, RT_PX_W2_MAX, 15u) > 0) {
+        /* coarse steps: windows of sixteen entries, eight columns a step */
+        const int64_t n8 = r->nx & ~(int64_t)7;
+        if (pr_row_fma(r, dd, r->n))
+            px_row_w2(r, dd, r->n, n8, 1);
+        else
+            px_row_w2(r, dd, r->n, n8, 0);
+        px_row_rest(r, n8);
+        return;
+    }
     if (n16 == 0) {
         rt_point_row all = *r;
         all.ax = NULL; /* the block's scratch is this kernel's (its layout) */
