@@ -5,8 +5,9 @@
     PYTHONPATH=. python benchmarks/bench_speed.py --n 2048   # the grid side
 
 Printed: fresh arrays against out= (target <= 1.2), threads=None against one
-thread (target <= 1.1), non-dyadic steps and origins against step 1 at a
-dyadic origin (targets: grid <= 2, height_grid <= 1.5), `import relfterrain`
+thread (target <= 1.1), non-dyadic steps and origins, coarse steps and
+dyadic steps from a non-dyadic origin against step 1 at a dyadic origin
+(targets: grid <= 2, height_grid <= 1.5), `import relfterrain`
 after `import numpy` (target <= 25 ms) and `relfterrain --help`, and the zarr
 codec of the CLI against zarr's default and against `tofile` of the same
 bytes (target <= 2), with the compression ratio.  Medians of --repeat runs;
