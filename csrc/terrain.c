@@ -736,6 +736,21 @@ static void row_setup(const block_job *j, int64_t r, row_state *rs)
         rs->feat_by[i] = (int64_t)t->vec[RT_A3][i] * rs->yr;
 }
 
+/* The tile arguments' windows: the block's (or the point tiles'), each
+ * NULL where it was not made */
+static void tile_windows_of(const block_job *j, rt_tile_args *ta)
+{
+    ta->win = j->win;
+    ta->win_mask = j->win_mask;
+    ta->win8 = j->win8;
+    ta->win8_mask = j->win8_mask;
+    ta->win8_base = j->win8_base;
+    ta->win64 = j->win64;
+    ta->win64_mask = j->win64_mask;
+    ta->win16p = j->win16p;
+    ta->win16p_mask = j->win16p_mask;
+}
+
 /* The tile arguments of a pair's sums over nk columns from X (units 2^-m). */
 static void tile_pair(const block_job *j, const row_state *rs, int pair, int64_t X, int nk,
                       rt_tile_args *ta)
@@ -747,15 +762,7 @@ static void tile_pair(const block_job *j, const row_state *rs, int pair, int64_t
     ta->shift = (uint32_t)rs->shift;
     ta->n = t->directions;
     ta->nk = nk;
-    ta->win = j->win;
-    ta->win_mask = j->win_mask;
-    ta->win8 = j->win8;
-    ta->win8_mask = j->win8_mask;
-    ta->win8_base = j->win8_base;
-    ta->win64 = j->win64;
-    ta->win64_mask = j->win64_mask;
-    ta->win16p = j->win16p;
-    ta->win16p_mask = j->win16p_mask;
+    tile_windows_of(j, ta);
     for (uint32_t i = 0; i < t->directions; i++) {
         int64_t A = t->vec[PAIR_A[pair]][i];
         ta->v0[i] = (uint32_t)rt__u64(A * X + rs->by[pair][i]);
@@ -817,15 +824,7 @@ static void tile_feature(const block_job *j, const row_state *rs, int nk, int li
     ta->shift = 7;
     ta->n = t->directions;
     ta->nk = nk;
-    ta->win = j->win;
-    ta->win_mask = j->win_mask;
-    ta->win8 = j->win8;
-    ta->win8_mask = j->win8_mask;
-    ta->win8_base = j->win8_base;
-    ta->win64 = j->win64;
-    ta->win64_mask = j->win64_mask;
-    ta->win16p = j->win16p;
-    ta->win16p_mask = j->win16p_mask;
+    tile_windows_of(j, ta);
     for (uint32_t i = 0; i < t->directions; i++) {
         const int64_t a = t->vec[RT_B2][i];
         ta->dv[i] = (uint32_t)rt__u64(linear ? a * j->S : a);
@@ -1195,13 +1194,7 @@ static int point_sums_linear(const block_job *j, const rt_terrain *t, double y, 
         a->shift = sh;
         a->n = n;
         a->nk = nk;
-        a->win = j->win;
-        a->win_mask = j->win_mask;
-        a->win8 = j->win8;
-        a->win8_mask = j->win8_mask;
-        a->win8_base = j->win8_base;
-        a->win64 = j->win64;
-        a->win64_mask = j->win64_mask;
+        tile_windows_of(j, a);
         a->cache = tb->cache; /* the strided tables of coarse steps */
         for (uint32_t i = 0; i < n; i++) {
             const int64_t A = t->vec[pa[p]][i];

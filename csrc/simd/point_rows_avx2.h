@@ -79,18 +79,33 @@ typedef struct pr_dir {
     double cterm;
 } pr_dir;
 
+/* j = fl(ax + by7) of four columns whose products are ax: jfrac = j -
+ * floor(j), and qb = floor(j) + 1.5*2^51, the low 32 bits of each lane
+ * 2*q_k modulo 2^32 (returned by value, as px_dir_split) */
+typedef struct pr_split {
+    __m256d jfrac;
+    __m256i qb;
+} pr_split;
+
+PR_FMA_INLINE pr_split pr_dir_split(const pr_dir *dd, __m256d ax)
+{
+    const __m256d j = _mm256_add_pd(ax, _mm256_set1_pd(dd->by7));
+    const __m256d jint = _mm256_floor_pd(j);
+    pr_split s;
+    s.jfrac = _mm256_sub_pd(j, jint);
+    s.qb = _mm256_castpd_si256(_mm256_add_pd(jint, _mm256_set1_pd(PR_MAGIC2)));
+    return s;
+}
+
 /* the term of one direction for four columns whose products
  * fl(A*2^-7 * x) are ax */
 PR_FMA_INLINE __m256d pr_dir_term(const pr_dir *dd, __m256d ax, const double *dwin, uint32_t wm,
                                   const int fma)
 {
-    const __m256d magic = _mm256_set1_pd(PR_MAGIC2);
     const __m256i lo1 = _mm256_setr_epi32(0, 1, 0, 1, 0, 1, 0, 1);
-    const __m256d j = _mm256_add_pd(ax, _mm256_set1_pd(dd->by7));
-    const __m256d jint = _mm256_floor_pd(j);
-    const __m256d jfrac = _mm256_sub_pd(j, jint);
-    /* the low 32 bits of each lane: 2*q_k modulo 2^32 */
-    const __m256i qb = _mm256_castpd_si256(_mm256_add_pd(jint, magic));
+    const pr_split sp = pr_dir_split(dd, ax);
+    const __m256d jfrac = sp.jfrac;
+    const __m256i qb = sp.qb;
     const uint32_t b2 = ((uint32_t)_mm256_cvtsi256_si32(qb) - 2u * dd->off) & (wm << 1);
     const float *row = (const float *)(const void *)(dwin + ((size_t)b2 << 2));
     /* 32-bit lanes 2k, 2k+1 of the permute (bits 2..0): 2*(q_k & 3) and
@@ -111,12 +126,10 @@ PR_FMA_INLINE __m256d pr_dir_term(const pr_dir *dd, __m256d ax, const double *dw
 PR_FMA_INLINE __m256d pr_dir_term2(const pr_dir *dd, __m256d ax, const double *dwin2, uint32_t wm,
                                    const int fma)
 {
-    const __m256d magic = _mm256_set1_pd(PR_MAGIC2);
-    const __m256d j = _mm256_add_pd(ax, _mm256_set1_pd(dd->by7));
-    const __m256d jint = _mm256_floor_pd(j);
-    const __m256d jfrac = _mm256_sub_pd(j, jint);
+    const pr_split sp = pr_dir_split(dd, ax);
+    const __m256d jfrac = sp.jfrac;
     /* bit 1 of each lane, which vpermilpd reads: q_k's bit 0 */
-    const __m256i qb = _mm256_castpd_si256(_mm256_add_pd(jint, magic));
+    const __m256i qb = sp.qb;
     const uint32_t b2 = ((uint32_t)_mm256_cvtsi256_si32(qb) - 2u * dd->off2) & (wm << 1);
     const double *row = dwin2 + ((size_t)b2 << 1);
     const __m256i idx = qb;
@@ -138,13 +151,10 @@ PR_FMA_INLINE __m256d pr_dir_term2(const pr_dir *dd, __m256d ax, const double *d
 PR_FMA_INLINE __m256d pr_dir_termw(const pr_dir *dd, __m256d ax, const double *dwin, uint32_t wm,
                                    const int fma)
 {
-    const __m256d magic = _mm256_set1_pd(PR_MAGIC2);
     const __m256i lo1 = _mm256_setr_epi32(0, 1, 0, 1, 0, 1, 0, 1);
-    const __m256d j = _mm256_add_pd(ax, _mm256_set1_pd(dd->by7));
-    const __m256d jint = _mm256_floor_pd(j);
-    const __m256d jfrac = _mm256_sub_pd(j, jint);
-    /* the low 32 bits of each lane: 2*q_k modulo 2^32 */
-    const __m256i qb = _mm256_castpd_si256(_mm256_add_pd(jint, magic));
+    const pr_split sp = pr_dir_split(dd, ax);
+    const __m256d jfrac = sp.jfrac;
+    const __m256i qb = sp.qb;
     const uint32_t b2 = (uint32_t)_mm256_cvtsi256_si32(qb) - 2u * dd->off; /* 2b */
     const float *r0 = (const float *)(const void *)(dwin + ((size_t)(b2 & (wm << 1)) << 2));
     const float *r1 = (const float *)(const void *)(dwin + ((size_t)((b2 + 8u) & (wm << 1)) << 2));
