@@ -8,8 +8,8 @@ DIR is another checkout of the package with its extension built in place
 --inplace``). ``grid`` and ``height_grid`` of 2048 x 2048 into ``out=`` on
 one thread at issue 23's non-dyadic steps and origins (0.37 and 1/3 from
 whole metres, step 1 from 23396.1, 5318.3), at step 1, at the coarse
-dyadic steps 8 and 16 (the tile path's strided tables), and at steps 0.5
-and 8 from 23396.1, 5318.3 (the point path's linear sums), timed on both
+dyadic steps 8 and 16 (the tile path's strided tables), and at steps 0.5,
+8 and 16 from 23396.1, 5318.3 (the point path's linear sums), timed on both
 builds in this one process, round after round, which goes first
 alternating (``_common.compare_rounds``); the figure is the median over
 rounds of new / baseline; both builds write into the same arrays.
@@ -35,7 +35,8 @@ CASES = (("step 0.37", X0, Y0, 0.37), ("step 1/3", X0, Y0, 1 / 3),
          ("origin + (0.1, 0.3)", X0 + 0.1, Y0 + 0.3, 1.0), ("step 1", X0, Y0, 1.0),
          ("step 8", X0, Y0, 8.0), ("step 16", X0, Y0, 16.0),
          ("step 0.5 from (0.1, 0.3)", X0 + 0.1, Y0 + 0.3, 0.5),
-         ("step 8 from (0.1, 0.3)", X0 + 0.1, Y0 + 0.3, 8.0))
+         ("step 8 from (0.1, 0.3)", X0 + 0.1, Y0 + 0.3, 8.0),
+         ("step 16 from (0.1, 0.3)", X0 + 0.1, Y0 + 0.3, 16.0))
 
 
 _OUT: dict[int, tuple] = {}

@@ -91,7 +91,7 @@ def any_step(t: rt.Terrain, n: int, repeat: int) -> None:
         # and dyadic steps from a non-dyadic origin
         for x0, y0, step in ((X0, Y0, 0.37), (X0, Y0, 1 / 3), (X0 + 0.1, Y0 + 0.3, 1.0),
                              (X0, Y0, 8.0), (X0, Y0, 16.0), (X0 + 0.1, Y0 + 0.3, 0.5),
-                             (X0 + 0.1, Y0 + 0.3, 8.0)):
+                             (X0 + 0.1, Y0 + 0.3, 8.0), (X0 + 0.1, Y0 + 0.3, 16.0)):
             # each case against step 1, called alternately
             base, v = med_pair(lambda m=m, out=out: m(X0, Y0, n, n, out=out, threads=1),
                                lambda m=m, x0=x0, y0=y0, step=step, out=out:

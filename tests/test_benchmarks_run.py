@@ -78,7 +78,7 @@ def test_bench_standing_workloads_run():
 def test_bench_any_step_workloads_run():
     # the any-step before/after workloads, on a small grid
     w = _load_before_after("bench_any_step").workloads(rt, 32)
-    assert len(w) == 16  # grid and height_grid at eight steps and origins
+    assert len(w) == 18  # grid and height_grid at nine steps and origins
     for call in w.values():
         call()
 

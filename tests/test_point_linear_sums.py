@@ -141,20 +141,23 @@ def test_linear_sums_random_tenths(seed):
     _check(_params(*ab), x0, y0, 2100, 3, step)
 
 
-@pytest.mark.parametrize("step", [2.0, 3.0, 5.0, 8.0, 16.0])
+@pytest.mark.parametrize("step", [2.0, 3.0, 5.0, 8.0, 12.0, 16.0, 32.0])
 @pytest.mark.parametrize("seed", range(3))
 def test_heights_of_coarse_steps_from_any_origin(step, seed):
     """The heights at coarse steps from an origin that is not dyadic: on
     AVX-512 the rows whose |A|*step is at most 240 take windows of sixteen
     entries (point_rows_avx512.h, px_dir_term2), eight columns spanning up
-    to fourteen indices; directions falling and rising, with A = 0, and
-    steps past the rule (the AVX2 rows then); height_grid and grid."""
+    to fourteen indices, and up to 480 of 32 entries (up to 27 indices);
+    on AVX2 up to 240 eight entries (pr_dir_termw), four columns spanning
+    up to six; directions falling and rising, with A = 0, and steps past
+    the rules (32 m: the general AVX2 row then); height_grid and grid, and
+    profiles of 8 and 16 entries, whose windows wrap."""
     rng = np.random.default_rng(100 + seed)
     ah = [int(v) for v in rng.integers(-30, 31, 5)]
     ah[seed] = 0 if seed < 2 else ah[seed]
     ah[4] = (-30, 30, -29)[seed]
     bh = [int(v) for v in rng.integers(-64, 65, 5)]
-    prof = tuple(float(v) for v in rng.integers(-300, 300, 256))
+    prof = tuple(float(v) for v in rng.integers(-300, 300, (256, 8, 16)[seed]))
     p = R.Params(profile=prof, ah=tuple(ah), bh=tuple(bh))
     x0 = float(rng.integers(-30000, 30000)) + 0.1 * int(rng.integers(1, 10))
     y0 = float(rng.integers(-30000, 30000)) + 0.1 * int(rng.integers(1, 10))

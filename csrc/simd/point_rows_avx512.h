@@ -425,32 +425,45 @@ static PX_ATTR int64_t px_row_dirs(const rt_point_row *r, pr_dir *dd)
 }
 
 /* The term of one direction at eight columns whose products are ax from a
- * window of sixteen entries: rows b and b + 8 of the eight-lane windows (b
- * lane 0's index, 15 below it when A < 0: dd->off), entry q in row b + 8
- * where bit 3 of q - b is set, in slot q & 7 of either (one permute of two
- * rows).  For rows whose |A|*step <= RT_PX_W2_MAX (coarse steps: 8 m at
- * the classic directions): eight columns' j then span at most 7*240/128 =
- * 13.1 plus rounding far below 0.9, so their floors differ by at most 14. */
+ * window of 8 * nr entries (nr = 2 or 4): rows b, b + 8, ... of the
+ * eight-lane windows (b lane 0's index, 8 * nr - 1 below it when A < 0:
+ * dd->off), entry q in row b + 8 * ((q - b) >> 3), in slot q & 7 (one
+ * permute of two rows, bit 3 of q - b choosing the row of a pair, and for
+ * nr = 4 a blend of the two pairs by bit 4).  For rows whose |A|*step <=
+ * RT_PX_W2_MAX (nr = 2: 8 m at the classic directions) or RT_PX_W4_MAX
+ * (nr = 4: 16 m): eight columns' j then span at most 7*240/128 = 13.1, or
+ * 7*480/128 = 26.3, plus rounding far below 0.7, so their floors differ
+ * by at most 14, or 27. */
 #define RT_PX_W2_MAX 240.0
+#define RT_PX_W4_MAX 480.0
 PX_FMA_INLINE __m512d px_dir_term2(const pr_dir *dd, __m512d ax, const double *dwin8, uint32_t wm,
-                                   const int fma)
+                                   const int nr, const int fma)
 {
     const px_split s = px_dir_split(ax, _mm512_set1_pd(dd->by7), 0);
     const uint32_t b = px_lane0(s.qb) - dd->off;
     const double *r0 = dwin8 + ((size_t)(b & wm) << 4), *r1 = dwin8 + ((size_t)((b + 8u) & wm) << 4);
-    /* the low four bits of q - b, of the magic's low 32 bits less b */
-    const __m512i idx = _mm512_ternarylogic_epi64(
-        s.qb, _mm512_sub_epi64(s.qb, _mm512_set1_epi64((int64_t)b)), _mm512_set1_epi64(8),
-        0xD8); /* bit from the second where the third is set, else the first */
-    const __m512d p0 = _mm512_permutex2var_pd(_mm512_loadu_pd(r0), idx, _mm512_loadu_pd(r1));
-    const __m512d d = _mm512_permutex2var_pd(_mm512_loadu_pd(r0 + 8), idx, _mm512_loadu_pd(r1 + 8));
+    /* q - b in the low bits: the magic's low 32 bits less b */
+    const __m512i qmb = _mm512_sub_epi64(s.qb, _mm512_set1_epi64((int64_t)b));
+    const __m512i idx = _mm512_ternarylogic_epi64(s.qb, qmb, _mm512_set1_epi64(8),
+                                                  0xD8); /* bit 3 from qmb, the rest from qb */
+    __m512d p0 = _mm512_permutex2var_pd(_mm512_loadu_pd(r0), idx, _mm512_loadu_pd(r1));
+    __m512d d = _mm512_permutex2var_pd(_mm512_loadu_pd(r0 + 8), idx, _mm512_loadu_pd(r1 + 8));
+    if (nr == 4) {
+        const double *r2 = dwin8 + ((size_t)((b + 16u) & wm) << 4);
+        const double *r3 = dwin8 + ((size_t)((b + 24u) & wm) << 4);
+        const __mmask8 hi = _mm512_test_epi64_mask(qmb, _mm512_set1_epi64(16)); /* bit 4 */
+        p0 = _mm512_mask_blend_pd(hi, p0, _mm512_permutex2var_pd(_mm512_loadu_pd(r2), idx, _mm512_loadu_pd(r3)));
+        d = _mm512_mask_blend_pd(hi, d,
+                                 _mm512_permutex2var_pd(_mm512_loadu_pd(r2 + 8), idx, _mm512_loadu_pd(r3 + 8)));
+    }
     return fma ? _mm512_fmadd_pd(s.jfrac, d, p0) : _mm512_add_pd(p0, _mm512_mul_pd(s.jfrac, d));
 }
 
-/* columns [0, n8) of a height row by px_dir_term2, eight a step, the
- * products computed (directions with A = 0 add their constant term) */
+/* columns [0, n8) of a height row by px_dir_term2 (nr its window rows),
+ * eight a step, the products computed (directions with A = 0 add their
+ * constant term) */
 PX_FMA_INLINE void px_row_w2(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n8,
-                             const int fma)
+                             const int nr, const int fma)
 {
     const double *dwin8 = r->dwin8;
     const uint32_t wm = r->dwin8_mask;
@@ -464,7 +477,7 @@ PX_FMA_INLINE void px_row_w2(const rt_point_row *r, const pr_dir *dd, uint32_t n
         for (uint32_t i = 0; i < n; i++)
             h = _mm512_add_pd(h, dd[i].con ? _mm512_set1_pd(dd[i].cterm)
                                            : px_dir_term2(&dd[i], _mm512_mul_pd(_mm512_set1_pd(dd[i].a7), x),
-                                                          dwin8, wm, fma));
+                                                          dwin8, wm, nr, fma));
         _mm512_storeu_pd(out + c, h);
         ci = _mm512_add_pd(ci, _mm512_set1_pd(8.0));
     }
@@ -510,13 +523,22 @@ static PX_FMA_ATTR void height_row_avx512w(const rt_point_row *r)
     const rt_terrain *t = r->t;
     pr_dir dd[RT_MAX_DIRECTIONS];
     const int64_t n16 = px_row_dirs(r, dd);
-    if (n16 == 0 && r->nx >= 8 && px_row_dirs_lim(r, dd, RT_PX_W2_MAX, 15u) > 0) {
-        /* coarse steps: windows of sixteen entries, eight columns a step */
+    /* coarse steps: windows of sixteen or 32 entries, eight columns a step
+     * (rows past the table's end wrap as the profile does) */
+    const int nr = n16 > 0 ? 0
+                   : px_row_dirs_lim(r, dd, RT_PX_W2_MAX, 15u) > 0 ? 2
+                   : px_row_dirs_lim(r, dd, RT_PX_W4_MAX, 31u) > 0 ? 4 : 0;
+    if (nr) {
         const int64_t n8 = r->nx & ~(int64_t)7;
-        if (pr_row_fma(r, dd, r->n))
-            px_row_w2(r, dd, r->n, n8, 1);
+        const int fma = pr_row_fma(r, dd, r->n);
+        if (nr == 2 && fma)
+            px_row_w2(r, dd, r->n, n8, 2, 1);
+        else if (nr == 2)
+            px_row_w2(r, dd, r->n, n8, 2, 0);
+        else if (fma)
+            px_row_w2(r, dd, r->n, n8, 4, 1);
         else
-            px_row_w2(r, dd, r->n, n8, 0);
+            px_row_w2(r, dd, r->n, n8, 4, 0);
         px_row_rest(r, n8);
         return;
     }
