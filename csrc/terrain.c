@@ -1159,9 +1159,9 @@ static int64_t xr_linear(const rt_terrain *t, const int32_t *xr, int nk, int coa
  *    multiple of its length), the linear kernel's with v0 = N_0, dv = a S;
  *  - else every 2^m v_k lies within 1 of N_k = round(2^m v_0) + a S k, so
  *    that floor(v_k / 128) = N_k >> (m + 7) unless N_k is a multiple of
- *    2^(m+7), where the seed's rounding decides: those columns (one in
- *    128 / gcd at most) are taken by the doubles and the kernel's entry
- *    replaced.
+ *    M = 2^(m+7), where the seed's rounding decides: those columns (every
+ *    M / gcd(a S, M)-th at most, the first by a modular inverse) are taken
+ *    by the doubles and the kernel's entry replaced.
  * At step 1 from (0.1, 0.3) two of the classic model's fifteen directions
  * are of the second kind ((-56, 22) and (4, 32): a/10 + 3b/10 whole).
  * Returns 0 (nothing written) where it does not serve: not a dyadic step,

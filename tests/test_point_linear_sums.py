@@ -149,7 +149,7 @@ def test_heights_of_coarse_steps_from_any_origin(step, seed):
     entries (point_rows_avx512.h, px_dir_term2), eight columns spanning up
     to fourteen indices, and up to 480 of 32 entries (up to 27 indices);
     on AVX2 up to 240 eight entries (pr_dir_termw), four columns spanning
-    up to six; directions falling and rising, with A = 0, and steps past
+    up to six, and up to 480 sixteen (up to twelve); directions falling and rising, with A = 0, and steps past
     the rules (32 m: the general AVX2 row then); height_grid and grid, and
     profiles of 8 and 16 entries, whose windows wrap."""
     rng = np.random.default_rng(100 + seed)

@@ -156,7 +156,9 @@ st=tests/test_simd.py::test_streaming_stores_any_step
 suite numpy2-anystep "$work/numpy2" "$st" "${st}_heights" & p1=$!
 suite numpy2-rest "$work/numpy2" tests/test_exact.py tests/test_galaxy.py tests/test_simd.py \
     --deselect "$st" tests/test_api.py & p2=$!
-suite numpy1-api "" tests/test_api.py & p3=$!
+# the point path's sums at dyadic steps from any origin (NEON's linear
+# kernels, the near columns mended) with the shortest suite
+suite numpy1-api "" tests/test_api.py tests/test_point_linear_sums.py & p3=$!
 failed=0
 for pid in $p1 $p2 $p3; do wait "$pid" || failed=1; done
 for name in "${names[@]}"; do echo "--- aarch64 $name"; cat "$work/suite-$name.log"; done

@@ -139,43 +139,55 @@ PR_FMA_INLINE __m256d pr_dir_term2(const pr_dir *dd, __m256d ax, const double *d
 }
 
 /* The term of one direction for four columns whose products are ax from a
- * window of eight entries: rows b and b + 4 of the four-entry windows
- * (rt__point_dwin; b lane 0's index, 7 below it when A < 0: dd->off in the
- * wide rows), entry q in row b + 4 where bit 2 of q - b is set, in slot
- * q & 3 of either (a permute of each row and a blend).  For rows whose
- * |A|*step <= PR_WIDE_MAX (coarse steps: 8 m at the classic directions):
- * four columns' j then span at most 3*240/128 = 5.6 plus rounding far below
- * 0.4, so their floors differ by at most 6; the very doubles of
- * pr_dir_term. */
+ * window of 4 * nr entries (nr = 2 or 4): rows b, b + 4, ... of the
+ * four-entry windows (rt__point_dwin; b lane 0's index, 4 * nr - 1 below it
+ * when A < 0: dd->off in the wide rows), entry q in row b + 4 * ((q - b) >>
+ * 2), in slot q & 3 (a permute of each row, blends by bit 2 of q - b and,
+ * for nr = 4, bit 3).  For rows whose |A|*step <= PR_WIDE_MAX (nr = 2:
+ * coarse steps, 8 m at the classic directions) or PR_WIDE4_MAX (nr = 4:
+ * 16 m): four columns' j then span at most 3*240/128 = 5.6, or 3*480/128 =
+ * 11.3, plus rounding far below 0.4, so their floors differ by at most 6,
+ * or 12; the very doubles of pr_dir_term. */
 #define PR_WIDE_MAX 240.0
+#define PR_WIDE4_MAX 480.0
 PR_FMA_INLINE __m256d pr_dir_termw(const pr_dir *dd, __m256d ax, const double *dwin, uint32_t wm,
-                                   const int fma)
+                                   const int nr, const int fma)
 {
     const __m256i lo1 = _mm256_setr_epi32(0, 1, 0, 1, 0, 1, 0, 1);
     const pr_split sp = pr_dir_split(dd, ax);
     const __m256d jfrac = sp.jfrac;
     const __m256i qb = sp.qb;
     const uint32_t b2 = (uint32_t)_mm256_cvtsi256_si32(qb) - 2u * dd->off; /* 2b */
+    const __m256i idx = _mm256_or_si256(_mm256_shuffle_epi32(qb, 0xA0), lo1);
+    /* 2q - 2b in each lane's low bits: bit 3 (bit 2 of q - b) to the sign
+     * chooses row b + 4 over b, bit 4 (bit 3 of q - b) rows b + 8, b + 12 */
+    const __m256i t2 = _mm256_sub_epi64(qb, _mm256_set1_epi64x((int64_t)b2));
+    const __m256d s2 = _mm256_castsi256_pd(_mm256_slli_epi64(t2, 60));
     const float *r0 = (const float *)(const void *)(dwin + ((size_t)(b2 & (wm << 1)) << 2));
     const float *r1 = (const float *)(const void *)(dwin + ((size_t)((b2 + 8u) & (wm << 1)) << 2));
-    const __m256i idx = _mm256_or_si256(_mm256_shuffle_epi32(qb, 0xA0), lo1);
-    /* bit 3 of 2q - 2b (bit 2 of q - b) to each lane's sign: row b + 4 */
-    const __m256d hi = _mm256_castsi256_pd(
-        _mm256_slli_epi64(_mm256_sub_epi64(qb, _mm256_set1_epi64x((int64_t)b2)), 60));
-    const __m256d p0 = _mm256_blendv_pd(_mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_loadu_ps(r0), idx)),
-                                        _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_loadu_ps(r1), idx)), hi);
-    const __m256d d = _mm256_blendv_pd(_mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_loadu_ps(r0 + 8), idx)),
-                                       _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_loadu_ps(r1 + 8), idx)), hi);
+#define PR_PICK(r, o) _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_loadu_ps((r) + (o)), idx))
+    __m256d p0 = _mm256_blendv_pd(PR_PICK(r0, 0), PR_PICK(r1, 0), s2);
+    __m256d d = _mm256_blendv_pd(PR_PICK(r0, 8), PR_PICK(r1, 8), s2);
+    if (nr == 4) {
+        const float *r2 = (const float *)(const void *)(dwin + ((size_t)((b2 + 16u) & (wm << 1)) << 2));
+        const float *r3 = (const float *)(const void *)(dwin + ((size_t)((b2 + 24u) & (wm << 1)) << 2));
+        const __m256d s3 = _mm256_castsi256_pd(_mm256_slli_epi64(t2, 59));
+        p0 = _mm256_blendv_pd(p0, _mm256_blendv_pd(PR_PICK(r2, 0), PR_PICK(r3, 0), s2), s3);
+        d = _mm256_blendv_pd(d, _mm256_blendv_pd(PR_PICK(r2, 8), PR_PICK(r3, 8), s2), s3);
+    }
+#undef PR_PICK
     return pr_interp(p0, jfrac, d, fma);
 }
 
 /* one direction's term by the windows of mode `two`: 0 four entries
- * (pr_dir_term), 1 two (pr_dir_term2), 2 eight (pr_dir_termw) */
+ * (pr_dir_term), 1 two (pr_dir_term2), 2 eight and 4 sixteen
+ * (pr_dir_termw) */
 PR_FMA_INLINE __m256d pr_dir_term_m(const pr_dir *dd, __m256d ax, const double *dwin, uint32_t wm,
                                     const int two, const int fma)
 {
-    return two == 1 ? pr_dir_term2(dd, ax, dwin, wm, fma)
-           : two == 2 ? pr_dir_termw(dd, ax, dwin, wm, fma)
+    return two == 1   ? pr_dir_term2(dd, ax, dwin, wm, fma)
+           : two == 2 ? pr_dir_termw(dd, ax, dwin, wm, 2, fma)
+           : two == 4 ? pr_dir_termw(dd, ax, dwin, wm, 4, fma)
                       : pr_dir_term(dd, ax, dwin, wm, fma);
 }
 
@@ -222,7 +234,7 @@ PR_FMA_INLINE void pr_row_ax(const rt_point_row *r, const pr_dir *dd, uint32_t n
 
 /* columns [0, n8) of a height row, eight a step, the products computed */
 PR_FMA_INLINE void pr_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n, int64_t n8,
-                            const int wide, const int fma)
+                            const int two, const int fma)
 {
     const double *dwin = r->dwin;
     const uint32_t wm = r->dwin_mask;
@@ -244,8 +256,8 @@ PR_FMA_INLINE void pr_row_n(const rt_point_row *r, const pr_dir *dd, uint32_t n,
                 continue;
             }
             const __m256d a = _mm256_set1_pd(dd[i].a7);
-            h0 = _mm256_add_pd(h0, pr_dir_term_m(&dd[i], _mm256_mul_pd(a, x0), dwin, wm, wide ? 2 : 0, fma));
-            h1 = _mm256_add_pd(h1, pr_dir_term_m(&dd[i], _mm256_mul_pd(a, x1), dwin, wm, wide ? 2 : 0, fma));
+            h0 = _mm256_add_pd(h0, pr_dir_term_m(&dd[i], _mm256_mul_pd(a, x0), dwin, wm, two, fma));
+            h1 = _mm256_add_pd(h1, pr_dir_term_m(&dd[i], _mm256_mul_pd(a, x1), dwin, wm, two, fma));
         }
         _mm256_storeu_pd(r->out + c, h0);
         _mm256_storeu_pd(r->out + c + 4, h1);
@@ -273,6 +285,10 @@ PR_FMA_INLINE void pr_height_cols(const rt_point_row *r, const pr_dir *dd, uint3
             pr_row_ax(r, dd + i0, n - i0, n8, ax, 1, hc, 2, fma);
         else if (two == 2)
             pr_row_ax(r, dd + i0, n - i0, n8, ax, 0, hc, 2, fma);
+        else if (two == 4 && !mixed)
+            pr_row_ax(r, dd + i0, n - i0, n8, ax, 1, hc, 4, fma);
+        else if (two == 4)
+            pr_row_ax(r, dd + i0, n - i0, n8, ax, 0, hc, 4, fma);
         else if (two && !mixed && n - i0 == 4) /* the classic model, unrolled */
             pr_row_ax(r, dd + i0, 4, n8, ax, 1, hc, 1, fma);
         else if (!mixed && n - i0 == 4)
@@ -284,7 +300,9 @@ PR_FMA_INLINE void pr_height_cols(const rt_point_row *r, const pr_dir *dd, uint3
         else
             pr_row_ax(r, dd + i0, n - i0, n8, ax, 0, hc, two, fma);
     } else if (two == 2) {
-        pr_row_n(r, dd, n, n8, 1, fma);
+        pr_row_n(r, dd, n, n8, 2, fma);
+    } else if (two == 4) {
+        pr_row_n(r, dd, n, n8, 4, fma);
     } else if (n == 5) {
         pr_row_n(r, dd, 5, n8, 0, fma);
     } else {
@@ -327,9 +345,11 @@ static PR_FMA_ATTR int pr_height_row_avx2(const rt_point_row *r)
     for (uint32_t i = 0; i < r->n; i++) {
         const int32_t a = t->vec[RT_AH][i];
         /* 4 columns span |A|*3*step/128 (+ rounding) <= 2.35 + 1 indices;
-         * up to PR_WIDE_MAX, eight-entry windows (pr_dir_termw) */
-        if (!(fabs((double)a) * r->step <= PR_WIDE_MAX)) return 0;
-        if (!(fabs((double)a) * r->step <= 100.0)) wide = 1;
+         * up to PR_WIDE_MAX, eight-entry windows, up to PR_WIDE4_MAX sixteen
+         * (pr_dir_termw) */
+        if (!(fabs((double)a) * r->step <= PR_WIDE4_MAX)) return 0;
+        if (!(fabs((double)a) * r->step <= 100.0) && wide < 2) wide = 2;
+        if (!(fabs((double)a) * r->step <= PR_WIDE_MAX)) wide = 4;
         /* the two-entry windows: 4 columns span |A|*3*step/128 <= 0.94 of an
          * index, and the rounding of x, A*x and the sum adds far less than
          * 2^-10 (|A*x| < 2^37, the caller's |j| < 2^30): lane 0's floor and
@@ -342,9 +362,9 @@ static PR_FMA_ATTR int pr_height_row_avx2(const rt_point_row *r)
         dd[i].con = a == 0;
         dd[i].cterm = a == 0 ? pr_term(t, i, xc, r->y) : 0.0;
     }
-    if (wide) { /* every direction by the eight-entry windows */
-        two = 2;
-        for (uint32_t i = 0; i < r->n; i++) dd[i].off = t->vec[RT_AH][i] < 0 ? 7u : 0u;
+    if (wide) { /* every direction by the eight- or sixteen-entry windows */
+        two = wide;
+        for (uint32_t i = 0; i < r->n; i++) dd[i].off = t->vec[RT_AH][i] < 0 ? 4u * (uint32_t)wide - 1u : 0u;
     }
     const uint32_t n = r->n;
     const int64_t nx = r->nx, n8 = nx & ~(int64_t)7;
